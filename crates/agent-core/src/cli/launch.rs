@@ -1,0 +1,351 @@
+//! The command line and environment the CLI is started with, mapped from [`QueryOptions`]
+//! exactly as the official SDK maps them (same flags, same order, same `--flag=value` form).
+
+use serde_json::{Map, Value};
+
+use crate::cli::discover::Executable;
+use crate::error::Error;
+use crate::options::QueryOptions;
+
+/// The official SDK version whose wire behaviour we mirror; the CLI reads it from the env.
+pub const MIRRORED_SDK_VERSION: &str = "0.3.330";
+
+/// A fully resolved process launch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Launch {
+  pub program: String,
+  pub args: Vec<String>,
+  pub env: Vec<(String, String)>,
+  pub cwd: Option<String>,
+}
+
+fn eq(flag: &str, value: impl std::fmt::Display) -> String {
+  format!("{flag}={value}")
+}
+
+/// `--flag value`, or `--flag=value` when the value itself looks like a flag (so the CLI cannot
+/// mistake it for one).
+fn pair(flag: &str, value: String) -> Vec<String> {
+  if value.len() > 1 && value.starts_with('-') {
+    vec![eq(flag, value)]
+  } else {
+    vec![flag.to_string(), value]
+  }
+}
+
+fn flag_if(args: &mut Vec<String>, on: Option<bool>, flag: &str) {
+  if on == Some(true) {
+    args.push(flag.to_string());
+  }
+}
+
+/// Builds the CLI's arguments (without the executable).
+pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
+  let mut a: Vec<String> =
+    ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"].map(String::from).to_vec();
+
+  let thinking = match (&o.thinking, o.max_thinking_tokens) {
+    (Some(t), _) => Some((t.kind.as_str(), t.budget_tokens, t.display.as_deref())),
+    (None, Some(0)) => Some(("disabled", None, None)),
+    (None, Some(n)) => Some(("enabled", Some(n), None)),
+    (None, None) => None,
+  };
+  if let Some((kind, budget, display)) = thinking {
+    match (kind, budget) {
+      ("enabled", Some(n)) => a.push(eq("--max-thinking-tokens", n)),
+      ("enabled", None) | ("adaptive", _) => a.push("--thinking=adaptive".into()),
+      ("disabled", _) => a.push("--thinking=disabled".into()),
+      (other, _) => {
+        return Err(Error::InvalidOption(format!(
+          "Invalid option `thinking.type`: {other:?} (expected \"enabled\", \"disabled\" or \"adaptive\")"
+        )))
+      }
+    }
+    if let (true, Some(d)) = (kind != "disabled", display) {
+      a.push(eq("--thinking-display", d));
+    }
+  }
+  if let Some(e) = &o.effort {
+    a.push(eq("--effort", e));
+  }
+  if let Some(n) = o.max_turns.filter(|n| *n > 0) {
+    a.push(eq("--max-turns", n));
+  }
+  if let Some(b) = o.max_budget_usd {
+    a.push(eq("--max-budget-usd", b));
+  }
+  if let Some(m) = &o.model {
+    a.push(eq("--model", m));
+  }
+  if !o.betas.is_empty() {
+    a.push(eq("--betas", o.betas.join(",")));
+  }
+  if let Some(schema) = json_schema(o)? {
+    a.push(eq("--json-schema", schema));
+  }
+  if let Some(f) = &o.debug_file {
+    a.push(eq("--debug-file", f));
+  } else {
+    flag_if(&mut a, o.debug, "--debug");
+  }
+  if o.can_use_tool {
+    if o.permission_prompt_tool_name.is_some() {
+      return Err(Error::InvalidOption(
+        "canUseTool callback cannot be used with permissionPromptToolName. Please use one or the other.".into(),
+      ));
+    }
+    a.push("--permission-prompt-tool=stdio".into());
+  } else if let Some(t) = &o.permission_prompt_tool_name {
+    a.push(eq("--permission-prompt-tool", t));
+  }
+  flag_if(&mut a, o.continue_conversation, "--continue");
+  if let Some(r) = &o.resume {
+    a.push(eq("--resume", r));
+  }
+  if !o.allowed_tools.is_empty() {
+    a.push(eq("--allowedTools", o.allowed_tools.join(",")));
+  }
+  if !o.disallowed_tools.is_empty() {
+    a.push(eq("--disallowedTools", o.disallowed_tools.join(",")));
+  }
+  match &o.tools {
+    None => {}
+    Some(Value::Array(list)) => {
+      let names: Vec<&str> = list.iter().map(|v| v.as_str().unwrap_or_default()).collect();
+      a.push(eq("--tools", names.join(",")));
+    }
+    Some(_) => a.push("--tools=default".into()),
+  }
+  if let Some(servers) = o.mcp_servers.as_ref().filter(|s| !s.is_empty()) {
+    let config = serde_json::json!({ "mcpServers": servers }).to_string();
+    a.extend(pair("--mcp-config", config));
+  }
+  if let Some(sources) = &o.setting_sources {
+    a.push(eq("--setting-sources", sources.join(",")));
+  }
+  flag_if(&mut a, o.strict_mcp_config, "--strict-mcp-config");
+  if let Some(m) = &o.permission_mode {
+    a.push(eq("--permission-mode", m));
+  }
+  flag_if(&mut a, o.allow_dangerously_skip_permissions, "--allow-dangerously-skip-permissions");
+  if let Some(f) = &o.fallback_model {
+    if o.model.as_deref() == Some(f) {
+      return Err(Error::InvalidOption(
+        "Fallback model cannot be the same as the main model. Please specify a different model for fallbackModel option.".into(),
+      ));
+    }
+    a.push(eq("--fallback-model", f));
+  }
+  flag_if(&mut a, o.include_partial_messages, "--include-partial-messages");
+  for d in &o.additional_directories {
+    a.push(eq("--add-dir", d));
+  }
+  for p in o.plugins.iter().flatten() {
+    match (p.get("type").and_then(Value::as_str), p.get("path").and_then(Value::as_str)) {
+      (Some("local"), Some(path)) => a.push(eq("--plugin-dir", path)),
+      (kind, _) => return Err(Error::InvalidOption(format!("Unsupported plugin type: {}", kind.unwrap_or("undefined")))),
+    }
+  }
+  flag_if(&mut a, o.fork_session, "--fork-session");
+  if let Some(at) = &o.resume_session_at {
+    a.push(eq("--resume-session-at", at));
+  }
+  if let Some(id) = &o.session_id {
+    a.push(eq("--session-id", id));
+  }
+  if o.persist_session == Some(false) {
+    a.push("--no-session-persistence".into());
+  }
+  for (key, value) in extra_args(o)? {
+    match value {
+      None => a.push(format!("--{key}")),
+      Some(v) => a.extend(pair(&format!("--{key}"), v)),
+    }
+  }
+  for (i, arg) in a.iter().enumerate() {
+    if arg.contains('\0') {
+      return Err(Error::InvalidOption(format!("argument {i} for the CLI contains a NUL byte: {:?}", truncate(arg, 80))));
+    }
+  }
+  Ok(a)
+}
+
+fn truncate(s: &str, n: usize) -> String {
+  s.chars().take(n).collect()
+}
+
+/// `outputFormat: {type: 'json_schema', schema}` becomes `--json-schema`.
+fn json_schema(o: &QueryOptions) -> Result<Option<String>, Error> {
+  let Some(format) = &o.output_format else { return Ok(None) };
+  match (format.get("type").and_then(Value::as_str), format.get("schema")) {
+    (Some("json_schema"), Some(schema)) => Ok(Some(schema.to_string())),
+    _ => Err(Error::InvalidOption(
+      "Invalid option `outputFormat`: expected { type: 'json_schema', schema: {...} }".into(),
+    )),
+  }
+}
+
+/// `extraArgs`, plus `settings` (and `sandbox`, which travels inside the settings JSON).
+fn extra_args(o: &QueryOptions) -> Result<Vec<(String, Option<String>)>, Error> {
+  let mut out: Vec<(String, Option<String>)> = Vec::new();
+  for (k, v) in o.extra_args.iter().flatten() {
+    let value = match v {
+      Value::Null => None,
+      Value::String(s) => Some(s.clone()),
+      other => Some(other.to_string()),
+    };
+    out.push((k.clone(), value));
+  }
+  let settings = match (&o.settings, &o.sandbox) {
+    (None, None) => None,
+    (Some(Value::String(s)), None) => Some(s.clone()),
+    (Some(Value::String(s)), Some(_)) if !s.trim().starts_with('{') => {
+      return Err(Error::InvalidOption(
+        "Cannot use both a settings file path and the sandbox option. Include the sandbox configuration in your settings file instead.".into(),
+      ))
+    }
+    (settings, sandbox) => {
+      let mut obj: Map<String, Value> = match settings {
+        None => Map::new(),
+        Some(Value::String(s)) => serde_json::from_str(s.trim())
+          .map_err(|_| Error::InvalidOption("Invalid JSON provided to the settings option.".into()))?,
+        Some(Value::Object(m)) => m.clone(),
+        Some(_) => return Err(Error::InvalidOption("Invalid option `settings`: expected a file path, a JSON string or an object".into())),
+      };
+      if let Some(sb) = sandbox {
+        obj.insert("sandbox".into(), sb.clone());
+      }
+      Some(Value::Object(obj).to_string())
+    }
+  };
+  if let Some(s) = settings {
+    out.retain(|(k, _)| k != "settings");
+    out.push(("settings".into(), Some(s)));
+  }
+  Ok(out)
+}
+
+fn truthy(v: Option<&String>) -> bool {
+  matches!(v.map(|s| s.trim().to_ascii_lowercase()).as_deref(), Some("1" | "true" | "yes" | "on"))
+}
+
+/// The child's environment: the given env (the host passes `options.env ?? process.env`) plus
+/// the SDK's own variables, set only where the user did not set them, as the official SDK does.
+pub fn child_env(o: &QueryOptions) -> Result<Vec<(String, String)>, Error> {
+  let mut env: Vec<(String, String)> = Vec::new();
+  for (k, v) in o.env.iter().flatten() {
+    let value = match v {
+      Value::Null => continue,
+      Value::String(s) => s.clone(),
+      Value::Number(n) => n.to_string(),
+      Value::Bool(b) => b.to_string(),
+      _ => return Err(Error::InvalidOption(format!("Invalid option `env.{k}`: expected a string"))),
+    };
+    if k.is_empty() || k.contains('=') || k.contains('\0') || value.contains('\0') {
+      // Never echo the value: env values are secrets as often as not.
+      return Err(Error::InvalidOption(format!("Invalid option `env`: the variable {:?} has an invalid name or a NUL byte", truncate(k, 60))));
+    }
+    env.push((k.clone(), value));
+  }
+  let has = |env: &Vec<(String, String)>, name: &str| env.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
+  if !has(&env, "CLAUDE_CODE_ENTRYPOINT") {
+    env.push(("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-ts".into()));
+  }
+  if !has(&env, "CLAUDE_AGENT_SDK_VERSION") {
+    env.push(("CLAUDE_AGENT_SDK_VERSION".into(), MIRRORED_SDK_VERSION.into()));
+  }
+  if o.enable_file_checkpointing == Some(true) {
+    env.push(("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING".into(), "true".into()));
+  }
+  if !has(&env, "CLAUDE_CODE_SDK_READS_SESSION_STATE") {
+    env.push(("CLAUDE_CODE_SDK_READS_SESSION_STATE".into(), "1".into()));
+  }
+  env.retain(|(k, _)| k != "NODE_OPTIONS");
+  let debug = truthy(env.iter().find(|(k, _)| k == "DEBUG_CLAUDE_AGENT_SDK").map(|(_, v)| v));
+  env.retain(|(k, _)| k != "DEBUG");
+  if debug {
+    env.push(("DEBUG".into(), "1".into()));
+  }
+  Ok(env)
+}
+
+/// Puts it together: program, argv, env and cwd. `default_runtime` runs script CLIs (`node` or
+/// `bun`, whichever hosts us) unless `options.executable` says otherwise.
+pub fn build_launch(o: &QueryOptions, exe: &Executable, default_runtime: &str) -> Result<Launch, Error> {
+  let cli = cli_args(o)?;
+  let env = child_env(o)?;
+  let path = exe.path.to_string_lossy().into_owned();
+  let (program, args) = if exe.is_script {
+    let runtime = o.executable.clone().unwrap_or_else(|| default_runtime.to_string());
+    (runtime, [o.executable_args.clone(), vec![path], cli].concat())
+  } else {
+    (path, [o.executable_args.clone(), cli].concat())
+  };
+  Ok(Launch { program, args, env, cwd: o.cwd.clone() })
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn args(json: &str) -> Vec<String> {
+    cli_args(&QueryOptions::from_json(json).unwrap()).unwrap()[5..].to_vec()
+  }
+
+  #[test]
+  fn base_flags_and_issue_options_in_official_order() {
+    assert_eq!(cli_args(&QueryOptions::default()).unwrap(), ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"]);
+    assert_eq!(
+      args(r#"{"model":"m","maxTurns":3,"allowedTools":["a","b"],"disallowedTools":["c"],"permissionMode":"acceptEdits","canUseTool":true,"includePartialMessages":true}"#),
+      ["--max-turns=3", "--model=m", "--permission-prompt-tool=stdio", "--allowedTools=a,b", "--disallowedTools=c", "--permission-mode=acceptEdits", "--include-partial-messages"]
+    );
+  }
+
+  #[test]
+  fn mcp_config_and_extra_args_use_a_separate_value_unless_it_looks_like_a_flag() {
+    assert_eq!(
+      args(r#"{"mcpServers":{"fs":{"command":"npx","args":["x"]}}}"#),
+      ["--mcp-config", r#"{"mcpServers":{"fs":{"command":"npx","args":["x"]}}}"#]
+    );
+    assert_eq!(args(r#"{"extraArgs":{"foo":null,"bar":"baz","neg":"-1"}}"#), ["--foo", "--bar", "baz", "--neg=-1"]);
+  }
+
+  #[test]
+  fn hostile_values_cannot_become_flags_or_nul() {
+    // A value glued with `=` stays one argv entry whatever it contains.
+    assert_eq!(args(r#"{"model":"--dangerously-skip-permissions"}"#), ["--model=--dangerously-skip-permissions"]);
+    let err = cli_args(&QueryOptions::from_json(r#"{"model":"a\u0000b"}"#).unwrap()).unwrap_err();
+    assert!(err.to_string().contains("NUL"), "{err}");
+  }
+
+  #[test]
+  fn conflicting_options_are_refused() {
+    let e = cli_args(&QueryOptions::from_json(r#"{"canUseTool":true,"permissionPromptToolName":"x"}"#).unwrap()).unwrap_err();
+    assert!(e.to_string().contains("permissionPromptToolName"));
+    let e = cli_args(&QueryOptions::from_json(r#"{"model":"a","fallbackModel":"a"}"#).unwrap()).unwrap_err();
+    assert!(e.to_string().contains("Fallback model"));
+  }
+
+  #[test]
+  fn env_replaces_and_gains_sdk_variables() {
+    let o = QueryOptions::from_json(r#"{"env":{"A":"1","NODE_OPTIONS":"--x","DEBUG":"y","U":null}}"#).unwrap();
+    let env = child_env(&o).unwrap();
+    let names: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(names, ["A", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_AGENT_SDK_VERSION", "CLAUDE_CODE_SDK_READS_SESSION_STATE"]);
+    let o = QueryOptions::from_json(r#"{"env":{"CLAUDE_CODE_ENTRYPOINT":"mine","DEBUG_CLAUDE_AGENT_SDK":"1"}}"#).unwrap();
+    let env = child_env(&o).unwrap();
+    assert!(env.contains(&("CLAUDE_CODE_ENTRYPOINT".into(), "mine".into())));
+    assert!(env.contains(&("DEBUG".into(), "1".into())));
+  }
+
+  #[test]
+  fn scripts_run_through_the_runtime() {
+    let o = QueryOptions::from_json(r#"{"executableArgs":["--x"]}"#).unwrap();
+    let exe = Executable { path: "/p/cli.mjs".into(), is_script: true };
+    let l = build_launch(&o, &exe, "node").unwrap();
+    assert_eq!(l.program, "node");
+    assert_eq!(&l.args[..2], ["--x", "/p/cli.mjs"]);
+    let exe = Executable { path: "/p/claude".into(), is_script: false };
+    assert_eq!(build_launch(&o, &exe, "node").unwrap().program, "/p/claude");
+  }
+}

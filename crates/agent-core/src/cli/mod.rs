@@ -1,0 +1,6 @@
+//! Everything about the Claude Code process before the protocol starts: where the executable
+//! is ([`discover`]), how it is invoked ([`launch`]), and running it ([`process`]).
+
+pub mod discover;
+pub mod launch;
+pub mod process;

@@ -1,0 +1,101 @@
+//! Starting and ending the CLI process. The child must never outlive its session or its host:
+//! it is killed when the session ends or its handle is dropped, and on Linux it also receives
+//! SIGKILL from the kernel if the host dies without cleaning up (SIGKILL of the host included).
+
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+
+use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
+
+use crate::cli::launch::Launch;
+use crate::error::Error;
+
+pub struct Spawned {
+  pub child: Child,
+  pub stdin: ChildStdin,
+  pub stdout: ChildStdout,
+  pub stderr: ChildStderr,
+}
+
+/// Spawns without a shell: every argument reaches the CLI as one argv entry, as given.
+/// Must be called from within a tokio runtime, on a thread that outlives the child (see below).
+pub fn spawn(launch: &Launch) -> Result<Spawned, Error> {
+  let mut cmd = Command::new(&launch.program);
+  cmd
+    .args(&launch.args)
+    .env_clear()
+    .envs(launch.env.iter().map(|(k, v)| (k, v)))
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .kill_on_drop(true)
+    // Its own process group, so ending the session can also end what the CLI started
+    // (MCP servers, shells) instead of leaving them to the init process.
+    .process_group(0);
+  if let Some(cwd) = &launch.cwd {
+    cmd.current_dir(cwd);
+  }
+  #[cfg(target_os = "linux")]
+  unsafe {
+    let host_pid = libc::getpid();
+    cmd.pre_exec(move || {
+      // The kernel sends SIGKILL when the thread that forked us exits. That is a tokio worker
+      // thread, which lives as long as the runtime, i.e. as long as the host process.
+      if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+        return Err(std::io::Error::last_os_error());
+      }
+      // The host may have died between fork and prctl.
+      if libc::getppid() != host_pid {
+        libc::_exit(1);
+      }
+      Ok(())
+    });
+  }
+  let mut child = cmd.spawn().map_err(|e| spawn_error(launch, e))?;
+  let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take()) else {
+    return Err(Error::Spawn("Failed to spawn Claude Code process: stdio pipes were not created".into()));
+  };
+  tracing::debug!(pid = child.id(), program = %launch.program, args = launch.args.len(), "spawned Claude Code");
+  Ok(Spawned { child, stdin, stdout, stderr })
+}
+
+fn spawn_error(launch: &Launch, e: std::io::Error) -> Error {
+  match e.kind() {
+    std::io::ErrorKind::NotFound => Error::CliNotFound(format!(
+      "Claude Code executable not found at {}. Is options.pathToClaudeCodeExecutable set?",
+      launch.program
+    )),
+    std::io::ErrorKind::PermissionDenied => {
+      Error::Spawn(format!("Claude Code executable at {} exists but failed to launch: permission denied", launch.program))
+    }
+    _ => Error::Spawn(format!("Failed to spawn Claude Code process: {e}")),
+  }
+}
+
+/// Sends `signal` to the child's whole process group.
+pub fn signal_group(child: &Child, signal: i32) {
+  if let Some(pid) = child.id() {
+    unsafe {
+      libc::kill(-(pid as i32), signal);
+    }
+  }
+}
+
+/// How long the CLI gets to exit on its own once stdin is closed, and then after SIGTERM, before
+/// it is sent SIGKILL. The official SDK waits 2 s and 5 s.
+pub const GRACE_AFTER_STDIN: Duration = Duration::from_secs(2);
+pub const GRACE_AFTER_SIGTERM: Duration = Duration::from_secs(5);
+
+/// Ends the child gracefully, as the official SDK does: (stdin already closed by the caller)
+/// wait, SIGTERM, wait, SIGKILL. Returns its exit status and whether we had to signal it.
+pub async fn terminate(child: &mut Child) -> (Option<ExitStatus>, bool) {
+  if let Ok(status) = tokio::time::timeout(GRACE_AFTER_STDIN, child.wait()).await {
+    return (status.ok(), false);
+  }
+  signal_group(child, libc::SIGTERM);
+  if let Ok(status) = tokio::time::timeout(GRACE_AFTER_SIGTERM, child.wait()).await {
+    return (status.ok(), true);
+  }
+  signal_group(child, libc::SIGKILL);
+  (child.wait().await.ok(), true)
+}

@@ -1,0 +1,7 @@
+//! NDJSON framing. The CLI writes one JSON value per line; lines can be any length (a tool
+//! result or a file read can be megabytes) and arrive split across reads at arbitrary byte
+//! offsets, including inside a multi-byte UTF-8 sequence.
+
+mod line_reader;
+
+pub use line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE_BYTES};

@@ -1,0 +1,20 @@
+//! The engine of claude-agent-sdk-native, free of napi so it can serve as a Rust SDK on its own.
+//!
+//! - [`cli`]: finding the Claude Code executable, building its argv and environment, spawning it.
+//! - [`codec`]: NDJSON framing of the child's stdout.
+//! - [`protocol`]: the envelopes of the stream-json control protocol.
+//! - [`mcp`]: in-process MCP servers (the `mcp_message` control requests).
+//! - [`session`]: the session loop that owns the pipe and routes every control request.
+//! - [`host`]: the trait through which the session reaches user code (tool handlers, permission
+//!   prompts, hooks) that lives in the embedding program.
+
+pub mod cli;
+pub mod codec;
+pub mod error;
+pub mod host;
+pub mod mcp;
+pub mod options;
+pub mod protocol;
+pub mod session;
+
+pub use error::{Error, Result};

@@ -1,0 +1,110 @@
+//! The data part of the official `Options` (everything but callbacks and live objects), as the
+//! host hands it over in JSON. Callbacks are represented by what the wire needs: `canUseTool`
+//! becomes a flag, hooks arrive already in their `initialize` form with callback ids.
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::error::Error;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QueryOptions {
+  pub path_to_claude_code_executable: Option<String>,
+  pub executable: Option<String>,
+  #[serde(default)]
+  pub executable_args: Vec<String>,
+  pub cwd: Option<String>,
+  /// The child's whole environment (the host resolves `options.env ?? process.env`); `null`
+  /// values mean "unset", like `undefined` in a JS env object.
+  pub env: Option<Map<String, Value>>,
+  pub model: Option<String>,
+  pub fallback_model: Option<String>,
+  #[serde(default)]
+  pub allowed_tools: Vec<String>,
+  #[serde(default)]
+  pub disallowed_tools: Vec<String>,
+  pub permission_mode: Option<String>,
+  pub allow_dangerously_skip_permissions: Option<bool>,
+  pub permission_prompt_tool_name: Option<String>,
+  pub max_turns: Option<u64>,
+  pub max_budget_usd: Option<f64>,
+  pub max_thinking_tokens: Option<u64>,
+  pub thinking: Option<Thinking>,
+  pub effort: Option<String>,
+  pub system_prompt: Option<Value>,
+  pub include_partial_messages: Option<bool>,
+  /// True when the host has a `canUseTool` callback.
+  #[serde(default)]
+  pub can_use_tool: bool,
+  #[serde(rename = "continue")]
+  pub continue_conversation: Option<bool>,
+  pub resume: Option<String>,
+  pub resume_session_at: Option<String>,
+  pub fork_session: Option<bool>,
+  pub session_id: Option<String>,
+  pub persist_session: Option<bool>,
+  #[serde(default)]
+  pub additional_directories: Vec<String>,
+  #[serde(default)]
+  pub betas: Vec<String>,
+  pub debug: Option<bool>,
+  pub debug_file: Option<String>,
+  pub strict_mcp_config: Option<bool>,
+  pub setting_sources: Option<Vec<String>>,
+  pub tools: Option<Value>,
+  /// Only the servers the CLI runs itself (stdio, sse, http); in-process ones travel separately.
+  pub mcp_servers: Option<Map<String, Value>>,
+  pub settings: Option<Value>,
+  pub extra_args: Option<Map<String, Value>>,
+  pub plugins: Option<Vec<Value>>,
+  pub agents: Option<Value>,
+  /// `initialize.hooks`, built by the host: `{Event: [{matcher, hookCallbackIds, timeout}]}`.
+  pub hooks: Option<Value>,
+  pub output_format: Option<Value>,
+  pub sandbox: Option<Value>,
+  pub enable_file_checkpointing: Option<bool>,
+  /// Milliseconds to wait for the CLI's answer to `initialize` before giving up.
+  pub initialize_timeout_ms: Option<u64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Thinking {
+  #[serde(rename = "type")]
+  pub kind: String,
+  pub budget_tokens: Option<u64>,
+  pub display: Option<String>,
+}
+
+impl QueryOptions {
+  /// Parses the host's JSON; an ill-typed or unknown field is an error naming it.
+  pub fn from_json(json: &str) -> Result<Self, Error> {
+    let de = &mut serde_json::Deserializer::from_str(json);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+      let path = e.path().to_string();
+      let inner = e.into_inner().to_string();
+      // serde's position suffix points into our own JSON, which means nothing to the user.
+      let inner = inner.split(" at line ").next().unwrap_or(&inner).to_string();
+      Error::InvalidOption(format!("Invalid option `{path}`: {inner}"))
+    })
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn ill_typed_and_unknown_options_are_named() {
+    let e = QueryOptions::from_json(r#"{"maxTurns":"three"}"#).unwrap_err().to_string();
+    assert!(e.contains("`maxTurns`") && e.contains("expected u64"), "{e}");
+    let e = QueryOptions::from_json(r#"{"allowedTools":[1]}"#).unwrap_err().to_string();
+    assert!(e.contains("allowedTools[0]"), "{e}");
+    let e = QueryOptions::from_json(r#"{"modle":"x"}"#).unwrap_err().to_string();
+    assert!(e.contains("modle"), "{e}");
+    let ok = QueryOptions::from_json(r#"{"model":"m","maxTurns":3,"continue":true}"#).unwrap();
+    assert_eq!(ok.max_turns, Some(3));
+    assert_eq!(ok.continue_conversation, Some(true));
+  }
+}

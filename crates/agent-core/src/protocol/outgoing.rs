@@ -1,0 +1,98 @@
+//! Lines we write to the CLI. Each builder returns the line with its `\n` terminator, ready for
+//! the writer. Bodies that are already JSON text (a tool result from the host) are spliced in
+//! without being re-parsed into a tree.
+
+use serde_json::{json, value::RawValue, Value};
+
+fn quoted(s: &str) -> String {
+  serde_json::to_string(s).expect("strings always serialize")
+}
+
+/// `{"type":"control_response","response":{"subtype":"success","request_id":..,"response":BODY}}`
+pub fn success_response(request_id: &str, body: &str) -> String {
+  format!(
+    "{{\"type\":\"control_response\",\"response\":{{\"subtype\":\"success\",\"request_id\":{},\"response\":{}}}}}\n",
+    quoted(request_id),
+    body
+  )
+}
+
+/// An error answer to a control request. `error_code` is set for requests we do not support, as
+/// the official SDK does (`unsupported_request`).
+pub fn error_response(request_id: &str, message: &str, error_code: Option<&str>) -> String {
+  let mut response = json!({ "subtype": "error", "request_id": request_id, "error": message });
+  if let Some(code) = error_code {
+    response["error_code"] = Value::String(code.to_string());
+  }
+  let mut line = json!({ "type": "control_response", "response": response }).to_string();
+  line.push('\n');
+  line
+}
+
+/// A control request of ours: `{"request_id":..,"type":"control_request","request":BODY}`.
+pub fn control_request(request_id: &str, body: &Value) -> String {
+  format!(
+    "{{\"request_id\":{},\"type\":\"control_request\",\"request\":{}}}\n",
+    quoted(request_id),
+    body
+  )
+}
+
+/// The MCP answer wrapped for a `mcp_message` request: `{"mcp_response": RESPONSE}`.
+pub fn mcp_response_body(jsonrpc_response: &str) -> String {
+  format!("{{\"mcp_response\":{jsonrpc_response}}}")
+}
+
+/// A JSON-RPC success, in the key order the official SDK's MCP server uses.
+pub fn jsonrpc_result(id: &RawValue, result: &str) -> String {
+  format!("{{\"result\":{result},\"jsonrpc\":\"2.0\",\"id\":{}}}", id.get())
+}
+
+/// A JSON-RPC error.
+pub fn jsonrpc_error(id: Option<&RawValue>, code: i64, message: &str) -> String {
+  format!(
+    "{{\"jsonrpc\":\"2.0\",\"id\":{},\"error\":{{\"code\":{code},\"message\":{}}}}}",
+    id.map(RawValue::get).unwrap_or("null"),
+    quoted(message)
+  )
+}
+
+/// The user message a string prompt becomes, exactly as the official SDK writes it.
+pub fn user_text_message(text: &str) -> String {
+  format!(
+    "{{\"type\":\"user\",\"session_id\":\"\",\"message\":{{\"role\":\"user\",\"content\":[{{\"type\":\"text\",\"text\":{}}}]}},\"parent_tool_use_id\":null}}\n",
+    quoted(text)
+  )
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn lines_are_valid_json_with_terminator() {
+    for line in [
+      success_response("a\"b", r#"{"x":1}"#),
+      error_response("id", "bad \"thing\"\nnext", Some("unsupported_request")),
+      control_request("r", &json!({"subtype":"interrupt"})),
+      user_text_message("hi\n\"there\" é"),
+    ] {
+      assert!(line.ends_with('\n'));
+      assert_eq!(line.matches('\n').count(), 1, "{line}");
+      let v: Value = serde_json::from_str(&line).unwrap();
+      assert!(v.is_object());
+    }
+    let id = RawValue::from_string("7".into()).unwrap();
+    assert_eq!(jsonrpc_result(&id, "{}"), r#"{"result":{},"jsonrpc":"2.0","id":7}"#);
+    let err: Value = serde_json::from_str(&jsonrpc_error(None, -32601, "Method not found")).unwrap();
+    assert_eq!(err["error"]["code"], -32601);
+  }
+
+  #[test]
+  fn user_message_matches_official_shape() {
+    assert_eq!(
+      user_text_message("greet Alice"),
+      "{\"type\":\"user\",\"session_id\":\"\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"greet Alice\"}]},\"parent_tool_use_id\":null}\n"
+    );
+  }
+}

@@ -1,0 +1,69 @@
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::error::Error;
+
+pub(crate) enum Command {
+  Control { body: Value, reply: oneshot::Sender<Result<String, Error>> },
+  UserMessage(String),
+  EndInput,
+  Close { abort: bool },
+}
+
+/// The outcome of `initialize`: `None` while waiting, then the CLI's answer (JSON text) or error.
+pub(crate) type InitState = Option<Result<String, Error>>;
+
+/// Controls a running session. Cheap to clone; when the last clone is dropped the session ends
+/// as if closed, so a forgotten query cannot leave a CLI running.
+#[derive(Clone)]
+pub struct SessionHandle {
+  pub(crate) cmd: mpsc::UnboundedSender<Command>,
+  pub(crate) init: watch::Receiver<InitState>,
+  pub(crate) pid: Option<u32>,
+}
+
+fn closed() -> Error {
+  Error::SessionClosed("The query has ended; no further requests can be sent to Claude Code".into())
+}
+
+impl SessionHandle {
+  /// The CLI's process id.
+  pub fn pid(&self) -> Option<u32> {
+    self.pid
+  }
+
+  /// Sends a control request (`{"subtype": "interrupt", ...}`) and waits for the CLI's answer,
+  /// returned as JSON text (`{}` when the answer has no body).
+  pub async fn control(&self, body: Value) -> Result<String, Error> {
+    let (reply, rx) = oneshot::channel();
+    self.cmd.send(Command::Control { body, reply }).map_err(|_| closed())?;
+    rx.await.map_err(|_| closed())?
+  }
+
+  /// Writes a user message (one JSON object, no trailing newline needed).
+  pub fn send_user_message(&self, json: String) -> Result<(), Error> {
+    self.cmd.send(Command::UserMessage(json)).map_err(|_| closed())
+  }
+
+  /// No more user messages: stdin closes once the session is idle and no callback is pending.
+  pub fn end_input(&self) {
+    let _ = self.cmd.send(Command::EndInput);
+  }
+
+  /// Ends the session now: the stream ends cleanly, the CLI is stopped in the background.
+  pub fn close(&self) {
+    let _ = self.cmd.send(Command::Close { abort: false });
+  }
+
+  /// Like [`close`](Self::close), but the stream ends with [`Error::Aborted`].
+  pub fn abort(&self) {
+    let _ = self.cmd.send(Command::Close { abort: true });
+  }
+
+  /// The CLI's answer to `initialize` (commands, models, account, ...), once it has come.
+  pub async fn initialization_result(&self) -> Result<String, Error> {
+    let mut rx = self.init.clone();
+    let state = rx.wait_for(Option::is_some).await.map_err(|_| closed())?;
+    state.clone().expect("waited for Some")
+  }
+}

@@ -1,0 +1,104 @@
+//! A session: one CLI process and the loop that owns its pipe.
+//!
+//! ```text
+//!  CLI stdout ──▶ loop (one task: framing, pending map, routing) ──▶ Messages (consumer)
+//!                   │  inline answers          │ spawned user-code calls
+//!                   ▼                          ▼
+//!  CLI stdin  ◀── writer task ◀────────────────┘
+//! ```
+
+mod handle;
+mod initialize;
+mod queue;
+mod router;
+mod run;
+mod stderr;
+mod writer;
+
+pub use handle::SessionHandle;
+pub use initialize::initialize_request;
+pub use queue::{Messages, DEFAULT_QUEUE_BYTES};
+pub use router::error_result;
+pub use stderr::redact_keys;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::cli::launch::Launch;
+use crate::cli::process;
+use crate::error::Error;
+use crate::host::Host;
+use crate::mcp::McpServerDef;
+use crate::protocol::outgoing;
+
+/// Everything needed to start a session.
+pub struct SessionSpec {
+  pub launch: Launch,
+  /// The `initialize` request body (see [`initialize_request`]).
+  pub initialize: serde_json::Value,
+  pub servers: Vec<Arc<McpServerDef>>,
+  /// The prompt when it is a string: sent right after `initialize`, and input ends with it.
+  pub prompt: Option<String>,
+  pub can_use_tool: bool,
+  /// Forward the CLI's stderr to [`Host::stderr`].
+  pub forward_stderr: bool,
+  pub initialize_timeout: Duration,
+  pub queue_bytes: usize,
+}
+
+/// Default time the CLI gets to answer `initialize` (it loads MCP servers, plugins, settings).
+pub const DEFAULT_INITIALIZE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Spawns the CLI and starts the session loop. Must run inside a tokio runtime.
+pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, Messages), Error> {
+  let mut servers = HashMap::new();
+  for s in &spec.servers {
+    if servers.insert(s.name.clone(), s.clone()).is_some() {
+      return Err(Error::InvalidOption(format!("Two in-process MCP servers are named {:?}", s.name)));
+    }
+  }
+  let spawned = process::spawn(&spec.launch)?;
+  let pid = spawned.child.id();
+  let writer = writer::spawn_writer(spawned.stdin);
+  let (stderr_task, stderr_tail) =
+    stderr::spawn_stderr(spawned.stderr, if spec.forward_stderr { Some(host.clone()) } else { None });
+
+  let init_id = run::next_request_id();
+  let _ = writer.send(writer::WriterMsg::Line(outgoing::control_request(&init_id, &spec.initialize)));
+  let prompt_sent = spec.prompt.is_some();
+  if let Some(prompt) = &spec.prompt {
+    let _ = writer.send(writer::WriterMsg::Line(outgoing::user_text_message(prompt)));
+  }
+
+  let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
+  let (done_tx, done_rx) = tokio::sync::mpsc::unbounded_channel();
+  let (init_tx, init_rx) = tokio::sync::watch::channel(None);
+  let (queue_tx, messages) = queue::queue(spec.queue_bytes);
+  let router = Arc::new(router::Router {
+    servers,
+    host: host.clone(),
+    can_use_tool: spec.can_use_tool,
+    writer: writer.clone(),
+    done: done_tx,
+  });
+  let state = run::Loop::new(run::LoopParts {
+    child: spawned.child,
+    stdout: Some(spawned.stdout),
+    writer,
+    router,
+    host,
+    cmd_rx,
+    done_rx,
+    queue: queue_tx,
+    init_id,
+    init_tx,
+    init_timeout: spec.initialize_timeout,
+    input_done: prompt_sent,
+    awaiting_result: prompt_sent,
+    stderr_task,
+    stderr_tail,
+  });
+  tokio::spawn(state.run());
+  Ok((SessionHandle { cmd: cmd_tx, init: init_rx, pid }, messages))
+}

@@ -1,0 +1,150 @@
+//! The consumer's message queue, bounded in bytes. When the consumer falls behind, the session
+//! stops reading the CLI's stdout once this many bytes wait, so the CLI blocks on its own writes
+//! (back-pressure) instead of the host buffering without limit. Control requests keep flowing
+//! up to the point where the CLI itself blocks.
+
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore, TryAcquireError};
+
+use crate::error::Error;
+
+/// 16 MiB of messages may wait for the consumer. A single larger message still passes (it takes
+/// the whole budget), so the bound is max(16 MiB, largest message).
+pub const DEFAULT_QUEUE_BYTES: usize = 16 * 1024 * 1024;
+
+enum Item {
+  Line(String, #[allow(dead_code)] OwnedSemaphorePermit),
+  End(Result<(), Error>),
+}
+
+/// The session's side.
+pub struct QueueSender {
+  tx: mpsc::UnboundedSender<Item>,
+  budget: Arc<Semaphore>,
+  limit: usize,
+}
+
+/// The consumer's side.
+pub struct Messages {
+  rx: mpsc::UnboundedReceiver<Item>,
+  end: Option<Result<(), Error>>,
+  done: bool,
+}
+
+pub fn queue(limit: usize) -> (QueueSender, Messages) {
+  let (tx, rx) = mpsc::unbounded_channel();
+  let limit = limit.clamp(1, u32::MAX as usize);
+  (
+    QueueSender { tx, budget: Arc::new(Semaphore::new(limit)), limit },
+    Messages { rx, end: None, done: false },
+  )
+}
+
+impl QueueSender {
+  /// The budget a line needs.
+  pub fn cost(&self, line: &str) -> u32 {
+    line.len().clamp(1, self.limit) as u32
+  }
+
+  /// Enqueues if the budget allows, otherwise hands the line back.
+  pub fn try_push(&self, line: String) -> Result<(), String> {
+    match self.budget.clone().try_acquire_many_owned(self.cost(&line)) {
+      Ok(permit) => {
+        let _ = self.tx.send(Item::Line(line, permit));
+        Ok(())
+      }
+      Err(TryAcquireError::NoPermits) => Err(line),
+      Err(TryAcquireError::Closed) => Ok(()),
+    }
+  }
+
+  /// Waits for budget (cancel-safe: dropping the future gives nothing up).
+  pub async fn reserve(&self, cost: u32) -> Option<OwnedSemaphorePermit> {
+    self.budget.clone().acquire_many_owned(cost).await.ok()
+  }
+
+  pub fn push_reserved(&self, line: String, permit: OwnedSemaphorePermit) {
+    let _ = self.tx.send(Item::Line(line, permit));
+  }
+
+  /// The last item: the stream ends, cleanly or with the session's error.
+  pub fn end(&self, result: Result<(), Error>) {
+    let _ = self.tx.send(Item::End(result));
+  }
+}
+
+impl Messages {
+  /// Waits for at least one message, then takes up to `max` that are already queued, so a
+  /// consumer that is behind catches up in one crossing. `None` at the clean end of the stream;
+  /// the session's error after the messages that preceded it.
+  pub async fn next_batch(&mut self, max: usize) -> Option<Result<Vec<String>, Error>> {
+    if self.done {
+      return None;
+    }
+    if let Some(end) = self.end.take() {
+      self.done = true;
+      return end.err().map(Err);
+    }
+    let mut batch = Vec::new();
+    let first = match self.rx.recv().await {
+      Some(item) => item,
+      None => {
+        self.done = true;
+        return None;
+      }
+    };
+    let mut item = Some(first);
+    while let Some(it) = item.take() {
+      match it {
+        Item::Line(line, _permit) => batch.push(line),
+        Item::End(result) => {
+          if batch.is_empty() {
+            self.done = true;
+            return result.err().map(Err);
+          }
+          self.end = Some(result);
+          break;
+        }
+      }
+      if batch.len() >= max {
+        break;
+      }
+      item = self.rx.try_recv().ok();
+    }
+    Some(Ok(batch))
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[tokio::test]
+  async fn batches_what_is_queued_then_ends_with_the_error() {
+    let (tx, mut rx) = queue(1024);
+    for i in 0..5 {
+      tx.try_push(format!("m{i}")).unwrap();
+    }
+    tx.end(Err(Error::Aborted));
+    assert_eq!(rx.next_batch(3).await.unwrap().unwrap(), ["m0", "m1", "m2"]);
+    assert_eq!(rx.next_batch(3).await.unwrap().unwrap(), ["m3", "m4"]);
+    assert_eq!(rx.next_batch(3).await.unwrap().unwrap_err(), Error::Aborted);
+    assert!(rx.next_batch(3).await.is_none());
+  }
+
+  #[tokio::test]
+  async fn budget_bounds_bytes_and_is_returned_when_consumed() {
+    let (tx, mut rx) = queue(10);
+    tx.try_push("12345678".into()).unwrap();
+    let back = tx.try_push("abc".into()).unwrap_err();
+    assert_eq!(back, "abc");
+    // A line bigger than the whole budget still passes once the queue is empty.
+    assert_eq!(tx.cost(&"x".repeat(100)), 10);
+    assert_eq!(rx.next_batch(10).await.unwrap().unwrap(), ["12345678"]);
+    tx.try_push("abc".into()).unwrap();
+    tx.end(Ok(()));
+    assert_eq!(rx.next_batch(10).await.unwrap().unwrap(), ["abc"]);
+    assert!(rx.next_batch(10).await.is_none());
+  }
+}

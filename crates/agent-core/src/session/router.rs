@@ -1,0 +1,214 @@
+//! Routing of the control requests the CLI sends us. Requests answerable from data (MCP
+//! handshake, `tools/list`, unknown subtypes) are answered inline by the session loop; requests
+//! that need user code run as their own task, so a slow tool never blocks another tool, a
+//! permission prompt or a hook. Every request gets an answer, never silence.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::{json, value::RawValue, Value};
+use tokio::sync::mpsc;
+
+use crate::host::{CallKind, Host, HostCall};
+use crate::mcp::{McpAction, McpServerDef};
+use crate::protocol::incoming::RequestHead;
+use crate::protocol::outgoing::{error_response, jsonrpc_result, mcp_response_body, success_response};
+use crate::session::writer::{WriterMsg, WriterTx};
+
+pub struct Router {
+  pub servers: HashMap<String, Arc<McpServerDef>>,
+  pub host: Arc<dyn Host>,
+  pub can_use_tool: bool,
+  pub writer: WriterTx,
+  /// Tells the loop a spawned request finished (its id leaves the in-flight set).
+  pub done: mpsc::UnboundedSender<String>,
+}
+
+/// Whether the request now runs in the background (and so is in flight until `done`).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Dispatched {
+  Answered,
+  Running,
+}
+
+impl Router {
+  fn write(&self, line: String) {
+    let _ = self.writer.send(WriterMsg::Line(line));
+  }
+
+  pub fn dispatch(self: &Arc<Self>, request_id: String, request: Box<RawValue>) -> Dispatched {
+    let head: RequestHead = match serde_json::from_str(request.get()) {
+      Ok(h) => h,
+      Err(e) => {
+        self.write(error_response(&request_id, &format!("Malformed control request: {e}"), None));
+        return Dispatched::Answered;
+      }
+    };
+    tracing::debug!(request_id = %request_id, subtype = %head.subtype, "control request");
+    match head.subtype.as_ref() {
+      "mcp_message" => self.mcp_message(request_id, head),
+      "can_use_tool" if !self.can_use_tool => {
+        self.write(error_response(&request_id, "canUseTool callback is not provided.", None));
+        Dispatched::Answered
+      }
+      "can_use_tool" => {
+        let input = permission_input(&request);
+        self.run(request_id, CallKind::CanUseTool, request.get().to_string(), move |rid, result| {
+          success_response(rid, &permission_answer(result, &input))
+        })
+      }
+      "hook_callback" => self.run(request_id, CallKind::Hook, request.get().to_string(), |rid, result| match result {
+        Ok(json) => success_response(rid, &one_line(json)),
+        Err(message) => error_response(rid, &message, None),
+      }),
+      other => {
+        tracing::warn!(subtype = other, "unsupported control request");
+        self.write(error_response(
+          &request_id,
+          &format!("Unsupported control request subtype: {other}"),
+          Some("unsupported_request"),
+        ));
+        Dispatched::Answered
+      }
+    }
+  }
+
+  fn mcp_message(self: &Arc<Self>, request_id: String, head: RequestHead) -> Dispatched {
+    let name = head.server_name.as_deref().unwrap_or("");
+    let Some(server) = self.servers.get(name) else {
+      self.write(error_response(&request_id, &format!("SDK MCP server not found: {name}"), None));
+      return Dispatched::Answered;
+    };
+    let Some(message) = head.message else {
+      self.write(error_response(&request_id, "mcp_message without message", None));
+      return Dispatched::Answered;
+    };
+    match server.handle(message.get()) {
+      McpAction::Reply(response) => {
+        self.write(success_response(&request_id, &mcp_response_body(&response)));
+        Dispatched::Answered
+      }
+      McpAction::CallTool(call) => {
+        let id = call.id;
+        self.run(request_id, CallKind::Tool, call.payload, move |rid, result| {
+          let result = match result {
+            Ok(json) => one_line(json),
+            Err(message) => error_result(&message),
+          };
+          success_response(rid, &mcp_response_body(&jsonrpc_result(&id, &result)))
+        })
+      }
+    }
+  }
+
+  /// Runs user code in its own task and writes the answer `answer` builds from its outcome.
+  fn run(
+    self: &Arc<Self>,
+    request_id: String,
+    kind: CallKind,
+    payload: String,
+    answer: impl FnOnce(&str, Result<String, String>) -> String + Send + 'static,
+  ) -> Dispatched {
+    let router = self.clone();
+    tokio::spawn(async move {
+      let call = HostCall { request_id: request_id.clone(), kind, payload };
+      let outcome = router.host.invoke(call).await;
+      router.write(answer(&request_id, outcome));
+      let _ = router.done.send(request_id);
+    });
+    Dispatched::Running
+  }
+}
+
+/// A CallToolResult for a handler that threw: the message, flagged as an error for the model.
+pub fn error_result(message: &str) -> String {
+  json!({ "content": [{ "type": "text", "text": message }], "isError": true }).to_string()
+}
+
+/// The host's JSON goes into one NDJSON line: it must be valid JSON without raw newlines.
+/// `JSON.stringify` output already is; anything else is re-serialized or replaced by an error.
+fn one_line(json: String) -> String {
+  if memchr::memchr(b'\n', json.as_bytes()).is_none() && serde_json::from_str::<serde::de::IgnoredAny>(&json).is_ok() {
+    return json;
+  }
+  match serde_json::from_str::<Value>(&json) {
+    Ok(v) => v.to_string(),
+    Err(e) => error_result(&format!("The SDK host returned invalid JSON: {e}")),
+  }
+}
+
+fn permission_input(request: &RawValue) -> (Value, Value) {
+  let v: Value = serde_json::from_str(request.get()).unwrap_or(Value::Null);
+  (v.get("input").cloned().unwrap_or_else(|| json!({})), v.get("tool_use_id").cloned().unwrap_or(Value::Null))
+}
+
+/// The answer to `can_use_tool`: the callback's PermissionResult, with the original input echoed
+/// when an allow has no `updatedInput` (the CLI requires it) and `toolUseID` added, as the
+/// official SDK does. A callback that threw, or answered nonsense, denies with the reason.
+fn permission_answer(result: Result<String, String>, (input, tool_use_id): &(Value, Value)) -> String {
+  let deny = |message: String| json!({ "behavior": "deny", "message": message });
+  let mut answer = match result {
+    Err(message) => deny(message),
+    Ok(json) => match serde_json::from_str::<Value>(&json) {
+      Ok(Value::Object(mut m)) => match m.get("behavior").and_then(Value::as_str) {
+        Some("allow") => {
+          if m.get("updatedInput").map_or(true, Value::is_null) {
+            m.insert("updatedInput".into(), input.clone());
+          }
+          Value::Object(m)
+        }
+        Some("deny") => {
+          if !m.contains_key("message") {
+            m.insert("message".into(), Value::String(String::new()));
+          }
+          Value::Object(m)
+        }
+        other => deny(format!(
+          "canUseTool returned an invalid PermissionResult: behavior must be \"allow\" or \"deny\", got {}",
+          other.map(|s| format!("{s:?}")).unwrap_or_else(|| "nothing".into())
+        )),
+      },
+      Ok(other) => deny(format!("canUseTool returned an invalid PermissionResult: expected an object, got {other}")),
+      Err(e) => deny(format!("canUseTool returned an invalid PermissionResult: {e}")),
+    },
+  };
+  if !tool_use_id.is_null() {
+    answer["toolUseID"] = tool_use_id.clone();
+  }
+  answer.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn ctx() -> (Value, Value) {
+    (json!({"name":"Alice"}), json!("toolu_1"))
+  }
+
+  #[test]
+  fn allow_without_updated_input_echoes_the_input() {
+    let a: Value = serde_json::from_str(&permission_answer(Ok(r#"{"behavior":"allow"}"#.into()), &ctx())).unwrap();
+    assert_eq!(a, json!({"behavior":"allow","updatedInput":{"name":"Alice"},"toolUseID":"toolu_1"}));
+    let a: Value = serde_json::from_str(&permission_answer(Ok(r#"{"behavior":"allow","updatedInput":{"name":"Bob"}}"#.into()), &ctx())).unwrap();
+    assert_eq!(a["updatedInput"], json!({"name":"Bob"}));
+  }
+
+  #[test]
+  fn throwing_or_invalid_callbacks_deny_with_the_reason() {
+    let a: Value = serde_json::from_str(&permission_answer(Err("boom".into()), &ctx())).unwrap();
+    assert_eq!(a, json!({"behavior":"deny","message":"boom","toolUseID":"toolu_1"}));
+    let a: Value = serde_json::from_str(&permission_answer(Ok(r#"{"behavior":"maybe"}"#.into()), &ctx())).unwrap();
+    assert_eq!(a["behavior"], "deny");
+    assert!(a["message"].as_str().unwrap().contains("\"maybe\""));
+    let a: Value = serde_json::from_str(&permission_answer(Ok("null".into()), &ctx())).unwrap();
+    assert_eq!(a["behavior"], "deny");
+  }
+
+  #[test]
+  fn host_json_is_kept_on_one_line() {
+    assert_eq!(one_line(r#"{"a":1}"#.into()), r#"{"a":1}"#);
+    assert_eq!(one_line("{\n\"a\": 1\n}".into()), r#"{"a":1}"#);
+    assert!(one_line("{oops".into()).contains("invalid JSON"));
+  }
+}

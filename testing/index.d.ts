@@ -1,0 +1,133 @@
+// Types for claude-agent-sdk-native/testing — a scripted fake Anthropic Messages API.
+
+/** A content block the fake model can answer with. */
+export type ScriptedContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; name: string; input?: unknown; id?: string }
+  | { type: 'thinking'; thinking: string; signature?: string }
+  | ({ type: string } & Record<string, unknown>)
+
+/** One model response. A bare string is shorthand for `{ text }`. */
+export interface ResponseSpec {
+  /** One text block (emitted after `thinking`, before `toolUses`). */
+  text?: string
+  /** One thinking block (emitted first). */
+  thinking?: string
+  /** tool_use blocks; several entries = parallel tool calls in one turn. `id` defaults to a unique id. */
+  toolUses?: Array<{ name: string; input?: unknown; id?: string }>
+  /** Full content, used instead of text/thinking/toolUses. */
+  content?: Array<ScriptedContentBlock | string>
+  /** Default: `'tool_use'` if a tool_use block is present, else `'end_turn'`. */
+  stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'pause_turn' | 'refusal' | (string & {})
+  /** Merged into the default usage `{ input_tokens: 10, output_tokens: ≈chars/4, cache_*: 0 }`. */
+  usage?: Record<string, unknown>
+  /** Model name in the response; default: the requested model. */
+  model?: string
+  /** Overrides the server-wide `delayMs` for this response. */
+  delayMs?: number
+  /** Answer with an HTTP error instead (default status 500, type 'api_error'). The CLI retries 429/5xx/529. */
+  error?: { status?: number; type?: string; message?: string }
+}
+
+/** Parsed JSON body of a `POST /v1/messages` request. */
+export type MessagesRequest = {
+  model: string
+  messages: Array<{ role: 'user' | 'assistant' | 'system' | string; content: string | Array<any> }>
+  system?: string | Array<{ type: 'text'; text: string; [k: string]: unknown }>
+  tools?: Array<{ name: string; [k: string]: unknown }>
+  stream?: boolean
+  max_tokens?: number
+  [k: string]: unknown
+}
+
+export interface TurnInfo {
+  /** 0-based index of the agent turn; -1 for side queries. */
+  index: number
+  kind: 'turn' | 'side'
+  /** True when the script was exhausted and `fallback` answers. */
+  fallback?: boolean
+}
+
+export type ScriptEntry =
+  | ResponseSpec
+  | string
+  | ((request: MessagesRequest, info: TurnInfo) => ResponseSpec | string | Promise<ResponseSpec | string>)
+
+export interface ScriptedModelOptions {
+  /** Consumed in order, one per agent turn (see `isAgentTurn`). */
+  turns?: ScriptEntry[]
+  /** Answer once the script is exhausted. Default `{ text: 'done' }`. */
+  fallback?: ScriptEntry
+  /** Answer to side queries (requests that are not agent turns). Default `{ text: 'ok' }`. */
+  sideQuery?: ScriptEntry
+  /** Overrides the agent-turn rule. */
+  isTurn?: (body: MessagesRequest, req: { method: string; url: string; headers: Record<string, unknown> }) => boolean
+  /** Delay before answering each /v1/messages request, ms. Default 0. */
+  delayMs?: number
+  /** Delay between SSE events, ms. Default 0. */
+  chunkDelayMs?: number
+  /** Split text / tool-input JSON deltas into pieces of this many characters. Default: one delta per block. */
+  textChunkSize?: number
+  /** Log each request (`true` = console.error). */
+  log?: boolean | ((line: string) => void)
+}
+
+export interface RecordedRequest {
+  method: string
+  url: string
+  headers: Record<string, string | string[] | undefined>
+  body: unknown
+  kind: 'turn' | 'side' | 'count_tokens' | 'probe' | 'other'
+}
+
+export interface ScriptedModel {
+  /** e.g. `http://127.0.0.1:43123` */
+  readonly url: string
+  readonly port: number
+  /** Parsed bodies of agent-turn requests, in order. */
+  readonly requests: MessagesRequest[]
+  /** Parsed bodies of side-query requests. */
+  readonly sideRequests: MessagesRequest[]
+  /** Every HTTP request received. */
+  readonly allRequests: RecordedRequest[]
+  /** Errors thrown by turn functions (each answered with HTTP 400). */
+  readonly errors: unknown[]
+  /** Agent turns answered so far. */
+  readonly turnCount: number
+  /** Script entries not consumed yet. */
+  readonly remainingTurns: number
+  addTurns(...entries: ScriptEntry[]): void
+  /**
+   * Env for the CLI: `process.env` minus ANTHROPIC_*, CLAUDE_*, CLAUDECODE, NODE_OPTIONS, DEBUG; plus
+   * ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY=sk-test, DISABLE_TELEMETRY=1,
+   * CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1, ENABLE_TOOL_SEARCH=false, fresh temp HOME (+USERPROFILE) and
+   * CLAUDE_CONFIG_DIR; then `extra` (`undefined` values delete).
+   */
+  env(extra?: Record<string, string | undefined>): Record<string, string>
+  /** A temp dir (e.g. for `cwd`), removed by `close()`. */
+  tempDir(prefix?: string): string
+  close(): Promise<void>
+}
+
+export function startScriptedModel(options?: ScriptedModelOptions): Promise<ScriptedModel>
+
+export type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content?: string | Array<any>; is_error?: boolean }
+
+/** tool_result blocks of the last `user` message. */
+export function toolResults(request: MessagesRequest): ToolResultBlock[]
+/** Last tool_result block of the last `user` message. */
+export function lastToolResult(request: MessagesRequest): ToolResultBlock | undefined
+/** Text of a tool_result block (or its content), `<system-reminder>` sections stripped. */
+export function toolResultText(blockOrContent: ToolResultBlock | string | Array<any> | undefined): string
+/** Text of the latest user message having non-reminder text (reminders stripped), '' if none. */
+export function lastUserText(request: MessagesRequest): string
+/** The system prompt joined into one string. */
+export function systemText(request: MessagesRequest): string
+/** Names of the offered tools. */
+export function toolNames(request: MessagesRequest): string[]
+/** The default agent-turn rule. */
+export function isAgentTurn(body: MessagesRequest): boolean
+/** Removes `<system-reminder>…</system-reminder>` sections and trims. */
+export function stripReminders(text: string): string
+/** User-message substrings that mark forked side agents. */
+export const SIDE_AGENT_MARKERS: string[]

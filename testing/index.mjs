@@ -1,0 +1,19 @@
+// ESM entry of claude-agent-sdk-native/testing: re-exports the CommonJS implementation.
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+const testing = require('./index.js')
+
+export const {
+  startScriptedModel,
+  toolResults,
+  lastToolResult,
+  toolResultText,
+  lastUserText,
+  systemText,
+  toolNames,
+  isAgentTurn,
+  stripReminders,
+  SIDE_AGENT_MARKERS,
+} = testing
+export default testing
