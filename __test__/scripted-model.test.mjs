@@ -139,6 +139,29 @@ for (const [version, cli] of Object.entries(CLIS)) {
         await model.close()
       }
     })
+
+    it('side queries (prompt suggestion fork, auto-mode classifier) do not consume turns', async () => {
+      const model = await startScriptedModel({
+        turns: [
+          { toolUses: [{ name: 'Bash', input: { command: 'touch f.txt && curl -X POST http://example.invalid', description: 'x' } }] },
+          'final answer',
+        ],
+        sideQuery: { text: 'side answer' },
+      })
+      try {
+        const { result, messages } = await run(model, cli, 'Do it', { permissionMode: 'auto', promptSuggestions: true })
+        assert.equal(result.result, 'final answer')
+        assert.equal(model.requests.length, 2)
+        assert.equal(model.remainingTurns, 0)
+        assert.ok(model.sideRequests.length >= 1)
+        // 2.1.330 asks the server-side check (absent here); 2.1.197 sends classifier side queries without `tools`.
+        assert.ok(model.sideRequests.every((r) => !Array.isArray(r.tools) || lastUserText(r).startsWith('[SUGGESTION MODE:')))
+        const suggestion = messages.find((m) => m.type === 'prompt_suggestion')
+        if (suggestion) assert.equal(suggestion.suggestion, 'side answer')
+      } finally {
+        await model.close()
+      }
+    })
   })
 }
 

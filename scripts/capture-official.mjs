@@ -7,6 +7,7 @@
 //   node scripts/capture-official.mjs            # all groups
 //   node scripts/capture-official.mjs options    # only some groups
 //   node scripts/capture-official.mjs --list     # list cases
+//   CAPTURE_VERBOSE=1 node scripts/capture-official.mjs   # per-case timings
 //
 // How: `pathToClaudeCodeExecutable` points at a small fake `claude` (a Node
 // script with a shebang and no extension, so the SDK spawns it directly like
@@ -159,6 +160,8 @@ function describe(v, depth = 0, seen = new WeakSet()) {
   if (Array.isArray(v)) return depth > 6 ? '[Array]' : v.map((x) => describe(x, depth + 1, seen))
   const proto = Object.getPrototypeOf(v)
   if (proto !== Object.prototype && proto !== null) {
+    // NB: class names are the SDK bundle's minified ones (its McpServer prints as "[jx]" in 0.3.330);
+    // __test__/conformance-options.test.mjs relies on that spelling.
     const name = (v.constructor && v.constructor.name) || 'Object'
     return `[${name}]`
   }
@@ -283,7 +286,17 @@ const optionCases = [
   ['mcpServers-sdk', (ctx) => ({ mcpServers: { demo: demoSdkServer(ctx) } })],
   ['mcpServers-mix', (ctx) => ({ mcpServers: { local: STDIO, remote_sse: SSE, remote_http: HTTP, demo: demoSdkServer(ctx), other: demoSdkServer(ctx, 'other-name') } })],
   ['mcpServers-mix+mcpServersDelivery-argv', (ctx) => ({ mcpServersDelivery: 'argv', mcpServers: { local: STDIO, remote_http: HTTP, demo: demoSdkServer(ctx) } })],
-  ['mcpServers-mix+mcpServersDelivery-initialize', (ctx) => ({ mcpServersDelivery: 'initialize', mcpServers: { local: STDIO, remote_http: HTTP, demo: demoSdkServer(ctx) } })],
+  {
+    name: 'mcpServers-mix+mcpServersDelivery-initialize',
+    note: "the fake CLI's initialize answer has no mcp_servers_applied (like a CLI older than 2.1.261)",
+    options: (ctx) => ({ mcpServersDelivery: 'initialize', mcpServers: { local: STDIO, remote_http: HTTP, demo: demoSdkServer(ctx) } }),
+  },
+  {
+    name: 'mcpServers-mix+mcpServersDelivery-initialize-applied',
+    note: "the fake CLI's initialize answer includes mcp_servers_applied: true",
+    initializeResponse: { commands: [], agents: [], models: [], account: {}, output_style: 'default', available_output_styles: ['default'], pid: 0, mcp_servers_applied: true },
+    options: (ctx) => ({ mcpServersDelivery: 'initialize', mcpServers: { local: STDIO, remote_http: HTTP, demo: demoSdkServer(ctx) } }),
+  },
   ['mcpServers-empty-object', () => ({ mcpServers: {} })],
   ['additionalDirectories', () => ({ additionalDirectories: ['/fixture/dir-a', '/fixture/dir b'] })],
   [
@@ -775,7 +788,7 @@ function makeNormalizer(replacements) {
   return walk
 }
 
-function redactEnv(env, home) {
+function redactEnv(env) {
   const out = {}
   for (const k of Object.keys(env).sort()) {
     let v = env[k]
@@ -815,22 +828,24 @@ async function runChild(caseName, caseDir, outFile) {
     const { startScriptedModel } = await import(path.join(ROOT, 'testing/index.mjs'))
     model = await startScriptedModel({ turns: [{ toolUses: [{ name: 'mcp__demo__greet', input: { name: 'Alice' } }] }, { text: 'all done' }] })
   }
-  const plan = { actions: c.actions || [], exec: c.exec }
+  const plan = { actions: c.actions || [], exec: c.exec, initializeResponse: c.initializeResponse }
   fs.writeFileSync(path.join(caseDir, 'plan.json'), JSON.stringify(plan))
 
   const result = { warnings, recorded }
   let options
   const messages = []
+  let timer
   try {
     options = await c.options({ sdk, z, z3, record: (x) => recorded.push(x), tmpDir, model })
     result.options = describe(options)
     const abortController = new AbortController()
-    const timer = setTimeout(() => abortController.abort(), 40000)
+    timer = setTimeout(() => abortController.abort(), 40000)
     const q = sdk.query({ prompt: c.prompt || 'capture', options: { ...options, pathToClaudeCodeExecutable: path.join(caseDir, 'claude'), abortController } })
     for await (const m of q) messages.push(m)
-    clearTimeout(timer)
   } catch (e) {
     result.error = { name: e && e.name, message: String(e && e.message) }
+  } finally {
+    clearTimeout(timer)
   }
   await new Promise((r) => setTimeout(r, 50)) // let pending warnings be emitted
   result.sdkMessages = messages.map((m) => (m.subtype ? `${m.type}/${m.subtype}` : m.type))
@@ -901,7 +916,7 @@ function buildEntry({ c, caseDir, result, record }, ctx) {
   if (start) {
     entry.argv = start.data.argv
     entry.cwd = start.data.cwd
-    let env = redactEnv(start.data.env, ctx.home)
+    let env = redactEnv(start.data.env)
     if (c.group === 'real-cli') env = Object.fromEntries(Object.entries(env).filter(([k]) => INTERESTING_ENV.test(k)))
     entry.env = env
   } else {
@@ -987,6 +1002,15 @@ async function main() {
   fs.mkdirSync(ctx.home)
   fs.mkdirSync(ctx.procCwd)
   const t0 = Date.now()
+  try {
+    await captureAll(cases, groups, ctx)
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true })
+  }
+  console.log(`done in ${((Date.now() - t0) / 1000).toFixed(1)}s`)
+}
+
+async function captureAll(cases, groups, ctx) {
   const runs = await pool(cases, Math.max(2, Math.min(8, os.cpus().length)), (c) => runChildProcess(c, ctx))
 
   const sdkPkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@anthropic-ai/claude-agent-sdk/package.json'), 'utf8'))
@@ -1022,8 +1046,6 @@ async function main() {
     fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n')
     console.log(`wrote ${path.relative(ROOT, file)} (${Object.keys(out.cases).length} cases)`)
   }
-  fs.rmSync(tmp, { recursive: true, force: true })
-  console.log(`done in ${((Date.now() - t0) / 1000).toFixed(1)}s`)
   if (failures) process.exitCode = 1
 }
 

@@ -12,7 +12,9 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallKind {
   /// A `tools/call` on an in-process MCP server. Payload:
-  /// `{"server":..,"tool":..,"arguments":{..},"meta":{..}|null}`. Answer: a CallToolResult.
+  /// `{"server":..,"tool":..,"arguments":{..},"meta":{..}|null}`. Answer: `{"result":
+  /// CallToolResult}`, or `{"error":{"code","message"}}` for a JSON-RPC error. A rejected call
+  /// becomes an `isError` result carrying the message.
   Tool,
   /// A `can_use_tool` request; payload is the request object as the CLI sent it. Answer: a
   /// PermissionResult (`{"behavior":"allow"|"deny",...}`).
@@ -54,4 +56,7 @@ pub trait Host: Send + Sync + 'static {
 
   /// A chunk of the CLI's stderr, for hosts that asked for it.
   fn stderr(&self, _chunk: &str) {}
+
+  /// The session is over and will make no more calls: drop whatever keeps the host busy.
+  fn release(&self) {}
 }

@@ -274,6 +274,11 @@ pub fn child_env(o: &QueryOptions) -> Result<Vec<(String, String)>, Error> {
 pub fn build_launch(o: &QueryOptions, exe: &Executable, default_runtime: &str) -> Result<Launch, Error> {
   let cli = cli_args(o)?;
   let env = child_env(o)?;
+  if let Some(cwd) = &o.cwd {
+    if !std::path::Path::new(cwd).is_dir() {
+      return Err(Error::InvalidOption(format!("Invalid option `cwd`: {cwd} is not an existing directory")));
+    }
+  }
   let path = exe.path.to_string_lossy().into_owned();
   let (program, args) = if exe.is_script {
     let runtime = o.executable.clone().unwrap_or_else(|| default_runtime.to_string());

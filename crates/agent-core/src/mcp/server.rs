@@ -114,9 +114,11 @@ impl McpServerDef {
     self.tools.contains_key(name)
   }
 
-  /// Routes one JSON-RPC message. Notifications get the empty acknowledgement the official SDK
-  /// sends (`{"jsonrpc":"2.0","result":{},"id":0}`); unknown methods get -32601.
-  pub fn handle(&self, message: &str) -> McpAction {
+  /// Routes one JSON-RPC message sent to this server under the name `served_as` (the key in
+  /// `mcpServers`, which may differ from the server's own name). Notifications get the empty
+  /// acknowledgement the official SDK sends (`{"jsonrpc":"2.0","result":{},"id":0}`); unknown
+  /// methods get -32601.
+  pub fn handle(&self, served_as: &str, message: &str) -> McpAction {
     let msg: Message = match serde_json::from_str(message) {
       Ok(m) => m,
       Err(e) => return McpAction::Reply(jsonrpc_error(None, -32700, &format!("Parse error: {e}"))),
@@ -147,11 +149,13 @@ impl McpServerDef {
           None => return McpAction::Reply(jsonrpc_error(Some(id), -32602, "Invalid params for tools/call: missing params")),
         };
         if !self.has_tool(&params.name) {
-          return McpAction::Reply(jsonrpc_error(Some(id), -32602, &format!("MCP error -32602: Tool {} not found", params.name)));
+          // The official server answers an unknown tool with an isError result, not a JSON-RPC error.
+          let text = format!("MCP error -32602: Tool {} not found", params.name);
+          return McpAction::Reply(jsonrpc_result(id, &crate::session::error_result(&text)));
         }
         let payload = format!(
           "{{\"server\":{},\"tool\":{},\"arguments\":{},\"meta\":{}}}",
-          serde_json::to_string(&self.name).expect("string"),
+          serde_json::to_string(served_as).expect("string"),
           serde_json::to_string(params.name.as_ref()).expect("string"),
           params.arguments.map(RawValue::get).unwrap_or("{}"),
           params.meta.map(RawValue::get).unwrap_or("null"),
@@ -184,34 +188,34 @@ mod tests {
   #[test]
   fn answers_the_handshake_like_the_official_sdk() {
     let s = server();
-    let init = reply(s.handle(r#"{"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}},"jsonrpc":"2.0","id":0}"#));
+    let init = reply(s.handle("demo", r#"{"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}},"jsonrpc":"2.0","id":0}"#));
     assert_eq!(init["id"], 0);
     assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
     assert_eq!(init["result"]["serverInfo"], json!({"name":"demo","version":"2.0.0"}));
     assert_eq!(init["result"]["capabilities"], json!({"tools":{"listChanged":true}}));
-    let unknown_version = reply(s.handle(r#"{"method":"initialize","params":{"protocolVersion":"1999-01-01"},"jsonrpc":"2.0","id":0}"#));
+    let unknown_version = reply(s.handle("demo", r#"{"method":"initialize","params":{"protocolVersion":"1999-01-01"},"jsonrpc":"2.0","id":0}"#));
     assert_eq!(unknown_version["result"]["protocolVersion"], LATEST_PROTOCOL_VERSION);
-    assert_eq!(reply(s.handle(r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#)), json!({"jsonrpc":"2.0","result":{},"id":0}));
-    let list = reply(s.handle(r#"{"method":"tools/list","jsonrpc":"2.0","id":1}"#));
+    assert_eq!(reply(s.handle("demo", r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#)), json!({"jsonrpc":"2.0","result":{},"id":0}));
+    let list = reply(s.handle("demo", r#"{"method":"tools/list","jsonrpc":"2.0","id":1}"#));
     assert_eq!(list["result"]["tools"][0]["name"], "greet");
-    assert_eq!(reply(s.handle(r#"{"method":"ping","jsonrpc":"2.0","id":"p"}"#))["result"], json!({}));
+    assert_eq!(reply(s.handle("demo", r#"{"method":"ping","jsonrpc":"2.0","id":"p"}"#))["result"], json!({}));
     assert_eq!(s.manifest()["toolsListResult"], list["result"]);
   }
 
   #[test]
   fn unknown_method_is_32601_and_unknown_tool_names_it() {
     let s = server();
-    let e = reply(s.handle(r#"{"method":"resources/list","jsonrpc":"2.0","id":3}"#));
+    let e = reply(s.handle("demo", r#"{"method":"resources/list","jsonrpc":"2.0","id":3}"#));
     assert_eq!(e["error"]["code"], -32601);
     assert_eq!(e["id"], 3);
-    let e = reply(s.handle(r#"{"method":"tools/call","params":{"name":"nope","arguments":{}},"jsonrpc":"2.0","id":4}"#));
-    assert!(e["error"]["message"].as_str().unwrap().contains("nope"));
+    let e = reply(s.handle("demo", r#"{"method":"tools/call","params":{"name":"nope","arguments":{}},"jsonrpc":"2.0","id":4}"#));
+    assert_eq!(e["result"], json!({"content":[{"type":"text","text":"MCP error -32602: Tool nope not found"}],"isError":true}));
   }
 
   #[test]
   fn tools_call_becomes_a_host_call_with_raw_arguments() {
     let s = server();
-    match s.handle(r#"{"method":"tools/call","params":{"name":"greet","arguments":{"name":"Al\"ice"},"_meta":{"progressToken":2}},"jsonrpc":"2.0","id":2}"#) {
+    match s.handle("demo", r#"{"method":"tools/call","params":{"name":"greet","arguments":{"name":"Al\"ice"},"_meta":{"progressToken":2}},"jsonrpc":"2.0","id":2}"#) {
       McpAction::CallTool(call) => {
         assert_eq!(call.id.get(), "2");
         let p: Value = serde_json::from_str(&call.payload).unwrap();

@@ -8,16 +8,20 @@ use crate::options::QueryOptions;
 /// The `initialize` control request, field for field as the official SDK 0.3.x builds it:
 /// in-process server names and their manifests (so new CLIs skip the MCP handshake), hooks,
 /// the system prompt, agents.
-pub fn initialize_request(o: &QueryOptions, servers: &[Arc<McpServerDef>]) -> Result<Value, Error> {
+pub fn initialize_request(o: &QueryOptions, servers: &[(String, Arc<McpServerDef>)]) -> Result<Value, Error> {
   let mut r = Map::new();
   r.insert("subtype".into(), json!("initialize"));
   if let Some(hooks) = &o.hooks {
     r.insert("hooks".into(), hooks.clone());
   }
   if !servers.is_empty() {
-    r.insert("sdkMcpServers".into(), servers.iter().map(|s| json!(s.name)).collect());
-    let manifests: Map<String, Value> = servers.iter().map(|s| (s.name.clone(), s.manifest())).collect();
+    r.insert("sdkMcpServers".into(), servers.iter().map(|(name, _)| json!(name)).collect());
+    let manifests: Map<String, Value> = servers.iter().map(|(name, s)| (name.clone(), s.manifest())).collect();
     r.insert("sdkMcpServerManifests".into(), Value::Object(manifests));
+  }
+  // Structured output: the schema goes both on the command line and here, as the official does.
+  if let Some(schema) = o.output_format.as_ref().and_then(|f| f.get("schema")) {
+    r.insert("jsonSchema".into(), schema.clone());
   }
   let (system_prompt, append) = system_prompt(o.system_prompt.as_ref())?;
   if let Some(sp) = system_prompt {
@@ -58,7 +62,7 @@ fn system_prompt(sp: Option<&Value>) -> Result<(Option<Value>, Option<Value>), E
 mod tests {
   use super::*;
 
-  fn init(json: &str, servers: &[Arc<McpServerDef>]) -> Value {
+  fn init(json: &str, servers: &[(String, Arc<McpServerDef>)]) -> Value {
     initialize_request(&QueryOptions::from_json(json).unwrap(), servers).unwrap()
   }
 
@@ -69,7 +73,7 @@ mod tests {
     );
     // From shared/traces/cli-2.1.330-sdk-mcp-tool-call.ndjson.txt, request_id removed.
     let expected: Value = serde_json::from_str(r#"{"subtype":"initialize","sdkMcpServers":["demo"],"sdkMcpServerManifests":{"demo":{"initializeResult":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"demo","version":"1.0.0"}},"toolsListResult":{"tools":[{"name":"greet","description":"Greet someone","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"name":{"type":"string"}},"required":["name"]},"execution":{"taskSupport":"forbidden"}}]}}},"systemPrompt":[""]}"#).unwrap();
-    let got = init("{}", &[s]);
+    let got = init("{}", &[("demo".into(), s)]);
     assert_eq!(got, expected);
     assert_eq!(got.to_string(), expected.to_string(), "same key order");
   }

@@ -37,7 +37,8 @@ pub struct SessionSpec {
   pub launch: Launch,
   /// The `initialize` request body (see [`initialize_request`]).
   pub initialize: serde_json::Value,
-  pub servers: Vec<Arc<McpServerDef>>,
+  /// In-process servers by the name the CLI knows them under (their key in `mcpServers`).
+  pub servers: Vec<(String, Arc<McpServerDef>)>,
   /// The prompt when it is a string: sent right after `initialize`, and input ends with it.
   pub prompt: Option<String>,
   pub can_use_tool: bool,
@@ -53,9 +54,9 @@ pub const DEFAULT_INITIALIZE_TIMEOUT: Duration = Duration::from_secs(60);
 /// Spawns the CLI and starts the session loop. Must run inside a tokio runtime.
 pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, Messages), Error> {
   let mut servers = HashMap::new();
-  for s in &spec.servers {
-    if servers.insert(s.name.clone(), s.clone()).is_some() {
-      return Err(Error::InvalidOption(format!("Two in-process MCP servers are named {:?}", s.name)));
+  for (name, s) in &spec.servers {
+    if servers.insert(name.clone(), s.clone()).is_some() {
+      return Err(Error::InvalidOption(format!("Two in-process MCP servers are named {name:?}")));
     }
   }
   let spawned = process::spawn(&spec.launch)?;

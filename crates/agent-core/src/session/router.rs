@@ -83,7 +83,7 @@ impl Router {
       self.write(error_response(&request_id, "mcp_message without message", None));
       return Dispatched::Answered;
     };
-    match server.handle(message.get()) {
+    match server.handle(name, message.get()) {
       McpAction::Reply(response) => {
         self.write(success_response(&request_id, &mcp_response_body(&response)));
         Dispatched::Answered
@@ -91,11 +91,12 @@ impl Router {
       McpAction::CallTool(call) => {
         let id = call.id;
         self.run(request_id, CallKind::Tool, call.payload, move |rid, result| {
-          let result = match result {
-            Ok(json) => one_line(json),
-            Err(message) => error_result(&message),
+          let response = match result.map(one_line).map(|json| tool_answer(&id, &json)) {
+            Ok(Some(response)) => response,
+            Ok(None) => jsonrpc_result(&id, &error_result("The SDK host answered a tool call without `result` or `error`")),
+            Err(message) => jsonrpc_result(&id, &error_result(&message)),
           };
-          success_response(rid, &mcp_response_body(&jsonrpc_result(&id, &result)))
+          success_response(rid, &mcp_response_body(&response))
         })
       }
     }
@@ -117,6 +118,25 @@ impl Router {
       let _ = router.done.send(request_id);
     });
     Dispatched::Running
+  }
+}
+
+#[derive(serde::Deserialize)]
+struct ToolAnswer<'a> {
+  #[serde(borrow, default)]
+  result: Option<&'a RawValue>,
+  #[serde(borrow, default)]
+  error: Option<&'a RawValue>,
+}
+
+/// The host answers a tool call with `{"result": CallToolResult}`, or `{"error": {code, message}}`
+/// where the official server answers with a JSON-RPC error (e.g. an invalid result).
+fn tool_answer(id: &RawValue, json: &str) -> Option<String> {
+  let answer: ToolAnswer = serde_json::from_str(json).ok()?;
+  match (answer.result, answer.error) {
+    (Some(result), _) => Some(jsonrpc_result(id, result.get())),
+    (None, Some(error)) => Some(format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"error\":{}}}", id.get(), error.get())),
+    (None, None) => None,
   }
 }
 
@@ -203,6 +223,14 @@ mod tests {
     assert!(a["message"].as_str().unwrap().contains("\"maybe\""));
     let a: Value = serde_json::from_str(&permission_answer(Ok("null".into()), &ctx())).unwrap();
     assert_eq!(a["behavior"], "deny");
+  }
+
+  #[test]
+  fn tool_answers_become_jsonrpc_results_or_errors() {
+    let id = RawValue::from_string("7".into()).unwrap();
+    assert_eq!(tool_answer(&id, r#"{"result":{"content":[]}}"#).unwrap(), r#"{"result":{"content":[]},"jsonrpc":"2.0","id":7}"#);
+    assert_eq!(tool_answer(&id, r#"{"error":{"code":-32602,"message":"m"}}"#).unwrap(), r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"m"}}"#);
+    assert!(tool_answer(&id, "{}").is_none());
   }
 
   #[test]

@@ -261,6 +261,7 @@ impl Loop {
         self.p.queue.end(result.clone());
         end_requests(&mut self.pending, &self.inflight, &*self.p.host, || if abort { Error::Aborted } else { closed_error() });
         let _ = self.p.writer.send(WriterMsg::Close);
+        self.p.host.release();
         process::terminate(child).await;
         return;
       }
@@ -297,6 +298,7 @@ impl Loop {
       let _ = self.p.init_tx.send(Some(Err(err.clone().unwrap_or_else(closed_error))));
     }
     self.p.queue.end(outcome);
+    self.p.host.release();
   }
 }
 

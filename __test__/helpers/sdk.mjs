@@ -1,0 +1,54 @@
+// Shared helpers for tests of our package: run a query to the end, check processes.
+import fs from 'node:fs'
+import { mockCliPath, mockEnv, tempScenario, tempLogPath, readLog, readStdin } from '../mock-cli/index.mjs'
+
+export { mockCliPath, mockEnv, tempScenario, tempLogPath, readLog, readStdin }
+export * as sdk from '../../index.mjs'
+
+/** Runs a query to its end; returns the messages, and the error if it threw. */
+export async function collect(q) {
+  const messages = []
+  try {
+    for await (const m of q) messages.push(m)
+    return { messages, error: null }
+  } catch (error) {
+    return { messages, error }
+  }
+}
+
+/** Options that run the mock CLI with `scenario` (module source) and log to a fresh file. */
+export function mockOptions(scenarioSource, extra = {}) {
+  const log = tempLogPath()
+  const scenario = scenarioSource === undefined ? undefined : tempScenario(scenarioSource)
+  return { log, options: { pathToClaudeCodeExecutable: mockCliPath, env: mockEnv({ scenario, log }), ...extra } }
+}
+
+/** Whether a process is still alive (zombies count as gone). */
+export function alive(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return !/^\d+ \(.*\) Z/.test(stat)
+  } catch {
+    return false
+  }
+}
+
+/** Waits until `pred()` holds, polling; throws after `ms`. */
+export async function eventually(pred, ms = 10000, what = 'condition') {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    if (await pred()) return
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+/** The pids the mock logged as started, from its log. */
+export function mockPids(log) {
+  return readLog(log).filter((r) => r.kind === 'start').map((r) => r.pid)
+}
+
+/** Scenario records the mock logged with cli.log(). */
+export function scenarioRecords(log) {
+  return readLog(log).filter((r) => r.kind === 'scenario').map((r) => r.data)
+}

@@ -1,0 +1,226 @@
+'use strict'
+// query(): the Query async generator over the native session. Messages cross from Rust as
+// batches of raw JSON lines and are parsed here, one JSON.parse each, as they are consumed.
+const path = require('path')
+const { loadNative } = require('./native')
+const { splitOptions } = require('./options')
+const { makeDispatch } = require('./dispatch')
+const { AbortError, engineError } = require('./errors')
+
+function searchRoots() {
+  // The CLI's npm package is our dependency: look beside our own install first, then the app's.
+  return [path.join(__dirname, '..'), process.cwd()]
+}
+
+class Query {
+  constructor(prompt, options) {
+    this._buffer = []
+    this._pos = 0
+    this._finished = false
+    this._error = null
+    this._tail = Promise.resolve()
+    this._session = null
+    this._abortSignal = options.abortController ? options.abortController.signal : undefined
+    this._onAbort = () => {
+      // Nothing more is delivered once aborted: what is buffered is dropped and the next
+      // next() throws the AbortError.
+      this._buffer = []
+      this._pos = 0
+      if (!this._finished) this._error = new AbortError('Claude Code process aborted by user')
+      this._close(true)
+      this._cleanup()
+    }
+    try {
+      this._start(prompt, options)
+    } catch (e) {
+      // Surfaces on the first next(), as the official SDK's spawn errors do.
+      this._error = e instanceof Error && /^[A-Z_]+: /.test(e.message) ? engineError(e) : e
+      this._finished = true
+    }
+  }
+
+  _start(prompt, options) {
+    if (typeof prompt !== 'string' && !(prompt && typeof prompt[Symbol.asyncIterator] === 'function')) {
+      throw new TypeError('query(): `prompt` must be a string or an AsyncIterable of SDKUserMessage')
+    }
+    const { data, sdkServers, hookCallbacks } = splitOptions(options)
+    if (options.canUseTool !== undefined && typeof options.canUseTool !== 'function') {
+      throw new TypeError('Invalid option `canUseTool`: expected a function')
+    }
+    const { dispatch, abortAll } = makeDispatch({
+      sdkServers,
+      hookCallbacks,
+      canUseTool: options.canUseTool,
+      stderr: typeof options.stderr === 'function' ? options.stderr : undefined,
+    })
+    this._abortAll = abortAll
+    if (this._abortSignal && this._abortSignal.aborted) {
+      throw new AbortError('Claude Code process aborted by user')
+    }
+    const { startSession } = loadNative()
+    this._session = startSession({
+      options: JSON.stringify(data),
+      servers: [...sdkServers].map(([name, s]) => ({ name, id: s.native().id })),
+      prompt: typeof prompt === 'string' ? prompt : undefined,
+      forwardStderr: typeof options.stderr === 'function',
+      searchFrom: searchRoots(),
+      runtime: process.versions.bun ? process.execPath : process.execPath,
+    }, dispatch)
+    if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
+    if (typeof prompt !== 'string') this._pump(prompt)
+  }
+
+  async _pump(stream) {
+    try {
+      for await (const message of stream) {
+        if (this._finished) return
+        this._session.sendUserMessage(JSON.stringify(message))
+      }
+      if (!this._finished) this._session.endInput()
+    } catch (e) {
+      // A failing input stream ends the query with its error, as an abort would.
+      this._error = this._error ?? e
+      this._close(false)
+    }
+  }
+
+  _close(abort) {
+    if (this._session) this._session.close(abort)
+  }
+
+  _cleanup() {
+    this._finished = true
+    if (this._abortSignal) this._abortSignal.removeEventListener('abort', this._onAbort)
+    if (this._abortAll) this._abortAll()
+  }
+
+  async _next() {
+    if (this._pos < this._buffer.length) {
+      const line = this._buffer[this._pos]
+      this._buffer[this._pos++] = undefined
+      return { value: JSON.parse(line), done: false }
+    }
+    if (this._finished) {
+      if (this._error) {
+        const e = this._error
+        this._error = null
+        throw e
+      }
+      return { value: undefined, done: true }
+    }
+    const batch = await this._session.nextBatch()
+    if (batch === null) {
+      const reason = this._session.endReason()
+      this._cleanup()
+      if (reason) this._error = this._error ?? engineError(reason.code, reason.message)
+      return this._next()
+    }
+    this._buffer = batch
+    this._pos = 0
+    return this._next()
+  }
+
+  next() {
+    // Calls are served in order, as an async generator's are.
+    const p = this._tail.then(() => this._next())
+    this._tail = p.then(() => {}, () => {})
+    return p
+  }
+
+  async return(value) {
+    this._close(false)
+    this._cleanup()
+    this._buffer = []
+    this._error = null
+    return { value, done: true }
+  }
+
+  async throw(err) {
+    this._close(false)
+    this._cleanup()
+    throw err
+  }
+
+  [Symbol.asyncIterator]() {
+    return this
+  }
+
+  async [Symbol.asyncDispose]() {
+    await this.return(undefined)
+  }
+
+  /** Ends the query and the CLI process now. */
+  close() {
+    this._close(false)
+    this._cleanup()
+  }
+
+  async _control(request) {
+    if (!this._session) throw this._error ?? new Error('The query did not start')
+    try {
+      return JSON.parse(await this._session.control(JSON.stringify(request)))
+    } catch (e) {
+      throw engineError(e)
+    }
+  }
+
+  async interrupt() {
+    await this._control({ subtype: 'interrupt' })
+  }
+
+  async setPermissionMode(mode) {
+    await this._control({ subtype: 'set_permission_mode', mode })
+  }
+
+  async setModel(model) {
+    await this._control({ subtype: 'set_model', model })
+  }
+
+  async setMaxThinkingTokens(maxThinkingTokens) {
+    await this._control({ subtype: 'set_max_thinking_tokens', max_thinking_tokens: maxThinkingTokens })
+  }
+
+  async initializationResult() {
+    if (!this._session) throw this._error ?? new Error('The query did not start')
+    try {
+      return JSON.parse(await this._session.initializationResult())
+    } catch (e) {
+      throw engineError(e)
+    }
+  }
+
+  async supportedCommands() {
+    return (await this.initializationResult()).commands
+  }
+
+  async supportedModels() {
+    return (await this.initializationResult()).models
+  }
+
+  async supportedAgents() {
+    return (await this.initializationResult()).agents
+  }
+
+  async accountInfo() {
+    return (await this.initializationResult()).account
+  }
+
+  async mcpServerStatus() {
+    return (await this._control({ subtype: 'mcp_status' })).mcpServers
+  }
+
+  /** Adds user messages to a streaming-input query. */
+  async streamInput(stream) {
+    for await (const message of stream) {
+      if (this._finished) return
+      this._session.sendUserMessage(JSON.stringify(message))
+    }
+  }
+}
+
+/** Starts a Claude Code session; same signature and behaviour as the official `query()`. */
+function query({ prompt, options } = {}) {
+  return new Query(prompt, options ?? {})
+}
+
+module.exports = { query, Query }

@@ -1,0 +1,137 @@
+'use strict'
+// Tool input schemas and tool results, as the official SDK's createSdkMcpServer() + McpServer
+// handle them. Nothing here loads zod until a zod schema is first converted or used.
+// Import cost matters: only ./detect and ./messages load with this file, the rest on first use.
+const { classifyInputSchema } = require('./detect')
+const {
+  emptyObjectJsonSchema, inputValidationMessage, toolDisabledMessage, toolNotFoundMessage, parseErrorMessage, UNCONVERTIBLE_WARNING_CODE,
+} = require('./messages')
+
+function errorText(err) {
+  return err instanceof Error ? err.message : String(err)
+}
+
+function plainJson(value) {
+  try {
+    return JSON.parse(JSON.stringify(value))
+  } catch {
+    return value
+  }
+}
+
+/** No inputSchema: listed as {type:'object', properties:{}}; the handler gets only `extra`. */
+function compileNone() {
+  return {
+    kind: 'none',
+    passArgs: false,
+    jsonSchema: emptyObjectJsonSchema(),
+    conversionWarning() {
+      return undefined
+    },
+    async validate() {
+      return { ok: true, value: undefined }
+    },
+  }
+}
+
+function compileZod(toolName, inputSchema, kind, backend) {
+  let jsonSchema
+  let lastError
+  // Like the official `enabled` getter: retried until it succeeds, then kept.
+  function convert() {
+    if (jsonSchema !== undefined) return jsonSchema
+    const { objectSchema } = backend.build()
+    if (!objectSchema) {
+      jsonSchema = emptyObjectJsonSchema()
+      return jsonSchema
+    }
+    const toJsonSchema = backend.jsonSchemaConverter() // a missing zod-to-json-schema throws here, loudly
+    try {
+      jsonSchema = plainJson(toJsonSchema(objectSchema))
+      lastError = undefined
+    } catch (err) {
+      lastError = err
+    }
+    return jsonSchema
+  }
+  return {
+    kind,
+    passArgs: true,
+    get jsonSchema() {
+      return convert()
+    },
+    conversionWarning(serverName) {
+      if (convert() !== undefined) return undefined
+      const { unconvertibleWarning } = require('./unconvertible')
+      return unconvertibleWarning({ serverName, toolName, inputSchema, error: lastError, converter: backend.converterVersion() })
+    },
+    async validate(args) {
+      try {
+        if (convert() === undefined) return { ok: false, message: toolDisabledMessage(toolName) }
+        const { schema } = backend.build()
+        const result = await backend.safeParseAsync(schema, args)
+        if (result.success) return { ok: true, value: result.data }
+        return { ok: false, message: inputValidationMessage(toolName, parseErrorMessage('error' in result ? result.error : 'Unknown error')) }
+      } catch (err) {
+        // A refinement or transform that throws: the official answers with the bare message.
+        return { ok: false, message: errorText(err) }
+      }
+    },
+  }
+}
+
+/**
+ * Compiles a tool's inputSchema: a zod 4 or zod 3 raw shape (or object schema), a plain JSON
+ * Schema object, or nothing.
+ *
+ * @param {string} toolName
+ * @param {unknown} inputSchema
+ * @returns {{
+ *   kind: 'zod4' | 'zod3' | 'json' | 'none',
+ *   passArgs: boolean,
+ *   jsonSchema: object | undefined,
+ *   conversionWarning(serverName: string): string | undefined,
+ *   validate(args: unknown): Promise<{ok: true, value: unknown} | {ok: false, message: string}>,
+ * }}
+ *   `jsonSchema` is the tools/list inputSchema (a getter: zod loads on first read); undefined when
+ *   the schema can't be converted, in which case the official leaves the tool out of tools/list,
+ *   emits `conversionWarning(serverName)` (code UNCONVERTIBLE_WARNING_CODE) and `validate`
+ *   answers "MCP error -32602: Tool <name> disabled".
+ *   `passArgs` false (no inputSchema): the official calls the handler with `extra` only.
+ *   `validate` never rejects; `value` is the parsed input (defaults filled, transforms applied).
+ * @throws {Error} the official's errors: "Mixed Zod versions detected in object shape." and
+ *   "inputSchema must be a Zod schema or raw shape, received an unrecognized object";
+ *   a TypeError for a JSON Schema that tools/list could not carry.
+ */
+function compileInputSchema(toolName, inputSchema) {
+  const { form, zod } = classifyInputSchema(inputSchema)
+  if (form === 'none') return compileNone()
+  if (form === 'json') return require('./json-schema').compileJsonSchema(toolName, inputSchema)
+  if (zod === 4) return compileZod(toolName, inputSchema, 'zod4', require('./zod4').zod4Backend(inputSchema, form))
+  return compileZod(toolName, inputSchema, 'zod3', require('./zod3').zod3Backend(inputSchema, form))
+}
+
+/**
+ * The CallToolResult the official server sends for a handler's return value (see ./tool-result.js).
+ * @throws {InvalidToolResultError} where the official answers the tools/call with a JSON-RPC error.
+ */
+function normalizeToolResult(value) {
+  return require('./tool-result').normalizeToolResult(value)
+}
+
+/** The isError CallToolResult for what a handler threw or rejected with (see ./tool-error.js). */
+function errorResultFromThrow(err) {
+  return require('./tool-error').errorResultFromThrow(err)
+}
+
+module.exports = {
+  compileInputSchema,
+  normalizeToolResult,
+  errorResultFromThrow,
+  toolNotFoundMessage,
+  UNCONVERTIBLE_WARNING_CODE,
+}
+Object.defineProperty(module.exports, 'InvalidToolResultError', {
+  enumerable: true,
+  get: () => require('./tool-result').InvalidToolResultError,
+})

@@ -1,0 +1,121 @@
+'use strict'
+// Finds zod (and zod-to-json-schema) only when a tool's schema needs it — never at import time.
+// Candidates, in order: our own resolution (zod is our peer dependency, so in an installed
+// project this is the project's zod), the project at process.cwd(), the main module's project.
+// For zod 4 the candidate whose version equals the version the schemas were built with wins
+// (the schemas' own zod); otherwise the first that loads.
+const Module = require('node:module')
+const path = require('node:path')
+
+const NOT_FOUND = new Set(['MODULE_NOT_FOUND', 'ERR_PACKAGE_PATH_NOT_EXPORTED'])
+
+function requirers() {
+  const list = [require]
+  const add = (file) => {
+    try {
+      list.push(Module.createRequire(file))
+    } catch {}
+  }
+  add(path.join(process.cwd(), '__claude_agent_sdk_native__.js'))
+  if (require.main && require.main.filename) add(require.main.filename)
+  return list
+}
+
+/** Every distinct resolution of `id` among the candidates: [{ file, req }]. */
+function resolveAll(id) {
+  const seen = new Set()
+  const out = []
+  for (const req of requirers()) {
+    let file
+    try {
+      file = req.resolve(id)
+    } catch (err) {
+      if (err && NOT_FOUND.has(err.code)) continue
+      throw err
+    }
+    if (seen.has(file)) continue
+    seen.add(file)
+    out.push({ file, req })
+  }
+  return out
+}
+
+function packageVersion(req, name) {
+  try {
+    return req(`${name}/package.json`).version
+  } catch {
+    return undefined
+  }
+}
+
+const cache = new Map()
+
+function missing(what, detail) {
+  const err = new Error(`claude-agent-sdk-native: ${what} could not be loaded (${detail}); install it in your project (npm install ${what.split(' ')[0]})`)
+  err.code = 'CLAUDE_SDK_NATIVE_SCHEMA_DEPENDENCY_MISSING'
+  return err
+}
+
+/**
+ * zod 4's mini API (`zod/v4/mini`, present in zod >= 3.25), with `core` on it.
+ * @param {{major:number, minor:number, patch:number}=} wanted the `_zod.version` of the schemas
+ */
+function loadZod4(wanted) {
+  const key = `4:${wanted ? `${wanted.major}.${wanted.minor}.${wanted.patch}` : ''}`
+  if (cache.has(key)) return cache.get(key)
+  const found = resolveAll('zod/v4/mini')
+  if (found.length === 0) throw missing('zod', 'no zod 4 found; zod >= 3.25 or zod 4 is needed for zod 4 schemas')
+  let pick = found[0]
+  if (wanted && found.length > 1) {
+    const match = found.find(({ req }) => packageVersion(req, 'zod') === `${wanted.major}.${wanted.minor}.${wanted.patch}`)
+    if (match) pick = match
+  }
+  const mini = require(pick.file)
+  cache.set(key, mini)
+  return mini
+}
+
+/** zod 4's classic API (`zod/v4`), for schemas of our own (the MCP result schema). */
+function loadZod4Classic() {
+  if (cache.has('4classic')) return cache.get('4classic')
+  const found = resolveAll('zod/v4')
+  if (found.length === 0) throw missing('zod', 'no zod 4 found; zod >= 3.25 or zod 4 is needed')
+  const z = require(found[0].file)
+  cache.set('4classic', z)
+  return z
+}
+
+/** zod 3's API: `zod/v3` (zod >= 3.25 and zod 4), or the `zod` package itself when it is zod 3. */
+function loadZod3() {
+  if (cache.has('3')) return cache.get('3')
+  let mod
+  const v3 = resolveAll('zod/v3')
+  if (v3.length > 0) {
+    mod = require(v3[0].file)
+  } else {
+    const plain = resolveAll('zod').find(({ req }) => String(packageVersion(req, 'zod')).startsWith('3.'))
+    if (plain) mod = require(plain.file)
+  }
+  if (!mod) throw missing('zod', 'no zod 3 found for zod 3 schemas')
+  cache.set('3', mod)
+  return mod
+}
+
+/** zod-to-json-schema's converter (what the official SDK bundles for zod 3 schemas). */
+function loadZodToJsonSchema() {
+  if (cache.has('z2js')) return cache.get('z2js')
+  const found = resolveAll('zod-to-json-schema')
+  if (found.length === 0) throw missing('zod-to-json-schema', 'it converts zod 3 schemas to JSON Schema')
+  let mod
+  try {
+    mod = require(found[0].file)
+  } catch (err) {
+    if (err && err.code === 'MODULE_NOT_FOUND') throw missing('zod-to-json-schema', `it needs zod >= 3.25 (for "zod/v3"): ${err.message.split('\n')[0]}`)
+    throw err
+  }
+  const fn = mod.zodToJsonSchema || mod.default
+  cache.set('z2js', fn)
+  return fn
+}
+
+module.exports = { loadZod4, loadZod4Classic, loadZod3, loadZodToJsonSchema }

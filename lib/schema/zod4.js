@@ -1,0 +1,125 @@
+'use strict'
+// zod 4 input schemas: the object schema, its JSON Schema and its validation — built the way
+// the official SDK builds them (zod mini's object() over the shape, core safeParseAsync,
+// core toJSONSchema with target draft-7 and io "input"). zod loads on first use only.
+const { isZod4 } = require('./detect')
+const { loadZod4 } = require('./zod-loader')
+
+// --- the official SDK's shape preparation (createSdkMcpServer) -------------------------------
+// A field that is optional in and out but holds a default somewhere inside (and no z.lazy) is
+// cloned with `optin = "defaulted"`, so an absent key gets its default. zod < 4.5 schemas use a
+// slightly different test. Its description is re-registered for the clone.
+
+function isBeforeZod45(schema) {
+  const v = schema._zod.version
+  return v?.major === 4 && v.minor < 5
+}
+
+function containsLazy(schema, skipOptional, seen = new Set()) {
+  if (!isZod4(schema) || seen.has(schema)) return false
+  seen.add(schema)
+  const def = schema._zod.def
+  switch (def.type) {
+    case 'lazy': return true
+    case 'optional': return !skipOptional && containsLazy(def.innerType, skipOptional, seen)
+    case 'nullable':
+    case 'catch':
+    case 'readonly': return containsLazy(def.innerType, skipOptional, seen)
+    case 'pipe': return containsLazy(def.in, skipOptional, seen) || containsLazy(def.out, skipOptional, seen)
+    case 'union': return def.options?.some((o) => containsLazy(o, skipOptional, seen)) ?? false
+    default: return false
+  }
+}
+
+function containsDefault(schema, seen = new Set()) {
+  if (!isZod4(schema) || seen.has(schema)) return false
+  seen.add(schema)
+  const def = schema._zod.def
+  switch (def.type) {
+    case 'default':
+    case 'prefault': return true
+    case 'optional':
+    case 'nullable':
+    case 'catch':
+    case 'readonly': return containsDefault(def.innerType, seen)
+    case 'pipe': return containsDefault(def.in, seen)
+    case 'union': return def.options?.some((o) => containsDefault(o, seen)) ?? false
+    default: return false
+  }
+}
+
+function markDefaulted(field) {
+  const applies = isBeforeZod45(field) ? !containsLazy(field, true) : containsDefault(field) && !containsLazy(field, false)
+  if (!applies || field._zod.optin !== 'optional' || field._zod.optout !== 'optional' || typeof field.clone !== 'function') return field
+  const clone = field.clone()
+  clone._zod.optin = 'defaulted'
+  return clone
+}
+
+function prepareShape(shape, registry) {
+  const entries = []
+  for (const [key, field] of Object.entries(shape)) {
+    if (!isZod4(field)) {
+      entries.push([key, field])
+      continue
+    }
+    const prepared = markDefaulted(field)
+    const description = field.description
+    if (description && !registry.has(prepared)) registry.add(prepared, { description })
+    entries.push([key, prepared])
+  }
+  return Object.fromEntries(entries)
+}
+
+// --- loading ----------------------------------------------------------------------------------
+
+function wantedVersion(inputSchema, form) {
+  if (form === 'schema') return inputSchema._zod.version
+  for (const v of Object.values(inputSchema)) if (isZod4(v) && v._zod.version) return v._zod.version
+  return undefined
+}
+
+/** zod mini sets no locale; the official SDK's bundled classic zod sets English, and so do we. */
+function useEnglishByDefault(mini) {
+  const core = mini.core
+  if (core.globalConfig && !core.globalConfig.localeError && mini.locales?.en) core.config(mini.locales.en())
+}
+
+/** The object schema McpServer lists (its normalizeObjectSchema), or undefined. */
+function objectSchemaOf(schema) {
+  const def = schema._zod?.def
+  return def && (def.type === 'object' || def.shape !== undefined) ? schema : undefined
+}
+
+/**
+ * @param {object} inputSchema a zod 4 raw shape (form 'shape') or zod 4 schema (form 'schema')
+ * @returns {{ build(): {mini, schema, objectSchema}, jsonSchemaConverter(): function, safeParseAsync(schema, args): Promise, converterVersion(): object }}
+ */
+function zod4Backend(inputSchema, form) {
+  let built
+  return {
+    build() {
+      if (built) return built
+      const mini = loadZod4(wantedVersion(inputSchema, form))
+      useEnglishByDefault(mini)
+      const registry = globalThis.__zod_globalRegistry ?? mini.globalRegistry
+      const schema = form === 'shape' ? mini.object(prepareShape(inputSchema, registry)) : inputSchema
+      built = { mini, schema, objectSchema: objectSchemaOf(schema) }
+      return built
+    },
+    /** The converter (loading what it needs may throw; converting is left to the caller). */
+    jsonSchemaConverter() {
+      const { mini } = this.build()
+      const toJSONSchema = mini.toJSONSchema ?? mini.core.toJSONSchema
+      return (objectSchema) => toJSONSchema(objectSchema, { target: 'draft-7', io: 'input' })
+    },
+    safeParseAsync(schema, args) {
+      return this.build().mini.core.safeParseAsync(schema, args)
+    },
+    converterVersion() {
+      return this.build().mini.core.version
+    },
+  }
+}
+
+module.exports = { zod4Backend, markDefaulted, prepareShape }

@@ -1,0 +1,22 @@
+'use strict'
+
+/**
+ * Defines an in-process MCP tool, as the official `tool()`: the definition is plain data plus
+ * the handler. `extras.searchHint` / `extras.alwaysLoad` travel in `_meta` under the
+ * `anthropic/` keys the CLI reads.
+ */
+function tool(name, description, inputSchema, handler, extras) {
+  const meta = {}
+  if (extras && extras.searchHint) meta['anthropic/searchHint'] = extras.searchHint
+  if (extras && extras.alwaysLoad) meta['anthropic/alwaysLoad'] = true
+  return {
+    name,
+    description,
+    inputSchema,
+    handler,
+    annotations: extras ? extras.annotations : undefined,
+    _meta: Object.keys(meta).length > 0 ? meta : undefined,
+  }
+}
+
+module.exports = { tool }

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// The whole test suite, as `npm test` runs it: Rust unit tests, then the JS suites under Node
+// and under Bun. Prints one closing line "N passed, N failed" over all of them.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+function testFiles(dir) {
+  const out = []
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name)
+    if (entry.isDirectory()) out.push(...testFiles(p))
+    else if (entry.name.endsWith('.test.mjs')) out.push(path.relative(root, p))
+  }
+  return out.sort()
+}
+
+// Suites that check our test infrastructure against the official SDK (the mock CLI, the
+// scripted model) are runtime-independent; Bun runs everything that exercises our package.
+const NODE_ONLY = new Set(['__test__/mock-cli/mock-cli.test.mjs', '__test__/scripted-model.test.mjs'])
+const files = testFiles(path.join(root, '__test__'))
+const only = process.argv.slice(2)
+const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files
+
+let passed = 0
+let failed = 0
+function tally(output) {
+  // node:test prints "# pass N" / "# fail N"; bun test prints " N pass" / " N fail".
+  const num = (re) => Number((output.match(re) || [])[1] || 0)
+  const p = num(/^# pass (\d+)/m) || num(/^\s*(\d+) pass\b/m)
+  const f = num(/^# fail (\d+)/m) || num(/^\s*(\d+) fail\b/m)
+  passed += p
+  failed += f
+  return { p, f }
+}
+
+function run(label, cmd, args, opts = {}) {
+  console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`)
+  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...opts.env }, maxBuffer: 1 << 28 })
+  process.stdout.write(r.stdout || '')
+  process.stderr.write(r.stderr || '')
+  const counts = opts.count ? opts.count(r.stdout + '\n' + r.stderr) : tally(r.stdout + '\n' + r.stderr)
+  if (r.status !== 0 && counts.f === 0) {
+    failed += 1 // a crash or a non-test failure still fails the run
+    console.log(`=== ${label} exited with ${r.status ?? r.signal}`)
+  }
+  return r.status === 0
+}
+
+let ok = true
+if (!only.length) {
+  ok = run('rust', 'cargo', ['test', '--release', '-p', 'agent-core'], {
+    count: (out) => {
+      let p = 0, f = 0
+      for (const m of out.matchAll(/test result: \w+\. (\d+) passed; (\d+) failed/g)) { p += +m[1]; f += +m[2] }
+      passed += p; failed += f
+      return { p, f }
+    },
+  }) && ok
+}
+ok = run('node', process.execPath, ['--test', '--test-concurrency=2', ...selected]) && ok
+const bun = path.join(root, 'node_modules', 'bun', 'bin', 'bun.exe')
+const bunFiles = selected.filter((f) => !NODE_ONLY.has(f))
+if (fs.existsSync(bun) && bunFiles.length) {
+  ok = run('bun', bun, ['test', '--timeout', '60000', ...bunFiles.map((f) => './' + f)]) && ok
+} else if (bunFiles.length) {
+  console.log('=== bun: not installed (node_modules/bun missing)')
+  failed += 1
+  ok = false
+}
+console.log(`\n${passed} passed, ${failed} failed`)
+process.exit(ok && failed === 0 ? 0 : 1)

@@ -1,0 +1,164 @@
+//! A query's native half: starts the engine's session and exposes its stream and controls.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use agent_core::cli::discover::find_cli;
+use agent_core::cli::launch::build_launch;
+use agent_core::options::QueryOptions;
+use agent_core::session::{self, initialize_request, Messages, SessionHandle, SessionSpec};
+use napi::{Error, Result, Status};
+
+use crate::diagnostics;
+use crate::js_host::{DispatchFn, JsHost};
+use crate::mcp_server;
+
+/// How many queued messages one `nextBatch()` may carry: one napi crossing costs tens of µs,
+/// a batch of 256 about the same, so a consumer that is behind catches up cheaply.
+const MAX_BATCH: usize = 256;
+
+#[napi(object)]
+pub struct StartParams {
+  /// The data part of `Options` as JSON text (see `agent_core::options::QueryOptions`).
+  pub options: String,
+  /// The `NativeMcpServer`s this query serves, by the name the CLI knows them under.
+  pub servers: Vec<ServerRef>,
+  /// A string prompt; absent for streaming input.
+  pub prompt: Option<String>,
+  /// Forward the CLI's stderr to dispatch('stderr', ...).
+  pub forward_stderr: bool,
+  /// Where to look for `node_modules/@anthropic-ai/claude-code` (the package's own folder, cwd).
+  pub search_from: Vec<String>,
+  /// `node` or `bun`: runs a `.js` CLI when `options.executable` is not given.
+  pub runtime: String,
+}
+
+#[napi(object)]
+pub struct ServerRef {
+  /// The key in `options.mcpServers`.
+  pub name: String,
+  /// `NativeMcpServer.id`.
+  pub id: u32,
+}
+
+#[napi(object)]
+pub struct EndReason {
+  pub code: String,
+  pub message: String,
+}
+
+#[napi]
+pub struct NativeSession {
+  handle: SessionHandle,
+  messages: Arc<tokio::sync::Mutex<Messages>>,
+  end: Arc<Mutex<Option<agent_core::Error>>>,
+}
+
+fn invalid(e: agent_core::Error) -> Error {
+  Error::new(Status::InvalidArg, format!("{}: {}", e.code(), e))
+}
+
+/// Starts a session: validates options, finds the CLI, spawns it, writes `initialize` (and the
+/// prompt). Errors (bad option, no CLI) are thrown as `CODE: message`.
+#[napi]
+pub fn start_session(params: StartParams, dispatch: DispatchFn) -> Result<NativeSession> {
+  let options = QueryOptions::from_json(&params.options).map_err(invalid)?;
+  diagnostics::init(options.debug == Some(true));
+  let servers = params.servers.iter().map(|s| Ok((s.name.clone(), mcp_server::lookup(s.id)?))).collect::<Result<Vec<_>>>()?;
+  let search: Vec<std::path::PathBuf> = params.search_from.iter().map(Into::into).collect();
+  let path_var = options
+    .env
+    .as_ref()
+    .and_then(|e| e.get("PATH"))
+    .and_then(|v| v.as_str())
+    .map(str::to_string)
+    .or_else(|| std::env::var("PATH").ok());
+  let exe = find_cli(options.path_to_claude_code_executable.as_deref(), &search, path_var.as_deref()).map_err(invalid)?;
+  let launch = build_launch(&options, &exe, &params.runtime).map_err(invalid)?;
+  let initialize = initialize_request(&options, &servers).map_err(invalid)?;
+  let spec = SessionSpec {
+    launch,
+    initialize,
+    servers,
+    prompt: params.prompt,
+    can_use_tool: options.can_use_tool,
+    forward_stderr: params.forward_stderr,
+    initialize_timeout: options.initialize_timeout_ms.map(Duration::from_millis).unwrap_or(session::DEFAULT_INITIALIZE_TIMEOUT),
+    queue_bytes: session::DEFAULT_QUEUE_BYTES,
+  };
+  let host = Arc::new(JsHost::new(dispatch));
+  // Spawning needs the runtime's reactor; this runs on the JS thread, which also makes it the
+  // child's parent thread for PR_SET_PDEATHSIG (it lives as long as the host process).
+  let (handle, messages) = napi::bindgen_prelude::within_runtime_if_available(|| session::start(spec, host)).map_err(invalid)?;
+  Ok(NativeSession { handle, messages: Arc::new(tokio::sync::Mutex::new(messages)), end: Arc::new(Mutex::new(None)) })
+}
+
+#[napi]
+impl NativeSession {
+  /// The CLI's process id.
+  #[napi(getter)]
+  pub fn pid(&self) -> Option<u32> {
+    self.handle.pid()
+  }
+
+  /// The next messages as JSON lines (at least one, up to 256), or `null` at the end of the
+  /// stream; then `endReason()` tells whether it ended with an error.
+  #[napi]
+  pub async fn next_batch(&self) -> Result<Option<Vec<String>>> {
+    let mut messages = self.messages.lock().await;
+    match messages.next_batch(MAX_BATCH).await {
+      Some(Ok(batch)) => Ok(Some(batch)),
+      Some(Err(e)) => {
+        *self.end.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+        Ok(None)
+      }
+      None => Ok(None),
+    }
+  }
+
+  /// Why the stream ended: `null` for a clean end.
+  #[napi]
+  pub fn end_reason(&self) -> Option<EndReason> {
+    self.end.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(|e| EndReason { code: e.code().into(), message: e.to_string() })
+  }
+
+  /// Sends a control request (JSON text of its body) and resolves with the CLI's answer.
+  #[napi]
+  pub async fn control(&self, body: String) -> Result<String> {
+    let body: serde_json::Value =
+      serde_json::from_str(&body).map_err(|e| Error::new(Status::InvalidArg, format!("invalid control request: {e}")))?;
+    self.handle.control(body).await.map_err(|e| Error::new(Status::GenericFailure, format!("{}: {}", e.code(), e)))
+  }
+
+  /// The CLI's answer to `initialize`.
+  #[napi]
+  pub async fn initialization_result(&self) -> Result<String> {
+    self.handle.initialization_result().await.map_err(|e| Error::new(Status::GenericFailure, format!("{}: {}", e.code(), e)))
+  }
+
+  /// Writes a user message (JSON text of one SDKUserMessage).
+  #[napi]
+  pub fn send_user_message(&self, json: String) -> Result<()> {
+    if json.contains('\n') {
+      // JSON.stringify never emits raw newlines; anything else would break the framing.
+      return Err(Error::new(Status::InvalidArg, "a user message must be one line of JSON"));
+    }
+    self.handle.send_user_message(json).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+  }
+
+  #[napi]
+  pub fn end_input(&self) {
+    self.handle.end_input();
+  }
+
+  /// Ends the session; the stream ends cleanly (or with an abort error) at once, and the CLI is
+  /// stopped in the background.
+  #[napi]
+  pub fn close(&self, abort: Option<bool>) {
+    if abort == Some(true) {
+      self.handle.abort();
+    } else {
+      self.handle.close();
+    }
+  }
+}
