@@ -3,6 +3,7 @@
 // stays in JS (callbacks, live objects). Checking types and mapping to CLI flags is the
 // engine's job; this only separates and resolves.
 const { SdkMcpServer } = require('./mcp-server')
+const { KNOWN, NOT_IMPLEMENTED } = require('./option-keys')
 
 /** Options the engine takes as data (see agent_core::options::QueryOptions). */
 const DATA_KEYS = [
@@ -12,8 +13,43 @@ const DATA_KEYS = [
   'systemPrompt', 'includePartialMessages', 'continue', 'resume', 'resumeSessionAt', 'forkSession',
   'sessionId', 'persistSession', 'additionalDirectories', 'betas', 'debug', 'debugFile',
   'strictMcpConfig', 'settingSources', 'tools', 'settings', 'extraArgs', 'plugins', 'agents',
-  'outputFormat', 'sandbox', 'enableFileCheckpointing', 'initializeTimeoutMs',
+  'outputFormat', 'sandbox', 'enableFileCheckpointing', 'initializeTimeoutMs', 'agent', 'taskBudget',
+  'includeHookEvents', 'projectConfigRoot', 'permissionPrompts', 'planModeInstructions', 'toolAliases',
+  'title', 'promptSuggestions', 'agentProgressSummaries', 'forwardSubagentText',
 ]
+
+const FUNCTION_KEYS = ['canUseTool', 'stderr', 'spawnClaudeCodeProcess', 'onElicitation', 'onUserDialog']
+const warned = new Set()
+
+/** Unknown keys and ill-typed callbacks fail before anything is spawned. */
+function checkOptions(options) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError('query(): `options` must be an object')
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN.has(key)) throw new TypeError(`Unknown option \`${key}\` (not an option of @anthropic-ai/claude-agent-sdk 0.3.x)`)
+    if (NOT_IMPLEMENTED.has(key) && options[key] !== undefined && !warned.has(key)) {
+      warned.add(key)
+      process.emitWarning(`claude-agent-sdk-native does not implement the option \`${key}\` yet; it is ignored`, { code: 'CLAUDE_AGENT_SDK_NATIVE_OPTION_IGNORED' })
+    }
+  }
+  for (const key of FUNCTION_KEYS) {
+    if (options[key] !== undefined && typeof options[key] !== 'function') throw new TypeError(`Invalid option \`${key}\`: expected a function`)
+  }
+  const ac = options.abortController
+  if (ac !== undefined && !(ac && ac.signal && typeof ac.signal.addEventListener === 'function')) {
+    throw new TypeError('Invalid option `abortController`: expected an AbortController')
+  }
+  if (options.env !== undefined && (options.env === null || typeof options.env !== 'object')) {
+    throw new TypeError('Invalid option `env`: expected an object of strings')
+  }
+  if (options.mcpServers !== undefined && (options.mcpServers === null || typeof options.mcpServers !== 'object')) {
+    throw new TypeError('Invalid option `mcpServers`: expected an object of server configs')
+  }
+  if (options.hooks !== undefined && (options.hooks === null || typeof options.hooks !== 'object')) {
+    throw new TypeError('Invalid option `hooks`: expected an object of hook matchers by event')
+  }
+}
 
 function isSdkServer(config) {
   return config && typeof config === 'object' && config.type === 'sdk' && config.instance !== undefined
@@ -23,6 +59,7 @@ function isSdkServer(config) {
  * @returns {{ data: object, sdkServers: Map<string, SdkMcpServer>, hookCallbacks: Map<string, Function> }}
  */
 function splitOptions(options) {
+  checkOptions(options)
   const data = {}
   for (const key of DATA_KEYS) {
     const value = options[key]
@@ -32,21 +69,8 @@ function splitOptions(options) {
   data.env = { ...(options.env ?? process.env) }
   data.canUseTool = typeof options.canUseTool === 'function'
 
-  const sdkServers = new Map()
-  if (options.mcpServers) {
-    const processServers = {}
-    for (const [name, config] of Object.entries(options.mcpServers)) {
-      if (isSdkServer(config)) {
-        if (!(config.instance instanceof SdkMcpServer)) {
-          throw new TypeError(`mcpServers.${name}: an in-process server must come from createSdkMcpServer() of claude-agent-sdk-native`)
-        }
-        sdkServers.set(name, config.instance)
-      } else {
-        processServers[name] = config
-      }
-    }
-    if (Object.keys(processServers).length > 0) data.mcpServers = processServers
-  }
+  const { sdk: sdkServers, processServers } = splitServers(options.mcpServers)
+  if (Object.keys(processServers).length > 0) data.mcpServers = processServers
 
   const hookCallbacks = new Map()
   if (options.hooks) {
@@ -68,4 +92,21 @@ function splitOptions(options) {
   return { data, sdkServers, hookCallbacks }
 }
 
-module.exports = { splitOptions, DATA_KEYS }
+/** Splits a `setMcpServers()` argument like `options.mcpServers`. */
+function splitServers(servers) {
+  const sdk = new Map()
+  const processServers = {}
+  for (const [name, config] of Object.entries(servers ?? {})) {
+    if (isSdkServer(config)) {
+      if (!(config.instance instanceof SdkMcpServer)) {
+        throw new TypeError(`mcpServers.${name}: an in-process server must come from createSdkMcpServer() of claude-agent-sdk-native`)
+      }
+      sdk.set(name, config.instance)
+    } else {
+      processServers[name] = config
+    }
+  }
+  return { sdk, processServers }
+}
+
+module.exports = { splitOptions, splitServers, DATA_KEYS }

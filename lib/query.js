@@ -3,7 +3,7 @@
 // batches of raw JSON lines and are parsed here, one JSON.parse each, as they are consumed.
 const path = require('path')
 const { loadNative } = require('./native')
-const { splitOptions } = require('./options')
+const { splitOptions, splitServers } = require('./options')
 const { makeDispatch } = require('./dispatch')
 const { AbortError, engineError } = require('./errors')
 
@@ -44,6 +44,8 @@ class Query {
       throw new TypeError('query(): `prompt` must be a string or an AsyncIterable of SDKUserMessage')
     }
     const { data, sdkServers, hookCallbacks } = splitOptions(options)
+    // The dispatcher reads this map; setMcpServers() updates it in place.
+    this._sdkServers = sdkServers
     if (options.canUseTool !== undefined && typeof options.canUseTool !== 'function') {
       throw new TypeError('Invalid option `canUseTool`: expected a function')
     }
@@ -164,22 +166,30 @@ class Query {
     }
   }
 
-  async interrupt() {
-    await this._control({ subtype: 'interrupt' })
+  /** Interrupts the current turn. With `{cancelQueued: true}` also drops queued prompts. */
+  async interrupt(options) {
+    const r = await this._control({ subtype: 'interrupt', ...(options?.cancelQueued === true && { cancel_queued: true }) })
+    const stillQueued = r?.still_queued
+    if (!Array.isArray(stillQueued)) return undefined
+    return {
+      still_queued: stillQueued.filter((x) => typeof x === 'string'),
+      ...(Array.isArray(r.cancelled) && { cancelled: r.cancelled.filter((x) => typeof x === 'string') }),
+    }
   }
 
-  async setPermissionMode(mode) {
-    await this._control({ subtype: 'set_permission_mode', mode })
+  async setPermissionMode(mode, options) {
+    await this._control({ subtype: 'set_permission_mode', mode, answers_bypass_switch_back: options?.answersBypassSwitchBack })
   }
 
   async setModel(model) {
     await this._control({ subtype: 'set_model', model })
   }
 
-  async setMaxThinkingTokens(maxThinkingTokens) {
-    await this._control({ subtype: 'set_max_thinking_tokens', max_thinking_tokens: maxThinkingTokens })
+  async setMaxThinkingTokens(maxThinkingTokens, display) {
+    await this._control({ subtype: 'set_max_thinking_tokens', max_thinking_tokens: maxThinkingTokens, thinking_display: display })
   }
 
+  /** The CLI's answer to `initialize`: commands, models, agents, account, ... */
   async initializationResult() {
     if (!this._session) throw this._error ?? new Error('The query did not start')
     try {
@@ -207,6 +217,41 @@ class Query {
 
   async mcpServerStatus() {
     return (await this._control({ subtype: 'mcp_status' })).mcpServers
+  }
+
+  async getContextUsage(options) {
+    return this._control({ subtype: 'get_context_usage', ...options })
+  }
+
+  async reconnectMcpServer(serverName) {
+    await this._control({ subtype: 'mcp_reconnect', serverName })
+  }
+
+  async toggleMcpServer(serverName, enabled) {
+    await this._control({ subtype: 'mcp_toggle', serverName, enabled })
+  }
+
+  /**
+   * Replaces the session's dynamically added MCP servers. In-process servers are routed by the
+   * engine from now on; the CLI learns the set (in-process ones by name) from `mcp_set_servers`.
+   */
+  async setMcpServers(servers) {
+    const { sdk, processServers } = splitServers(servers)
+    if (!this._session) throw this._error ?? new Error('The query did not start')
+    const all = sdk // as the official: the given set replaces every in-process server
+    this._session.setSdkServers([...all].map(([name, s]) => ({ name, id: s.native().id })))
+    this._sdkServers.clear()
+    for (const [name, s] of all) this._sdkServers.set(name, s)
+    const sdkConfigs = Object.fromEntries([...sdk.keys()].map((name) => [name, { type: 'sdk', name }]))
+    return this._control({ subtype: 'mcp_set_servers', servers: { ...processServers, ...sdkConfigs } })
+  }
+
+  async rewindFiles(userMessageId, options) {
+    return this._control({ subtype: 'rewind_files', user_message_id: userMessageId, dry_run: options?.dryRun })
+  }
+
+  async stopTask(taskId) {
+    await this._control({ subtype: 'stop_task', task_id: taskId })
   }
 
   /** Adds user messages to a streaming-input query. */

@@ -33,6 +33,8 @@ export declare class NativeSession {
   initializationResult(): Promise<string>
   /** Writes a user message (JSON text of one SDKUserMessage). */
   sendUserMessage(json: string): void
+  /** Replaces the in-process servers (for `setMcpServers()`). */
+  setSdkServers(servers: Array<ServerRef>): void
   endInput(): void
   /**
    * Ends the session; the stream ends cleanly (or with an abort error) at once, and the CLI is

@@ -146,6 +146,13 @@ impl NativeSession {
     self.handle.send_user_message(json).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
   }
 
+  /// Replaces the in-process servers (for `setMcpServers()`).
+  #[napi]
+  pub fn set_sdk_servers(&self, servers: Vec<ServerRef>) -> Result<()> {
+    let servers = servers.iter().map(|s| Ok((s.name.clone(), mcp_server::lookup(s.id)?))).collect::<Result<Vec<_>>>()?;
+    self.handle.set_sdk_servers(servers).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+  }
+
   #[napi]
   pub fn end_input(&self) {
     self.handle.end_input();

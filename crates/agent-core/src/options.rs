@@ -64,6 +64,19 @@ pub struct QueryOptions {
   pub output_format: Option<Value>,
   pub sandbox: Option<Value>,
   pub enable_file_checkpointing: Option<bool>,
+  /// The main-thread agent (`--agent`).
+  pub agent: Option<String>,
+  /// `{ total }`: a token budget for the task (`--task-budget`).
+  pub task_budget: Option<Value>,
+  pub include_hook_events: Option<bool>,
+  pub project_config_root: Option<String>,
+  pub permission_prompts: Option<String>,
+  pub plan_mode_instructions: Option<String>,
+  pub tool_aliases: Option<Value>,
+  pub title: Option<String>,
+  pub prompt_suggestions: Option<bool>,
+  pub agent_progress_summaries: Option<bool>,
+  pub forward_subagent_text: Option<bool>,
   /// Milliseconds to wait for the CLI's answer to `initialize` before giving up.
   pub initialize_timeout_ms: Option<u64>,
 }

@@ -74,8 +74,14 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
   if let Some(b) = o.max_budget_usd {
     a.push(eq("--max-budget-usd", b));
   }
+  if let Some(total) = o.task_budget.as_ref().and_then(|t| t.get("total")) {
+    a.push(eq("--task-budget", total));
+  }
   if let Some(m) = &o.model {
     a.push(eq("--model", m));
+  }
+  if let Some(agent) = &o.agent {
+    a.push(eq("--agent", agent));
   }
   if !o.betas.is_empty() {
     a.push(eq("--betas", o.betas.join(",")));
@@ -97,6 +103,9 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
     a.push("--permission-prompt-tool=stdio".into());
   } else if let Some(t) = &o.permission_prompt_tool_name {
     a.push(eq("--permission-prompt-tool", t));
+  }
+  if let Some(p) = &o.permission_prompts {
+    a.push(eq("--permission-prompts", p));
   }
   flag_if(&mut a, o.continue_conversation, "--continue");
   if let Some(r) = &o.resume {
@@ -136,7 +145,11 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
     }
     a.push(eq("--fallback-model", f));
   }
+  flag_if(&mut a, o.include_hook_events, "--include-hook-events");
   flag_if(&mut a, o.include_partial_messages, "--include-partial-messages");
+  if let Some(root) = &o.project_config_root {
+    a.push(eq("--project-config-root", root));
+  }
   for d in &o.additional_directories {
     a.push(eq("--add-dir", d));
   }

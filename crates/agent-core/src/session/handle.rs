@@ -1,4 +1,8 @@
+use std::sync::Arc;
+
 use serde_json::Value;
+
+use crate::mcp::McpServerDef;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::error::Error;
@@ -6,6 +10,7 @@ use crate::error::Error;
 pub(crate) enum Command {
   Control { body: Value, reply: oneshot::Sender<Result<String, Error>> },
   UserMessage(String),
+  SetServers(Vec<(String, Arc<McpServerDef>)>),
   EndInput,
   Close { abort: bool },
 }
@@ -43,6 +48,12 @@ impl SessionHandle {
   /// Writes a user message (one JSON object, no trailing newline needed).
   pub fn send_user_message(&self, json: String) -> Result<(), Error> {
     self.cmd.send(Command::UserMessage(json)).map_err(|_| closed())
+  }
+
+  /// Replaces the in-process servers this session routes `mcp_message` to (for `setMcpServers()`;
+  /// the caller then tells the CLI with an `mcp_set_servers` request, which this orders after).
+  pub fn set_sdk_servers(&self, servers: Vec<(String, Arc<McpServerDef>)>) -> Result<(), Error> {
+    self.cmd.send(Command::SetServers(servers)).map_err(|_| closed())
   }
 
   /// No more user messages: stdin closes once the session is idle and no callback is pending.

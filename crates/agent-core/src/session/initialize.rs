@@ -30,9 +30,19 @@ pub fn initialize_request(o: &QueryOptions, servers: &[(String, Arc<McpServerDef
   if let Some(a) = append {
     r.insert("appendSystemPrompt".into(), a);
   }
-  if let Some(agents) = &o.agents {
-    r.insert("agents".into(), agents.clone());
-  }
+  let mut put = |key: &str, value: Option<Value>| {
+    if let Some(v) = value {
+      r.insert(key.into(), v);
+    }
+  };
+  // In the official request's field order.
+  put("planModeInstructions", o.plan_mode_instructions.clone().map(Value::String));
+  put("toolAliases", o.tool_aliases.clone());
+  put("agents", o.agents.clone());
+  put("title", o.title.clone().map(Value::String));
+  put("promptSuggestions", o.prompt_suggestions.map(Value::Bool));
+  put("agentProgressSummaries", o.agent_progress_summaries.map(Value::Bool));
+  put("forwardSubagentText", o.forward_subagent_text.map(Value::Bool));
   Ok(Value::Object(r))
 }
 

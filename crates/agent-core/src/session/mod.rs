@@ -77,7 +77,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
   let (init_tx, init_rx) = tokio::sync::watch::channel(None);
   let (queue_tx, messages) = queue::queue(spec.queue_bytes);
   let router = Arc::new(router::Router {
-    servers,
+    servers: std::sync::RwLock::new(servers),
     host: host.clone(),
     can_use_tool: spec.can_use_tool,
     writer: writer.clone(),

@@ -4,7 +4,7 @@
 //! permission prompt or a hook. Every request gets an answer, never silence.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use serde_json::{json, value::RawValue, Value};
 use tokio::sync::mpsc;
@@ -16,7 +16,8 @@ use crate::protocol::outgoing::{error_response, jsonrpc_result, mcp_response_bod
 use crate::session::writer::{WriterMsg, WriterTx};
 
 pub struct Router {
-  pub servers: HashMap<String, Arc<McpServerDef>>,
+  /// In-process servers by the name the CLI knows them under; replaced by `setMcpServers()`.
+  pub servers: RwLock<HashMap<String, Arc<McpServerDef>>>,
   pub host: Arc<dyn Host>,
   pub can_use_tool: bool,
   pub writer: WriterTx,
@@ -75,7 +76,8 @@ impl Router {
 
   fn mcp_message(self: &Arc<Self>, request_id: String, head: RequestHead) -> Dispatched {
     let name = head.server_name.as_deref().unwrap_or("");
-    let Some(server) = self.servers.get(name) else {
+    let server = self.servers.read().unwrap_or_else(|p| p.into_inner()).get(name).cloned();
+    let Some(server) = server else {
       self.write(error_response(&request_id, &format!("SDK MCP server not found: {name}"), None));
       return Dispatched::Answered;
     };

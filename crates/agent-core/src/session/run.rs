@@ -155,6 +155,9 @@ impl Loop {
         self.write(json);
         self.p.awaiting_result = true;
       }
+      Command::SetServers(servers) => {
+        *self.p.router.servers.write().unwrap_or_else(|p| p.into_inner()) = servers.into_iter().collect();
+      }
       Command::EndInput => {
         self.p.input_done = true;
         self.maybe_close_stdin();

@@ -1,0 +1,220 @@
+// The Query control methods, streaming input and hooks, run side by side with the official SDK
+// against the same mock CLI: what each SDK writes to the CLI and what each method returns must
+// be the same.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import * as official from '@anthropic-ai/claude-agent-sdk'
+import { z } from 'zod'
+import { sdk as ours, collect, mockOptions, readStdin, scenarioRecords } from './helpers/sdk.mjs'
+
+/** A CLI that answers every control method with a canned body and logs what it got. */
+const CONTROL_CLI = `
+  export default async function (cli) {
+    const answers = {
+      interrupt: { still_queued: ['q1', 3], cancelled: ['c1'] },
+      set_permission_mode: {}, set_model: {}, set_max_thinking_tokens: {}, stop_task: {},
+      mcp_status: { mcpServers: [{ name: 'demo', status: 'connected' }] },
+      get_context_usage: { totalTokens: 123, maxTokens: 1000 },
+      mcp_reconnect: {}, mcp_toggle: {},
+      mcp_set_servers: { added: ['extra'], removed: [], errors: {} },
+      rewind_files: { canRewind: true, filesChanged: ['a.txt'] },
+    }
+    for (const [subtype, body] of Object.entries(answers)) cli.onControlRequest(subtype, () => body)
+    cli.onControlRequest('set_model', (r) => { if (r.model === 'bad') throw new Error('Unknown model: bad'); return {} })
+    await cli.initialize({ commands: [{ name: 'c' }], models: [{ value: 'm' }], agents: [{ name: 'a' }], account: { email: 'x@y' } })
+    await cli.nextUserMessage()
+    cli.systemInit()
+    // Serve the methods until the test says it is done.
+    await cli.next((m) => m.type === 'user' && m.message.content === 'done')
+    cli.result()
+  }`
+
+async function drive(sdk, body) {
+  const { log, options } = mockOptions(CONTROL_CLI)
+  let sendDone
+  const done = new Promise((r) => (sendDone = r))
+  async function* prompt() {
+    yield { type: 'user', message: { role: 'user', content: 'start' }, parent_tool_use_id: null, session_id: '' }
+    await done
+    yield { type: 'user', message: { role: 'user', content: 'done' }, parent_tool_use_id: null, session_id: '' }
+  }
+  const q = sdk.query({ prompt: prompt(), options })
+  const it = q[Symbol.asyncIterator]()
+  const first = await it.next()
+  assert.equal(first.value.type, 'system')
+  const results = {}
+  try {
+    await body(q, results)
+  } finally {
+    sendDone()
+  }
+  for (;;) if ((await it.next()).done) break
+  const sent = readStdin(log)
+    .filter((m) => m.type === 'control_request' && m.request.subtype !== 'initialize')
+    .map((m) => m.request)
+  return { results, sent }
+}
+
+async function methods(q, out) {
+  out.interrupt = await q.interrupt()
+  out.setPermissionMode = await q.setPermissionMode('acceptEdits')
+  out.setModel = await q.setModel('claude-x')
+  out.setModelError = await q.setModel('bad').then(() => 'resolved', (e) => e.message)
+  out.setMaxThinkingTokens = await q.setMaxThinkingTokens(1024)
+  out.supportedCommands = await q.supportedCommands()
+  out.supportedModels = await q.supportedModels()
+  out.supportedAgents = await q.supportedAgents()
+  out.accountInfo = await q.accountInfo()
+  out.mcpServerStatus = await q.mcpServerStatus()
+  out.getContextUsage = await q.getContextUsage()
+  out.reconnectMcpServer = await q.reconnectMcpServer('demo')
+  out.toggleMcpServer = await q.toggleMcpServer('demo', false)
+  out.rewindFiles = await q.rewindFiles('msg-1', { dryRun: true })
+  out.stopTask = await q.stopTask('task-1')
+  out.setMcpServers = await q.setMcpServers({ remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' } })
+  const init = await q.initializationResult()
+  out.initializationResult = { commands: init.commands, models: init.models, agents: init.agents, account: init.account }
+}
+
+test('every control method sends what the official SDK sends and returns what it returns', async () => {
+  const mine = await drive(ours, methods)
+  const theirs = await drive(official, methods)
+  assert.deepEqual(mine.sent, theirs.sent)
+  assert.deepEqual(mine.results, theirs.results)
+  assert.match(mine.results.setModelError, /Unknown model: bad/)
+})
+
+test('streaming input: messages are written as they arrive, streamInput() adds more', async () => {
+  const scenario = `
+    export default async function (cli) {
+      await cli.initialize()
+      const texts = []
+      for (let i = 0; i < 3; i++) {
+        const m = await cli.nextUserMessage()
+        texts.push(m.message.content)
+        cli.assistantText('echo ' + m.message.content)
+        cli.result()
+      }
+      cli.log(texts)
+      await cli.waitStdinClosed()
+    }`
+  const run = async (sdk) => {
+    const { log, options } = mockOptions(scenario)
+    let release
+    const gate = new Promise((r) => (release = r))
+    let finish
+    const end = new Promise((r) => (finish = r))
+    async function* prompt() {
+      yield { type: 'user', message: { role: 'user', content: 'one' }, parent_tool_use_id: null, session_id: '' }
+      await gate
+      yield { type: 'user', message: { role: 'user', content: 'two' }, parent_tool_use_id: null, session_id: '' }
+      await end // the input stays open until the test is done
+    }
+    const q = sdk.query({ prompt: prompt(), options })
+    const seen = []
+    for await (const m of q) {
+      if (m.type === 'assistant') seen.push(m.message.content[0].text)
+      if (m.type !== 'result') continue
+      // Each next message is written only after the previous turn finished, while the input
+      // stayed open: the generator's second message, then one added with streamInput().
+      if (seen.length === 1) release()
+      if (seen.length === 2) await q.streamInput((async function* () { yield { type: 'user', message: { role: 'user', content: 'three' }, parent_tool_use_id: null, session_id: '' } })())
+      if (seen.length === 3) break
+    }
+    finish()
+    return { seen, texts: scenarioRecords(log)[0] }
+  }
+  const mine = await run(ours)
+  assert.deepEqual(mine.seen, ['echo one', 'echo two', 'echo three'])
+  assert.deepEqual(mine, await run(official))
+})
+
+test('hooks: matchers registered in initialize, hook_callback routed with (input, toolUseID, {signal})', async () => {
+  const scenario = `
+    export default async function (cli) {
+      const init = await cli.initialize()
+      await cli.nextUserMessage()
+      const ids = init.hooks.PreToolUse.flatMap((m) => m.hookCallbackIds)
+      const out = { hooks: init.hooks, answers: [] }
+      out.answers.push(await cli.request('hook_callback', { callback_id: ids[0], input: { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }, tool_use_id: 'toolu_9' }))
+      out.answers.push(await cli.request('hook_callback', { callback_id: ids[1], input: { hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { path: 'a' } }, tool_use_id: 'toolu_10' }))
+      out.answers.push(await cli.request('hook_callback', { callback_id: 'hook_999', input: {}, tool_use_id: null }))
+      out.answers.push(await cli.request('hook_callback', { callback_id: init.hooks.PostToolUse[0].hookCallbackIds[0], input: { hook_event_name: 'PostToolUse' }, tool_use_id: 't' }))
+      cli.log(out)
+      cli.result()
+    }`
+  const run = async (sdk) => {
+    const calls = []
+    const { log, options } = mockOptions(scenario, {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [async (input, toolUseID, { signal }) => {
+            calls.push({ input, toolUseID, signal: signal instanceof AbortSignal })
+            return { decision: 'block', hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm' } }
+          }] },
+          { matcher: 'Edit', timeout: 30, hooks: [async () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { path: 'b' } } })] },
+        ],
+        PostToolUse: [{ hooks: [async () => { throw new Error('observer failed') }] }],
+      },
+    })
+    const { error } = await collect(sdk.query({ prompt: 'go', options }))
+    assert.equal(error, null)
+    const [out] = scenarioRecords(log)
+    return { out: { ...out, answers: out.answers.map(({ request_id, ...a }) => a) }, calls }
+  }
+  const mine = await run(ours)
+  const theirs = await run(official)
+  assert.deepEqual(mine.out.hooks, theirs.out.hooks)
+  assert.deepEqual(mine.out.answers, theirs.out.answers)
+  assert.deepEqual(mine.calls, theirs.calls)
+  assert.equal(mine.out.answers[0].response.hookSpecificOutput.permissionDecision, 'deny')
+})
+
+test('control_cancel_request fires the AbortSignal of the running tool handler', async () => {
+  let signalled
+  const server = ours.createSdkMcpServer({
+    name: 'demo',
+    tools: [ours.tool('wait', 'waits until cancelled', { n: z.number().optional() }, (args, extra) => new Promise((resolve) => {
+      extra.signal.addEventListener('abort', () => { signalled = true; resolve({ content: [{ type: 'text', text: 'cancelled' }] }) })
+    }))],
+  })
+  const { log, options } = mockOptions(`
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      const call = cli.mcp('demo', { method: 'tools/call', params: { name: 'wait', arguments: {} }, id: 1 })
+      await cli.sleep(100)
+      cli.send({ type: 'control_cancel_request', request_id: 'req_1' })
+      cli.log(await call)
+      cli.result()
+    }`, { mcpServers: { demo: server } })
+  const { error } = await collect(ours.query({ prompt: 'go', options }))
+  assert.equal(error, null)
+  assert.equal(signalled, true)
+  assert.deepEqual(scenarioRecords(log)[0].result, { content: [{ type: 'text', text: 'cancelled' }] })
+})
+
+test('a control method after the session ended rejects with a clear error', async () => {
+  const { options } = mockOptions(undefined)
+  const q = ours.query({ prompt: 'hi', options })
+  for await (const _ of q) { /* drain */ }
+  await assert.rejects(q.setModel('x'), /query has ended/)
+  await assert.rejects(q.interrupt(), /query has ended/)
+})
+
+test('unknown and ill-typed options fail before anything is spawned', async () => {
+  const { log, options } = mockOptions(undefined)
+  const bad = [
+    [{ modle: 'x' }, /Unknown option `modle`/],
+    [{ maxTurns: 'three' }, /Invalid option `maxTurns`.*expected u64/],
+    [{ canUseTool: 'yes' }, /Invalid option `canUseTool`: expected a function/],
+    [{ allowedTools: 'Read' }, /Invalid option `allowedTools`/],
+    [{ abortController: {} }, /Invalid option `abortController`/],
+    [{ systemPrompt: { type: 'nope' } }, /Invalid option `systemPrompt`/],
+  ]
+  for (const [extra, re] of bad) {
+    const { error } = await collect(ours.query({ prompt: 'hi', options: { ...options, ...extra } }))
+    assert.match(error?.message ?? '', re, JSON.stringify(extra))
+  }
+  assert.deepEqual(readStdin(log), [], 'nothing was spawned')
+})

@@ -1,0 +1,33 @@
+'use strict'
+// Every key of the official Options type (sdk.d.ts of @anthropic-ai/claude-agent-sdk 0.3.330),
+// so a typo is an error while an official option we do not implement yet is only a warning.
+
+const OFFICIAL = [
+  'abortController', 'additionalDirectories', 'projectConfigRoot', 'agent', 'agents', 'allowedTools',
+  'canUseTool', 'continue', 'cwd', 'disallowedTools', 'toolAliases', 'tools', 'env', 'executable',
+  'executableArgs', 'extraArgs', 'fallbackModel', 'enableFileCheckpointing', 'toolConfig', 'forkSession',
+  'betas', 'hooks', 'onElicitation', 'onUserDialog', 'supportedDialogKinds', 'perTaskStopAffordance',
+  'persistSession', 'sessionStore', 'sessionStoreFlush', 'loadTimeoutMs', 'includeHookEvents',
+  'includePartialMessages', 'forwardSubagentText', 'verbatimPrompts', 'thinking', 'effort',
+  'maxThinkingTokens', 'maxTurns', 'maxBudgetUsd', 'taskBudget', 'mcpServers', 'mcpServersDelivery',
+  'model', 'outputFormat', 'pathToClaudeCodeExecutable', 'permissionMode', 'planModeInstructions',
+  'allowDangerouslySkipPermissions', 'permissionPromptToolName', 'permissionPrompts', 'plugins',
+  'pluginDelivery', 'promptSuggestions', 'agentProgressSummaries', 'resume', 'sessionId',
+  'resumeSessionAt', 'resumeDropsTurn', 'sandbox', 'settings', 'managedSettings', 'settingSources',
+  'skills', 'debug', 'debugFile', 'stderr', 'strictMcpConfig', 'systemPrompt', 'title',
+  'spawnClaudeCodeProcess',
+]
+
+/** Official options we do not act on yet: accepted (so apps keep compiling and running), warned. */
+const NOT_IMPLEMENTED = new Set([
+  'toolConfig', 'onElicitation', 'onUserDialog', 'supportedDialogKinds', 'perTaskStopAffordance',
+  'sessionStore', 'sessionStoreFlush', 'loadTimeoutMs', 'verbatimPrompts', 'mcpServersDelivery',
+  'pluginDelivery', 'resumeDropsTurn', 'managedSettings', 'skills', 'spawnClaudeCodeProcess',
+])
+
+/** Options of ours that the official SDK does not have. */
+const OURS = ['initializeTimeoutMs']
+
+const KNOWN = new Set([...OFFICIAL, ...OURS])
+
+module.exports = { KNOWN, NOT_IMPLEMENTED }
