@@ -20,7 +20,10 @@ export async function collect(q) {
 export function mockOptions(scenarioSource, extra = {}) {
   const log = tempLogPath()
   const scenario = scenarioSource === undefined ? undefined : tempScenario(scenarioSource)
-  return { log, options: { pathToClaudeCodeExecutable: mockCliPath, env: mockEnv({ scenario, log }), ...extra } }
+  // The official SDK runs a .mjs CLI with `bun` under Bun, which is not on PATH here: name the
+  // running binary (ours does that by default).
+  const runtime = process.versions.bun ? { executable: process.execPath } : {}
+  return { log, options: { pathToClaudeCodeExecutable: mockCliPath, env: mockEnv({ scenario, log }), ...runtime, ...extra } }
 }
 
 /** Whether a process is still alive (zombies count as gone). */

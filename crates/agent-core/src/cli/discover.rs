@@ -26,6 +26,8 @@ pub fn find_cli(explicit: Option<&str>, search_from: &[PathBuf], path_var: Optio
         "Claude Code executable not found at {p}. Is options.pathToClaudeCodeExecutable set to the right file?"
       )));
     }
+    // Relative to the host's cwd, not the child's (`options.cwd` may differ).
+    let path = std::path::absolute(&path).unwrap_or(path);
     return Ok(Executable { is_script: is_script(&path), path });
   }
   for start in search_from {

@@ -1,0 +1,270 @@
+#!/usr/bin/env node
+// One benchmark run in a fresh process: `node bench/driver.mjs <ours|official|floor> <scenario>`.
+// Imports the SDK (or, for the floor, nothing but Node built-ins), runs the scenario against the
+// fake CLI (target/release/bench-fake-cli), and prints one JSON line: the fake CLI's own report
+// plus host-side figures (wall time, CPU of this process per operation, peak RSS).
+//
+// Environment: BENCH_QUICK=1 (smaller N), FAKE_CLI_PATH (default target/release/bench-fake-cli).
+// Only Node built-ins are imported statically, so the `import` scenario measures the SDK alone.
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import readline from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { performance } from 'node:perf_hooks'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.join(here, '..')
+const fakeCli = process.env.FAKE_CLI_PATH || path.join(root, 'target/release/bench-fake-cli')
+const quick = process.env.BENCH_QUICK === '1'
+
+const [sdkName, scenario] = process.argv.slice(2)
+const SDKS = ['ours', 'official', 'floor']
+const SCENARIOS = ['toolcall_seq', 'toolcall_conc', 'permission_seq', 'stream_1k', 'stream_1m', 'startup', 'startup_legacy', 'import']
+if (!SDKS.includes(sdkName) || !SCENARIOS.includes(scenario)) {
+  console.error(`usage: node bench/driver.mjs <${SDKS.join('|')}> <${SCENARIOS.join('|')}>`)
+  process.exit(2)
+}
+
+/** Operations per scenario (full, quick). */
+const N = {
+  toolcall_seq: [5000, 1000],
+  toolcall_conc: [5000, 1000],
+  permission_seq: [5000, 1000],
+  stream_1k: [20000, 4000],
+  stream_1m: [50, 10],
+  startup: [1, 1],
+  startup_legacy: [1, 1],
+}
+const WARM_SESSIONS = quick ? 5 : 20
+
+const mb = (bytes) => bytes / 1e6
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+const cpuSeconds = (u) => (u.user + u.system) / 1e6
+const peakRssMb = () => (process.resourceUsage().maxRSS * 1024) / 1e6
+
+function out(result) {
+  fs.writeSync(1, JSON.stringify(result) + '\n')
+  process.exit(0)
+}
+
+// ------------------------------------------------------------------------------------ import --
+
+if (scenario === 'import') {
+  const rssBefore = process.memoryUsage().rss
+  const t0 = performance.now()
+  if (sdkName === 'ours') await import('claude-agent-sdk-native')
+  else if (sdkName === 'official') await import('@anthropic-ai/claude-agent-sdk')
+  // floor: bare Node, nothing imported
+  const importMs = performance.now() - t0
+  const rssAfter = process.memoryUsage().rss
+  out({
+    sdk: sdkName,
+    scenario,
+    figures: { import_ms: importMs, rss_after_import_mb: mb(rssAfter), peak_rss_mb: peakRssMb() },
+    host: { rss_before_mb: mb(rssBefore) },
+  })
+}
+
+// ------------------------------------------------------------------------ the SDK or floor --
+
+const echo = async (a) => ({ content: [{ type: 'text', text: a.text }] })
+const allow = async (toolName, input) => ({ behavior: 'allow', updatedInput: input })
+
+let runQuery // (options: {env, canUseTool?}) => AsyncIterable of messages
+if (sdkName === 'floor') {
+  runQuery = floorQuery
+} else {
+  const sdk = sdkName === 'ours' ? await import('claude-agent-sdk-native') : await import('@anthropic-ai/claude-agent-sdk')
+  const { z } = await import('zod')
+  const server = sdk.createSdkMcpServer({
+    name: 'bench',
+    version: '1.0.0',
+    tools: [sdk.tool('echo', 'Echo', { text: z.string() }, echo)],
+  })
+  runQuery = ({ env, canUseTool }) =>
+    sdk.query({
+      prompt: 'bench',
+      options: {
+        pathToClaudeCodeExecutable: fakeCli,
+        env,
+        mcpServers: { bench: server },
+        ...(canUseTool ? { canUseTool } : {}),
+      },
+    })
+}
+
+// The floor: the least a Node client must do — spawn, readline + JSON.parse each line, answer
+// control requests with JSON.stringify, yield the rest. No SDK, no validation, no options.
+const FLOOR_TOOLS = [
+  {
+    name: 'echo',
+    description: 'Echo',
+    inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  },
+]
+const FLOOR_INIT = { protocolVersion: '2025-11-25', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'bench', version: '1.0.0' } }
+
+async function* floorQuery({ env, canUseTool }) {
+  const args = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json']
+  if (canUseTool) args.push('--permission-prompt-tool=stdio')
+  const child = spawn(fakeCli, args, { env, stdio: ['pipe', 'pipe', 'inherit'] })
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))
+  const send = (obj) => child.stdin.write(JSON.stringify(obj) + '\n')
+  const reply = (request_id, response) => send({ type: 'control_response', response: { subtype: 'success', request_id, response } })
+  const mcp = async (message) => {
+    if (message.method === 'tools/call') {
+      return { result: await echo(message.params.arguments), jsonrpc: '2.0', id: message.id }
+    }
+    if (message.method === 'initialize') return { result: FLOOR_INIT, jsonrpc: '2.0', id: message.id }
+    if (message.method === 'tools/list') return { result: { tools: FLOOR_TOOLS }, jsonrpc: '2.0', id: message.id }
+    return { jsonrpc: '2.0', result: {}, id: message.id ?? 0 }
+  }
+  send({
+    request_id: 'init_1',
+    type: 'control_request',
+    request: {
+      subtype: 'initialize',
+      sdkMcpServers: ['bench'],
+      sdkMcpServerManifests: { bench: { initializeResult: FLOOR_INIT, toolsListResult: { tools: FLOOR_TOOLS } } },
+      systemPrompt: [''],
+    },
+  })
+  send({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: 'bench' }] }, parent_tool_use_id: null })
+  const rl = readline.createInterface({ input: child.stdout, crlfDelay: Infinity })
+  for await (const line of rl) {
+    if (!line) continue
+    const m = JSON.parse(line)
+    if (m.type === 'control_request') {
+      const r = m.request
+      if (r.subtype === 'mcp_message') mcp(r.message).then((mcp_response) => reply(m.request_id, { mcp_response }))
+      else if (r.subtype === 'can_use_tool') canUseTool(r.tool_name, r.input).then((d) => reply(m.request_id, d))
+      else reply(m.request_id, {})
+      continue
+    }
+    if (m.type === 'control_response' || m.sdk_host_only) continue
+    yield m
+    if (m.type === 'result') child.stdin.end()
+  }
+  const { code, signal } = await exited
+  if (code !== 0) throw new Error(`fake CLI exited with ${code ?? signal}`)
+}
+
+// ---------------------------------------------------------------------------------- sessions --
+
+const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'))
+let reportN = 0
+
+/** One session: query() to the end of `for await`. Times relative to the query() call. */
+async function session(cliScenario, { n, handshake, canUseTool } = {}) {
+  const report = path.join(reportDir, `report-${++reportN}.json`)
+  const env = {
+    ...process.env,
+    FAKE_CLI_SCENARIO: cliScenario,
+    FAKE_CLI_REPORT: report,
+    FAKE_CLI_HANDSHAKE: handshake || 'manifests',
+    ...(n ? { FAKE_CLI_N: String(n) } : {}),
+  }
+  let firstAt = null
+  let initAt = null
+  let resultAt = null
+  let assistants = 0
+  let textChars = 0
+  let result = null
+  const t0 = performance.now()
+  for await (const m of runQuery({ env, canUseTool })) {
+    const t = performance.now()
+    if (firstAt === null) firstAt = t
+    if (m.type === 'assistant') {
+      assistants++
+      textChars += m.message.content[0].text.length
+    } else if (m.type === 'system' && m.subtype === 'init') {
+      initAt = t
+    } else if (m.type === 'result') {
+      resultAt = t
+      result = m
+    }
+  }
+  const endAt = performance.now()
+  if (!result || result.subtype !== 'success') throw new Error(`no successful result (${JSON.stringify(result)})`)
+  const cli = JSON.parse(fs.readFileSync(report, 'utf8'))
+  fs.rmSync(report, { force: true })
+  if (cli.errors) throw new Error(`${cli.errors} wrong answers (see the fake CLI's stderr)`)
+  return {
+    cli,
+    firstMs: firstAt - t0,
+    resultMs: resultAt - t0,
+    endMs: endAt - t0,
+    initToResultMs: resultAt - initAt,
+    assistants,
+    textChars,
+  }
+}
+
+// --------------------------------------------------------------------------------- scenarios --
+
+const [nFull, nQuick] = N[scenario]
+const n = quick ? nQuick : nFull
+const cpu0 = process.cpuUsage()
+const wall0 = performance.now()
+let figures
+let cli
+let ops = n
+
+switch (scenario) {
+  case 'toolcall_seq':
+  case 'toolcall_conc':
+  case 'permission_seq': {
+    const s = await session(scenario, { n, canUseTool: scenario === 'permission_seq' ? allow : undefined })
+    cli = s.cli
+    const l = cli.latency
+    figures = { p50_us: l.p50_us, p90_us: l.p90_us, p99_us: l.p99_us, max_us: l.max_us, ops_per_s: cli.ops_per_s }
+    break
+  }
+  case 'stream_1k':
+  case 'stream_1m': {
+    const s = await session(scenario, { n })
+    cli = s.cli
+    if (s.assistants !== n) throw new Error(`got ${s.assistants} assistant messages, expected ${n}`)
+    const sec = s.initToResultMs / 1000
+    figures = { mb_per_s: mb(cli.wire_bytes) / sec, msgs_per_s: n / sec }
+    break
+  }
+  case 'startup':
+  case 'startup_legacy': {
+    const handshake = scenario === 'startup' ? 'manifests' : 'legacy'
+    const first = await session('startup', { handshake })
+    const warm = []
+    for (let i = 0; i < WARM_SESSIONS; i++) warm.push(await session('startup', { handshake }))
+    cli = first.cli
+    ops = 1 + WARM_SESSIONS
+    figures = {
+      first_msg_ms: first.firstMs,
+      first_result_ms: first.resultMs,
+      warm_msg_ms: median(warm.map((s) => s.firstMs)),
+      warm_result_ms: median(warm.map((s) => s.resultMs)),
+      warm_end_ms: median(warm.map((s) => s.endMs)),
+    }
+    break
+  }
+}
+
+const cpu = process.cpuUsage(cpu0)
+const wallMs = performance.now() - wall0
+figures.cpu_us_per_op = (cpuSeconds(cpu) / ops) * 1e6
+figures.peak_rss_mb = peakRssMb()
+fs.rmSync(reportDir, { recursive: true, force: true })
+out({
+  sdk: sdkName,
+  scenario,
+  n,
+  ops,
+  figures,
+  host: { wall_ms: wallMs, cpu_user_s: cpu.user / 1e6, cpu_system_s: cpu.system / 1e6 },
+  cli,
+})

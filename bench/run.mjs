@@ -1,0 +1,391 @@
+#!/usr/bin/env node
+// `npm run bench`: every scenario against this package ("ours"), the official
+// @anthropic-ai/claude-agent-sdk and a no-SDK floor, each run in a fresh Node process
+// (bench/driver.mjs), interleaved over rounds with the SDK order rotated, medians reported.
+// Prints a table, writes BENCHMARKS.md, bench/chart.svg and bench/results.json.
+//
+//   node bench/run.mjs [scenario ...]      (default: all scenarios)
+//   BENCH_ROUNDS=n    rounds (default 5; 1 in quick mode)
+//   BENCH_QUICK=1     smaller N and 1 round, for a smoke run; writes bench/results-quick.json
+//                     and leaves BENCHMARKS.md and the chart alone unless BENCH_WRITE=1
+//
+// Results are figures, not assertions: nothing here fails on a slow number.
+import { execFileSync, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.join(here, '..')
+const quick = process.env.BENCH_QUICK === '1'
+const rounds = Number(process.env.BENCH_ROUNDS || (quick ? 1 : 5))
+const SDKS = ['ours', 'official', 'floor']
+const ALL_SCENARIOS = ['import', 'startup', 'startup_legacy', 'toolcall_seq', 'toolcall_conc', 'permission_seq', 'stream_1k', 'stream_1m']
+const scenarios = process.argv.slice(2).length ? process.argv.slice(2) : ALL_SCENARIOS
+for (const s of scenarios) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s}; known: ${ALL_SCENARIOS.join(', ')}`)
+const writeDocs = !quick || process.env.BENCH_WRITE === '1'
+
+// ------------------------------------------------------------------------------------ figures --
+
+// [scenario, key, label, unit, better]; `better` is 'lower' or 'higher'. `chart` marks the rows
+// drawn in the SVG.
+const FIGURES = [
+  ['import', 'import_ms', 'import time', 'ms', 'lower', true],
+  ['import', 'rss_after_import_mb', 'RSS after import', 'MB', 'lower', true],
+  ['startup', 'first_msg_ms', 'first session: query() → first message', 'ms', 'lower', true],
+  ['startup', 'first_result_ms', 'first session: query() → result', 'ms', 'lower'],
+  ['startup', 'warm_msg_ms', 'warm session: query() → first message', 'ms', 'lower', true],
+  ['startup', 'warm_result_ms', 'warm session: query() → result', 'ms', 'lower'],
+  ['startup', 'warm_end_ms', 'warm session: query() → end of for await', 'ms', 'lower'],
+  ['startup', 'cpu_us_per_op', 'CPU per session', 'µs', 'lower'],
+  ['startup', 'peak_rss_mb', 'peak RSS', 'MB', 'lower'],
+  ['startup_legacy', 'first_msg_ms', 'first session: query() → first message', 'ms', 'lower', true],
+  ['startup_legacy', 'first_result_ms', 'first session: query() → result', 'ms', 'lower'],
+  ['startup_legacy', 'warm_msg_ms', 'warm session: query() → first message', 'ms', 'lower', true],
+  ['startup_legacy', 'warm_result_ms', 'warm session: query() → result', 'ms', 'lower'],
+  ['startup_legacy', 'cpu_us_per_op', 'CPU per session', 'µs', 'lower'],
+  ['startup_legacy', 'peak_rss_mb', 'peak RSS', 'MB', 'lower'],
+  ['toolcall_seq', 'p50_us', 'round trip p50', 'µs', 'lower', true],
+  ['toolcall_seq', 'p90_us', 'round trip p90', 'µs', 'lower'],
+  ['toolcall_seq', 'p99_us', 'round trip p99', 'µs', 'lower', true],
+  ['toolcall_seq', 'max_us', 'round trip max', 'µs', 'lower'],
+  ['toolcall_seq', 'cpu_us_per_op', 'CPU per call', 'µs', 'lower'],
+  ['toolcall_seq', 'peak_rss_mb', 'peak RSS', 'MB', 'lower'],
+  ['toolcall_conc', 'ops_per_s', 'calls/s, 64 in flight', '/s', 'higher', true],
+  ['toolcall_conc', 'p50_us', 'round trip p50 under load', 'µs', 'lower'],
+  ['toolcall_conc', 'p99_us', 'round trip p99 under load', 'µs', 'lower'],
+  ['toolcall_conc', 'cpu_us_per_op', 'CPU per call', 'µs', 'lower', true],
+  ['toolcall_conc', 'peak_rss_mb', 'peak RSS', 'MB', 'lower'],
+  ['permission_seq', 'p50_us', 'round trip p50', 'µs', 'lower', true],
+  ['permission_seq', 'p99_us', 'round trip p99', 'µs', 'lower'],
+  ['permission_seq', 'cpu_us_per_op', 'CPU per prompt', 'µs', 'lower'],
+  ['permission_seq', 'peak_rss_mb', 'peak RSS', 'MB', 'lower'],
+  ['stream_1k', 'mb_per_s', 'throughput', 'MB/s', 'higher', true],
+  ['stream_1k', 'msgs_per_s', 'messages/s', '/s', 'higher'],
+  ['stream_1k', 'cpu_us_per_op', 'CPU per message', 'µs', 'lower'],
+  ['stream_1k', 'peak_rss_mb', 'peak RSS', 'MB', 'lower'],
+  ['stream_1m', 'mb_per_s', 'throughput', 'MB/s', 'higher', true],
+  ['stream_1m', 'cpu_us_per_op', 'CPU per message', 'µs', 'lower'],
+  ['stream_1m', 'peak_rss_mb', 'peak RSS', 'MB', 'lower', true],
+].map(([scenario, key, label, unit, better, chart]) => ({ scenario, key, label, unit, better, chart: !!chart }))
+
+const SCENARIO_DOC = {
+  import: '`await import()` of the package in a fresh process: wall time, and RSS right after. The floor is bare Node (nothing imported).',
+  startup: 'One in-process MCP server (`bench`/`echo`), manifests sent in `initialize` (CLI ≥ 2.1.330). The first session of a process, then the median of 20 warm sessions (5 in quick mode); each spawns the fake CLI, which answers `initialize`, reads the prompt, emits `system/init`, one assistant message and `result`.',
+  startup_legacy: 'As `startup`, but the fake CLI brings the server up the CLI 2.1.197 way before `system/init`: `mcp_message` `initialize`, `notifications/initialized`, `tools/list`, each a round trip.',
+  toolcall_seq: '5,000 sequential `mcp_message` `tools/call` round trips to the echo tool, timed by the fake CLI (write of the request → its `control_response` line read).',
+  toolcall_conc: '5,000 `tools/call` requests, 64 in flight (the fake CLI writes a new request for each answer it reads).',
+  permission_seq: '5,000 sequential `can_use_tool` round trips; the `canUseTool` callback allows with the input unchanged.',
+  stream_1k: '20,000 assistant messages with 1 KiB of text each (≈1.4 KB per line on the wire), counted through the consumer\'s `for await`; MB/s is wire bytes ÷ time from `system/init` to `result` as the consumer sees them.',
+  stream_1m: '50 assistant messages with 1 MiB of text each; same measure as `stream_1k`.',
+}
+
+// Targets of issue #5: ratio ours / official (median of interleaved runs).
+const ratioTarget = (text, scenario, key, op, value) => ({ text, scenario, key, op, value })
+const TARGETS = [
+  ratioTarget('concurrent tool calls/s ≥ 5× official', 'toolcall_conc', 'ops_per_s', '>=', 5),
+  ratioTarget('CPU per tool call (64 in flight) ≤ 0.3×', 'toolcall_conc', 'cpu_us_per_op', '<=', 0.3),
+  ratioTarget('sequential tool-call p99 ≤ 0.1×', 'toolcall_seq', 'p99_us', '<=', 0.1),
+  ratioTarget('sequential tool-call p50 ≤ 0.75×', 'toolcall_seq', 'p50_us', '<=', 0.75),
+  ratioTarget('1 KB stream MB/s ≥ 2.5×', 'stream_1k', 'mb_per_s', '>=', 2.5),
+  ratioTarget('1 MB stream MB/s ≥ 2×', 'stream_1m', 'mb_per_s', '>=', 2),
+  ratioTarget('permission round trip p50 ≤ 0.8×', 'permission_seq', 'p50_us', '<=', 0.8),
+  ratioTarget('import time ≤ 0.1×', 'import', 'import_ms', '<=', 0.1),
+  {
+    text: 'RSS after import ≤ bare Node + 10 MB',
+    scenario: 'import',
+    key: 'rss_after_import_mb',
+    eval: (m) => {
+      const ours = m('ours', 'import', 'rss_after_import_mb')
+      const bare = m('floor', 'import', 'rss_after_import_mb')
+      if (ours == null || bare == null) return null
+      const d = ours - bare
+      return { met: d <= 10, shown: `+${fmt(d)} MB over bare Node (${fmt(ours)} vs ${fmt(bare)} MB)` }
+    },
+  },
+  ratioTarget('first-session startup (query() → first message) ≤ 0.3×, manifests handshake', 'startup', 'first_msg_ms', '<=', 0.3),
+  ratioTarget('first-session startup ≤ 0.3×, legacy mcp_message handshake', 'startup_legacy', 'first_msg_ms', '<=', 0.3),
+  ratioTarget('warm startup (query() → first message) ≤ 0.8×, manifests handshake', 'startup', 'warm_msg_ms', '<=', 0.8),
+  ratioTarget('warm startup ≤ 0.8×, legacy handshake', 'startup_legacy', 'warm_msg_ms', '<=', 0.8),
+  {
+    text: 'peak RSS in every scenario ≤ 0.6× official',
+    scenario: '*',
+    key: 'peak_rss_mb',
+    op: '<=',
+    value: 0.6,
+    eval: (m) => {
+      const rows = ALL_SCENARIOS.filter((s) => s !== 'import').map((s) => [s, ratio(m('ours', s, 'peak_rss_mb'), m('official', s, 'peak_rss_mb'))])
+      const known = rows.filter(([, r]) => r != null)
+      if (!known.length) return null
+      const worst = known.reduce((a, b) => (b[1] > a[1] ? b : a))
+      return { met: known.every(([, r]) => r <= 0.6), shown: `worst ${fmtRatio(worst[1])} (${worst[0]}); ` + known.map(([s, r]) => `${s} ${fmtRatio(r)}`).join(', ') }
+    },
+  },
+]
+
+// ------------------------------------------------------------------------------------- helpers --
+
+function fmt(x) {
+  if (x == null || Number.isNaN(x)) return '—'
+  const a = Math.abs(x)
+  if (a >= 10000) return Math.round(x).toLocaleString('en-US')
+  if (a >= 100) return x.toFixed(0)
+  if (a >= 10) return x.toFixed(1)
+  if (a >= 1) return x.toFixed(2)
+  return x.toFixed(3)
+}
+const fmtRatio = (r) => (r == null ? '—' : `${r >= 10 ? r.toFixed(1) : r >= 0.1 ? r.toFixed(2) : r.toFixed(3)}×`)
+const ratio = (a, b) => (a == null || b == null || !(b > 0) ? null : a / b)
+const median = (xs) => {
+  if (!xs.length) return null
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+const sh = (cmd, args) => {
+  try {
+    return execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  } catch {
+    return null
+  }
+}
+
+function runDriver(sdk, scenario) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(here, 'driver.mjs'), sdk, scenario], {
+      cwd: root,
+      env: { ...process.env, BENCH_QUICK: quick ? '1' : '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000)
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer)
+      const line = stdout.trim().split('\n').pop()
+      try {
+        if (code !== 0) throw new Error(`exited with ${code ?? signal}`)
+        resolve({ ok: true, ...JSON.parse(line) })
+      } catch (e) {
+        resolve({ ok: false, sdk, scenario, error: `${e.message}\n${stderr.slice(-2000)}` })
+      }
+    })
+  })
+}
+
+// ---------------------------------------------------------------------------------------- run --
+
+console.log('[bench] building the fake CLI (cargo build --release -p bench-fake-cli)')
+execFileSync('cargo', ['build', '--release', '-p', 'bench-fake-cli'], { cwd: root, stdio: 'inherit' })
+
+const machine = {
+  date: new Date().toISOString(),
+  nproc: os.availableParallelism ? os.availableParallelism() : os.cpus().length,
+  cpu: os.cpus()[0]?.model?.trim() ?? 'unknown',
+  memGb: +(os.totalmem() / 2 ** 30).toFixed(1),
+  kernel: `${os.type()} ${os.release()}`,
+  node: process.version,
+  official: JSON.parse(fs.readFileSync(path.join(root, 'node_modules/@anthropic-ai/claude-agent-sdk/package.json'), 'utf8')).version,
+  ours: JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version,
+  commit: sh('git', ['rev-parse', '--short', 'HEAD']),
+  dirty: !!sh('git', ['status', '--porcelain', '--', 'src', 'lib', 'crates', 'index.js', 'index.mjs']),
+  loadBefore: os.loadavg().map((x) => +x.toFixed(2)),
+  rounds,
+  quick,
+}
+
+const runs = []
+const t0 = Date.now()
+for (let r = 0; r < rounds; r++) {
+  for (const [si, scenario] of scenarios.entries()) {
+    const k = (r + si) % SDKS.length
+    const order = [...SDKS.slice(k), ...SDKS.slice(0, k)]
+    for (const sdk of order) {
+      const res = await runDriver(sdk, scenario)
+      res.round = r
+      runs.push(res)
+      const tag = `[bench] round ${r + 1}/${rounds} ${scenario.padEnd(15)} ${sdk.padEnd(8)}`
+      if (!res.ok) console.log(`${tag} FAILED: ${res.error}`)
+      else console.log(`${tag} ${Object.entries(res.figures).map(([k, v]) => `${k}=${fmt(v)}`).join(' ')}`)
+    }
+  }
+}
+machine.loadAfter = os.loadavg().map((x) => +x.toFixed(2))
+machine.seconds = Math.round((Date.now() - t0) / 1000)
+
+// ------------------------------------------------------------------------------------ results --
+
+const medians = {} // sdk -> scenario -> key -> median
+for (const sdk of SDKS) {
+  medians[sdk] = {}
+  for (const scenario of scenarios) {
+    const ok = runs.filter((x) => x.ok && x.sdk === sdk && x.scenario === scenario)
+    const keys = new Set(ok.flatMap((x) => Object.keys(x.figures)))
+    medians[sdk][scenario] = Object.fromEntries([...keys].map((k) => [k, median(ok.map((x) => x.figures[k]).filter((v) => v != null))]))
+  }
+}
+const m = (sdk, scenario, key) => medians[sdk]?.[scenario]?.[key] ?? null
+
+const rows = FIGURES.filter((f) => scenarios.includes(f.scenario)).map((f) => {
+  const ours = m('ours', f.scenario, f.key)
+  const official = m('official', f.scenario, f.key)
+  const floor = f.scenario === 'import' && f.key === 'import_ms' ? null : m('floor', f.scenario, f.key)
+  return { ...f, ours, official, floor, vsOfficial: ratio(ours, official), vsFloor: ratio(ours, floor) }
+})
+
+const targets = TARGETS.filter((t) => t.scenario === '*' || scenarios.includes(t.scenario)).map((t) => {
+  const { eval: evaluate, ...meta } = t
+  if (evaluate) return { ...meta, ...(evaluate(m) ?? { met: null, shown: '—' }) }
+  const r = ratio(m('ours', t.scenario, t.key), m('official', t.scenario, t.key))
+  const met = r == null ? null : t.op === '>=' ? r >= t.value : r <= t.value
+  return { text: t.text, met, shown: `${fmtRatio(r)} (target ${t.op === '>=' ? '≥' : '≤'} ${t.value}×)`, scenario: t.scenario, key: t.key, op: t.op, value: t.value }
+})
+
+// Table on stdout.
+const header = ['scenario', 'figure', 'unit', 'ours', 'official', 'floor', 'ours/official', 'ours/floor']
+const body = rows.map((x) => [x.scenario, x.label, x.unit, fmt(x.ours), fmt(x.official), fmt(x.floor), fmtRatio(x.vsOfficial), fmtRatio(x.vsFloor)])
+const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => String(r[i]).length)))
+const line = (cells) => cells.map((c, i) => (i < 3 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ')
+console.log('\n' + line(header))
+console.log(widths.map((w) => '-'.repeat(w)).join('  '))
+for (const r of body) console.log(line(r))
+console.log('\nTargets (ours / official, medians):')
+for (const t of targets) console.log(`  ${t.met == null ? '?' : t.met ? 'MET    ' : 'NOT MET'}  ${t.text}: ${t.shown}`)
+const failures = runs.filter((x) => !x.ok)
+if (failures.length) console.log(`\n${failures.length} run(s) failed: ${failures.map((f) => `${f.sdk}/${f.scenario}`).join(', ')}`)
+console.log(`\n[bench] ${runs.length} runs in ${machine.seconds} s`)
+
+const resultsFile = path.join(here, quick ? 'results-quick.json' : 'results.json')
+fs.writeFileSync(resultsFile, JSON.stringify({ machine, medians, targets, runs }, null, 1) + '\n')
+console.log(`[bench] wrote ${path.relative(root, resultsFile)}`)
+
+if (writeDocs) {
+  fs.writeFileSync(path.join(here, 'chart.svg'), chartSvg(rows.filter((x) => x.chart)))
+  writeBenchmarksMd()
+  console.log('[bench] wrote BENCHMARKS.md and bench/chart.svg')
+}
+
+// ---------------------------------------------------------------------------------------- SVG --
+
+/** Horizontal bars, log scale: how many times better than the official SDK (>1 = better). */
+function chartSvg(chartRows) {
+  const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+  const better = (x, v) => (v == null ? null : x.better === 'higher' ? v : 1 / v) // v = ours/official or floor/official
+  const LO = -3 // 1/8×
+  const HI = 6 // 64×
+  const W = 980
+  const left = 330
+  const plotW = 560
+  const rowH = 34
+  const top = 78
+  const H = top + chartRows.length * rowH + 50
+  const xOf = (f) => left + ((Math.log2(Math.min(Math.max(f, 2 ** LO), 2 ** HI)) - LO) / (HI - LO)) * plotW
+  const x1 = xOf(1)
+  const parts = []
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="12">`)
+  parts.push(`<rect width="${W}" height="${H}" fill="#ffffff"/>`)
+  parts.push(`<text x="16" y="24" font-size="16" font-weight="600">claude-agent-sdk-native vs @anthropic-ai/claude-agent-sdk ${esc(machine.official)}</text>`)
+  parts.push(`<text x="16" y="44" fill="#555">Times better than the official SDK (log scale; right of 1× = better). Medians of ${rounds} interleaved round(s), ${machine.nproc} vCPU, Node ${esc(machine.node)}.</text>`)
+  // legend
+  const lg = (x, color, label) => `<rect x="${x}" y="54" width="12" height="10" fill="${color}"/><text x="${x + 16}" y="63">${label}</text>`
+  parts.push(lg(left - 200, '#2563eb', 'ours, target met') + lg(left - 80, '#f59e0b', 'ours, target not met') + lg(left + 60, '#64748b', 'ours, no target') + lg(left + 170, '#cbd5e1', 'no-SDK floor') + `<path d="M${left + 290} 53 l5 6 l-5 6 l-5 -6 z" fill="#dc2626"/><text x="${left + 300}" y="63">target</text>`)
+  // grid
+  for (let e = LO; e <= HI; e++) {
+    const x = xOf(2 ** e)
+    parts.push(`<line x1="${x}" y1="${top - 6}" x2="${x}" y2="${H - 40}" stroke="${e === 0 ? '#111' : '#e5e7eb'}" stroke-width="${e === 0 ? 1.2 : 1}"/>`)
+    parts.push(`<text x="${x}" y="${H - 24}" text-anchor="middle" fill="#555">${e >= 0 ? 2 ** e : '1/' + 2 ** -e}×</text>`)
+  }
+  chartRows.forEach((x, i) => {
+    const y = top + i * rowH
+    const scen = x.scenario.replace('_', ' ')
+    parts.push(`<text x="${left - 10}" y="${y + 12}" text-anchor="end">${esc(x.label)}</text>`)
+    parts.push(`<text x="${left - 10}" y="${y + 25}" text-anchor="end" fill="#777" font-size="11">${esc(scen)} · ${esc(fmt(x.ours))} vs ${esc(fmt(x.official))} ${esc(x.unit)}</text>`)
+    const target = targets.find((t) => (t.scenario === x.scenario || t.scenario === '*') && t.key === x.key)
+    const bar = (f, yy, h, color, label) => {
+      if (f == null) return
+      const xe = xOf(f)
+      const [a, b] = xe >= x1 ? [x1, xe] : [xe, x1]
+      parts.push(`<rect x="${a}" y="${yy}" width="${Math.max(b - a, 1)}" height="${h}" fill="${color}"><title>${esc(label)}</title></rect>`)
+      const tx = xe >= x1 ? xe + 4 : xe - 4
+      labels.push(`<text x="${tx}" y="${yy + h - 1}" text-anchor="${xe >= x1 ? 'start' : 'end'}" font-size="11" fill="#222" stroke="#fff" stroke-width="3" paint-order="stroke">${esc(fmtRatio(f))}</text>`)
+    }
+    const fo = better(x, x.vsOfficial)
+    const ff = better(x, ratio(x.floor, x.official))
+    const labels = []
+    if (target?.value) {
+      const tx = xOf(target.op === '>=' ? target.value : 1 / target.value)
+      parts.push(`<line x1="${tx}" y1="${y}" x2="${tx}" y2="${y + 26}" stroke="#dc2626" stroke-width="1.5"/>`)
+      parts.push(`<path d="M${tx} ${y - 3} l4 5 l-4 5 l-4 -5 z" fill="#dc2626"><title>target: ${esc(target.text)}</title></path>`)
+    }
+    const color = !target || target.met == null ? '#64748b' : target.met ? '#2563eb' : '#f59e0b'
+    bar(fo, y + 2, 12, color, `ours: ${fmt(x.ours)} ${x.unit} vs official ${fmt(x.official)} ${x.unit}`)
+    bar(ff, y + 16, 8, '#cbd5e1', `floor: ${fmt(x.floor)} ${x.unit}`)
+    parts.push(...labels)
+  })
+  parts.push('</svg>')
+  return parts.join('\n') + '\n'
+}
+
+// --------------------------------------------------------------------------------- BENCHMARKS --
+
+function writeBenchmarksMd() {
+  const file = path.join(root, 'BENCHMARKS.md')
+  // The hand-written analysis (what bounds the unmet targets) survives regeneration.
+  const START = '<!-- analysis:start -->'
+  const END = '<!-- analysis:end -->'
+  let analysis = `${START}\n_No analysis yet._\n${END}`
+  if (fs.existsSync(file)) {
+    const old = fs.readFileSync(file, 'utf8')
+    const a = old.indexOf(START)
+    const b = old.indexOf(END)
+    if (a >= 0 && b > a) analysis = old.slice(a, b + END.length)
+  }
+  const md = []
+  md.push('# Benchmarks')
+  md.push('')
+  md.push('Generated by `npm run bench` (`bench/run.mjs`); the analysis section is written by hand and kept across runs.')
+  md.push('Every figure is the median of interleaved runs, each scenario × SDK in a fresh Node process, against the fake')
+  md.push('CLI in `bench/fake-cli` (see `bench/README.md` for the method). **ours** = this package, **official** =')
+  md.push(`\`@anthropic-ai/claude-agent-sdk\` ${machine.official}, **floor** = a minimal Node client with no SDK (readline + JSON.parse).`)
+  md.push('')
+  md.push('![ours vs official, times better](bench/chart.svg)')
+  md.push('')
+  md.push('## Machine')
+  md.push('')
+  md.push(`- ${machine.nproc} vCPU, ${machine.cpu}, ${machine.memGb} GiB RAM, ${machine.kernel}`)
+  md.push(`- Node ${machine.node}; package ${machine.ours} at ${machine.commit}${machine.dirty ? ' (with uncommitted engine changes)' : ''}`)
+  md.push(`- ${machine.rounds} round(s)${machine.quick ? ' (quick mode, small N)' : ''}, ${runs.length} runs, ${machine.seconds} s; load average before ${machine.loadBefore.join(' / ')}, after ${machine.loadAfter.join(' / ')}; run ${machine.date}`)
+  if (failures.length) md.push(`- **${failures.length} run(s) failed**: ${failures.map((f) => `${f.sdk}/${f.scenario}`).join(', ')}`)
+  md.push('')
+  md.push('## Targets (issue #5)')
+  md.push('')
+  md.push('| | target | measured |')
+  md.push('| --- | --- | --- |')
+  for (const t of targets) md.push(`| ${t.met == null ? '?' : t.met ? '✅ met' : '❌ not met'} | ${t.text} | ${t.shown} |`)
+  md.push('')
+  md.push('## Figures')
+  md.push('')
+  md.push('Ratios are ours ÷ other: below 1× is better for times, CPU and memory; above 1× is better for throughput.')
+  md.push('')
+  let last = null
+  for (const x of rows) {
+    if (x.scenario !== last) {
+      last = x.scenario
+      md.push(`\n### \`${x.scenario}\`\n`)
+      md.push(SCENARIO_DOC[x.scenario])
+      md.push('')
+      md.push('| figure | unit | ours | official | floor | ours/official | ours/floor |')
+      md.push('| --- | --- | ---: | ---: | ---: | ---: | ---: |')
+    }
+    md.push(`| ${x.label} | ${x.unit} | ${fmt(x.ours)} | ${fmt(x.official)} | ${fmt(x.floor)} | ${fmtRatio(x.vsOfficial)} | ${fmtRatio(x.vsFloor)} |`)
+  }
+  md.push('')
+  md.push('## Analysis')
+  md.push('')
+  md.push(analysis)
+  md.push('')
+  fs.writeFileSync(file, md.join('\n'))
+}
