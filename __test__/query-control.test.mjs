@@ -218,3 +218,36 @@ test('unknown and ill-typed options fail before anything is spawned', async () =
   }
   assert.deepEqual(readStdin(log), [], 'nothing was spawned')
 })
+
+test('canUseTool receives the same options object as from the official SDK; full PermissionResult passes', async () => {
+  const scenario = `
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      cli.log(await cli.request('can_use_tool', {
+        tool_name: 'Write', input: { file_path: '/tmp/x', content: 'y' }, tool_use_id: 'toolu_7', agent_id: 'agent-1',
+        permission_suggestions: [{ type: 'addRules', rules: [{ toolName: 'Write' }], behavior: 'allow', destination: 'localSettings' }],
+        blocked_path: '/tmp/x', decision_reason: 'outside workspace', decision_reason_type: 'workingDir',
+        title: 'Write a file', display_name: 'Write', description: 'writes', mcp_server: { name: 'm', source: 'sdk' },
+        matched_ask_rule: { source: 'userSettings', tool_name: 'Write', rule_content: '/tmp/**' }, requires_user_interaction: false,
+      }))
+      cli.result()
+    }`
+  const run = async (sdk) => {
+    let seen
+    const { log, options } = mockOptions(scenario, {
+      canUseTool: async (toolName, input, opts) => {
+        const { signal, ...rest } = opts
+        seen = { toolName, input, signal: signal instanceof AbortSignal, ...rest }
+        return { behavior: 'allow', updatedInput: input, updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] }
+      },
+    })
+    const { error } = await collect(sdk.query({ prompt: 'go', options }))
+    assert.equal(error, null)
+    return { seen, answer: scenarioRecords(log)[0].response }
+  }
+  const mine = await run(ours)
+  const theirs = await run(official)
+  assert.deepEqual(mine.seen, theirs.seen)
+  assert.deepEqual(mine.answer, theirs.answer)
+})

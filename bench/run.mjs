@@ -291,7 +291,7 @@ function chartSvg(chartRows) {
   parts.push(`<text x="16" y="44" fill="#555">Times better than the official SDK (log scale; right of 1× = better). Medians of ${rounds} interleaved round(s), ${machine.nproc} vCPU, Node ${esc(machine.node)}.</text>`)
   // legend
   const lg = (x, color, label) => `<rect x="${x}" y="54" width="12" height="10" fill="${color}"/><text x="${x + 16}" y="63">${label}</text>`
-  parts.push(lg(left - 200, '#2563eb', 'ours, target met') + lg(left - 80, '#f59e0b', 'ours, target not met') + lg(left + 60, '#64748b', 'ours, no target') + lg(left + 170, '#cbd5e1', 'no-SDK floor') + `<path d="M${left + 290} 53 l5 6 l-5 6 l-5 -6 z" fill="#dc2626"/><text x="${left + 300}" y="63">target</text>`)
+  parts.push(lg(110, '#2563eb', 'ours, target met') + lg(235, '#f59e0b', 'ours, target not met') + lg(385, '#64748b', 'ours, no target') + lg(510, '#cbd5e1', 'no-SDK floor') + `<path d="M${625} 53 l5 6 l-5 6 l-5 -6 z" fill="#dc2626"/><text x="${635}" y="63">target (ours vs official)</text>`)
   // grid
   for (let e = LO; e <= HI; e++) {
     const x = xOf(2 ** e)

@@ -55,19 +55,39 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr }) {
     const r = JSON.parse(payload)
     const controller = track(requestId)
     try {
+      // The CanUseTool options object, field for field as the official SDK builds it.
+      const str = (v) => typeof v === 'string'
       const opts = {
         signal: controller.signal,
         suggestions: r.permission_suggestions,
         blockedPath: r.blocked_path,
+        ...(r.mcp_server && { mcpServer: { name: r.mcp_server.name, source: r.mcp_server.source } }),
         decisionReason: r.decision_reason,
+        ...(str(r.decision_reason_type) && { decisionReasonType: r.decision_reason_type }),
+        ...(str(r.decision_reason_code) && { decisionReasonCode: r.decision_reason_code }),
+        ...(typeof r.server_policy_ask_only === 'boolean' && { serverPolicyAskOnly: r.server_policy_ask_only }),
         title: r.title,
         displayName: r.display_name,
         description: r.description,
+        defaultToNo: r.default_to_no,
+        suppressAlwaysAllowRule: r.suppress_always_allow_rule,
         toolUseID: r.tool_use_id,
         agentID: r.agent_id,
+        ...(str(r.plugin) && { plugin: r.plugin }),
         requestId,
+        ...(typeof r.requires_user_interaction === 'boolean' && { requiresUserInteraction: r.requires_user_interaction }),
+        ...(str(r.server_prompt) && { serverPrompt: r.server_prompt }),
+        ...(r.computer_folder && str(r.computer_folder.path) && str(r.computer_folder.computer_name) && {
+          computerFolder: { path: r.computer_folder.path, computer_name: r.computer_folder.computer_name },
+        }),
+        ...(r.matched_ask_rule && {
+          matchedAskRule: {
+            source: r.matched_ask_rule.source,
+            toolName: r.matched_ask_rule.tool_name,
+            ...(r.matched_ask_rule.rule_content !== undefined && { ruleContent: r.matched_ask_rule.rule_content }),
+          },
+        }),
       }
-      if (r.mcp_server) opts.mcpServer = { name: r.mcp_server.name, source: r.mcp_server.source }
       const result = await canUseTool(r.tool_name, r.input, opts)
       return JSON.stringify(result ?? null)
     } finally {
