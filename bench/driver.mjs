@@ -4,7 +4,8 @@
 // fake CLI (target/release/bench-fake-cli), and prints one JSON line: the fake CLI's own report
 // plus host-side figures (wall time, CPU of this process per operation, peak RSS).
 //
-// Environment: BENCH_QUICK=1 (smaller N), FAKE_CLI_PATH (default target/release/bench-fake-cli).
+// Environment: BENCH_QUICK=1 (smaller N), BENCH_N (override N, e.g. for profiling), FAKE_CLI_PATH
+// (default target/release/bench-fake-cli).
 // Only Node built-ins are imported statically, so the `import` scenario measures the SDK alone.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -209,7 +210,7 @@ async function session(cliScenario, { n, handshake, canUseTool } = {}) {
 // --------------------------------------------------------------------------------- scenarios --
 
 const [nFull, nQuick] = N[scenario]
-const n = quick ? nQuick : nFull
+const n = Number(process.env.BENCH_N) || (quick ? nQuick : nFull)
 const cpu0 = process.cpuUsage()
 const wall0 = performance.now()
 let figures

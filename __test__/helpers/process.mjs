@@ -4,6 +4,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
+import v8 from 'node:v8'
+import vm from 'node:vm'
 import { fileURLToPath } from 'node:url'
 import { alive } from './sdk.mjs'
 
@@ -76,10 +78,16 @@ export function rss() {
 export const MiB = 1024 * 1024
 export const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`
 
-/** Forces a full garbage collection where the runtime allows it (Node needs --expose-gc). */
+let v8gc
+/** Forces a full garbage collection (in Node without --expose-gc too). */
 export function forceGc() {
-  if (typeof globalThis.gc === 'function') globalThis.gc()
-  else if (isBun) globalThis.Bun.gc(true)
+  if (isBun) return globalThis.Bun.gc(true)
+  if (typeof globalThis.gc === 'function') return globalThis.gc()
+  if (!v8gc) {
+    v8.setFlagsFromString('--expose-gc')
+    v8gc = vm.runInNewContext('gc')
+  }
+  v8gc()
 }
 
 /** Rejects after `ms` with a message naming `what`, instead of letting a test hang. */
