@@ -251,3 +251,35 @@ test('canUseTool receives the same options object as from the official SDK; full
   assert.deepEqual(mine.seen, theirs.seen)
   assert.deepEqual(mine.answer, theirs.answer)
 })
+
+test('spawnClaudeCodeProcess: the app starts the CLI; same spawn options as the official SDK; the engine drives it', async () => {
+  const { spawn } = await import('node:child_process')
+  const run = async (sdk, scenario) => {
+    const spawned = []
+    const { log, options } = mockOptions(scenario, {
+      spawnClaudeCodeProcess: ({ command, args, cwd, env, signal }) => {
+        spawned.push({ command: command === process.execPath ? '<runtime>' : command, args, cwd, env: Object.keys(env).filter((k) => k.startsWith('CLAUDE_')).sort(), signal: signal instanceof AbortSignal })
+        return spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
+      },
+    })
+    const result = await collect(sdk.query({ prompt: 'hi there', options }))
+    return { ...result, spawned, stdin: readStdin(log) }
+  }
+  const mine = await run(ours, undefined)
+  const theirs = await run(official, undefined)
+  assert.equal(mine.error, null)
+  assert.deepEqual(mine.messages.map((m) => m.type), ['system', 'assistant', 'result'])
+  assert.equal(mine.messages[1].message.content[0].text, 'hi there')
+  assert.deepEqual(mine.spawned, theirs.spawned.map((s) => ({ ...s, command: s.command === 'node' || s.command === 'bun' ? '<runtime>' : s.command })))
+  assert.deepEqual(mine.stdin.map((m) => m.type), theirs.stdin.map((m) => m.type))
+
+  // A failing host process rejects like a spawned one.
+  const failing = await run(ours, `
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      cli.stderr('remote died')
+      await cli.exit(7)
+    }`)
+  assert.match(failing.error?.message ?? '', /exited with code 7/)
+})

@@ -49,6 +49,23 @@ const median = (xs) => {
 const cpuSeconds = (u) => (u.user + u.system) / 1e6
 const peakRssMb = () => (process.resourceUsage().maxRSS * 1024) / 1e6
 
+/** CPU time (ms, whole process life) per thread name, from /proc/self/task/<tid>/schedstat; the
+ * main JS thread is reported as `main`. Linux only; `null` elsewhere. */
+function threadCpu() {
+  try {
+    const byName = {}
+    for (const tid of fs.readdirSync('/proc/self/task')) {
+      const dir = `/proc/self/task/${tid}`
+      const ns = Number(fs.readFileSync(`${dir}/schedstat`, 'utf8').split(' ')[0])
+      const name = Number(tid) === process.pid ? 'main' : fs.readFileSync(`${dir}/comm`, 'utf8').trim()
+      byName[name] = (byName[name] ?? 0) + ns / 1e6
+    }
+    return byName
+  } catch {
+    return null
+  }
+}
+
 function out(result) {
   fs.writeSync(1, JSON.stringify(result) + '\n')
   process.exit(0)
@@ -256,6 +273,7 @@ switch (scenario) {
 }
 
 const cpu = process.cpuUsage(cpu0)
+const threads = threadCpu()
 const wallMs = performance.now() - wall0
 figures.cpu_us_per_op = (cpuSeconds(cpu) / ops) * 1e6
 figures.peak_rss_mb = peakRssMb()
@@ -266,6 +284,6 @@ out({
   n,
   ops,
   figures,
-  host: { wall_ms: wallMs, cpu_user_s: cpu.user / 1e6, cpu_system_s: cpu.system / 1e6 },
+  host: { wall_ms: wallMs, cpu_user_s: cpu.user / 1e6, cpu_system_s: cpu.system / 1e6, thread_cpu_ms: threads },
   cli,
 })

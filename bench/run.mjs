@@ -6,7 +6,7 @@
 //
 //   node bench/run.mjs [scenario ...]      (default: all scenarios)
 //   BENCH_ROUNDS=n    rounds (default 5; 1 in quick mode)
-//   BENCH_QUICK=1     smaller N and 1 round, for a smoke run; writes bench/results-quick.json
+//   BENCH_QUICK=1     smaller N and 1 round, for a smoke run; writes .tmp/bench-results-quick.json
 //                     and leaves BENCHMARKS.md and the chart alone unless BENCH_WRITE=1
 //
 // Results are figures, not assertions: nothing here fails on a slow number.
@@ -258,7 +258,8 @@ const failures = runs.filter((x) => !x.ok)
 if (failures.length) console.log(`\n${failures.length} run(s) failed: ${failures.map((f) => `${f.sdk}/${f.scenario}`).join(', ')}`)
 console.log(`\n[bench] ${runs.length} runs in ${machine.seconds} s`)
 
-const resultsFile = path.join(here, quick ? 'results-quick.json' : 'results.json')
+const resultsFile = quick ? path.join(root, '.tmp', 'bench-results-quick.json') : path.join(here, 'results.json')
+fs.mkdirSync(path.dirname(resultsFile), { recursive: true })
 fs.writeFileSync(resultsFile, JSON.stringify({ machine, medians, targets, runs }, null, 1) + '\n')
 console.log(`[bench] wrote ${path.relative(root, resultsFile)}`)
 

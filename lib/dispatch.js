@@ -8,7 +8,7 @@ const { normalizeToolResult, errorResultFromThrow, toolNotFoundMessage } = requi
 const answer = (result) => JSON.stringify({ result })
 const errorResult = (text) => ({ content: [{ type: 'text', text }], isError: true })
 
-function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr }) {
+function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProcess }) {
   /** Abort controllers of running calls, by the CLI's request id (control_cancel_request). */
   const running = new Map()
 
@@ -115,6 +115,10 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr }) {
       case 'hook_callback': return hook(requestId, payload)
       case 'cancel': running.get(requestId)?.abort(); return ''
       case 'stderr': if (stderr) stderr(payload); return ''
+      // I/O of a process the app started itself (spawnClaudeCodeProcess).
+      case 'stdin': hostProcess.proc?.stdin.write(payload); return ''
+      case 'stdin_end': hostProcess.proc?.stdin.end(); return ''
+      case 'kill': hostProcess.proc?.kill(payload); return ''
       default: throw new Error(`unknown dispatch kind ${kind}`)
     }
   }

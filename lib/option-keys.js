@@ -22,7 +22,7 @@ const OFFICIAL = [
 const NOT_IMPLEMENTED = new Set([
   'toolConfig', 'onElicitation', 'onUserDialog', 'supportedDialogKinds', 'perTaskStopAffordance',
   'sessionStore', 'sessionStoreFlush', 'loadTimeoutMs', 'verbatimPrompts', 'mcpServersDelivery',
-  'pluginDelivery', 'resumeDropsTurn', 'managedSettings', 'skills', 'spawnClaudeCodeProcess',
+  'pluginDelivery', 'resumeDropsTurn', 'managedSettings', 'skills',
 ])
 
 /** Options of ours that the official SDK does not have. */

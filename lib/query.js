@@ -49,7 +49,10 @@ class Query {
     if (options.canUseTool !== undefined && typeof options.canUseTool !== 'function') {
       throw new TypeError('Invalid option `canUseTool`: expected a function')
     }
+    // The app's own process, when it starts the CLI itself (spawnClaudeCodeProcess).
+    const hostProcess = { proc: undefined }
     const { dispatch, abortAll } = makeDispatch({
+      hostProcess,
       sdkServers,
       hookCallbacks,
       canUseTool: options.canUseTool,
@@ -59,6 +62,7 @@ class Query {
     if (this._abortSignal && this._abortSignal.aborted) {
       throw new AbortError('Claude Code process aborted by user')
     }
+    const spawner = options.spawnClaudeCodeProcess
     const { startSession } = loadNative()
     this._session = startSession({
       options: JSON.stringify(data),
@@ -66,10 +70,39 @@ class Query {
       prompt: typeof prompt === 'string' ? prompt : undefined,
       forwardStderr: typeof options.stderr === 'function',
       searchFrom: searchRoots(),
-      runtime: process.versions.bun ? process.execPath : process.execPath,
+      runtime: process.execPath,
+      hostProcess: typeof spawner === 'function',
     }, dispatch)
+    if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
     if (typeof prompt !== 'string') this._pump(prompt)
+  }
+
+  /** Starts the CLI through the app's spawnClaudeCodeProcess and connects it to the engine. */
+  _startHostProcess(spawner, holder) {
+    const session = this._session
+    const { command, args, cwd, env } = session.launchSpec()
+    this._processAbort = new AbortController()
+    let proc
+    try {
+      proc = spawner({ command, args, cwd: cwd ?? undefined, env, signal: this._processAbort.signal })
+    } catch (e) {
+      session.processExited(1, null)
+      throw e
+    }
+    holder.proc = proc
+    proc.stdin.on('error', () => {}) // the process may be gone; its exit is reported below
+    proc.stdout.on('data', (chunk) => session.pushStdout(typeof chunk === 'string' ? Buffer.from(chunk) : chunk))
+    proc.stdout.on('end', () => session.stdoutEnd())
+    let exited = false
+    const onExit = (code, signal) => {
+      if (exited) return
+      exited = true
+      session.processExited(code ?? null, signal ?? null)
+    }
+    proc.on('exit', onExit)
+    proc.on('error', () => onExit(1, null))
+    if (proc.exitCode !== null && proc.exitCode !== undefined) onExit(proc.exitCode, null)
   }
 
   async _pump(stream) {
@@ -92,6 +125,7 @@ class Query {
 
   _cleanup() {
     this._finished = true
+    if (this._processAbort) this._processAbort.abort()
     if (this._abortSignal) this._abortSignal.removeEventListener('abort', this._onAbort)
     if (this._abortAll) this._abortAll()
   }

@@ -21,6 +21,16 @@ export declare class NativeSession {
   /** The CLI's process id. */
   get pid(): number | null
   /**
+   * The command line and environment the CLI should be started with (for
+   * `spawnClaudeCodeProcess`).
+   */
+  launchSpec(): LaunchSpec
+  /** Output of a host-started process. */
+  pushStdout(chunk: Buffer): void
+  stdoutEnd(): void
+  /** A host-started process exited (Node's `exit` event: code, or the signal's name). */
+  processExited(code?: number | undefined | null, signal?: string | undefined | null): void
+  /**
    * The next messages as JSON lines (at least one, up to 256), or `null` at the end of the
    * stream; then `endReason()` tells whether it ended with an error.
    */
@@ -48,6 +58,13 @@ export interface EndReason {
   message: string
 }
 
+export interface LaunchSpec {
+  command: string
+  args: Array<string>
+  cwd?: string
+  env: Record<string, string>
+}
+
 export interface ServerRef {
   /** The key in `options.mcpServers`. */
   name: string
@@ -68,6 +85,12 @@ export interface StartParams {
   searchFrom: Array<string>
   /** `node` or `bun`: runs a `.js` CLI when `options.executable` is not given. */
   runtime: string
+  /**
+   * The app starts the process itself (`spawnClaudeCodeProcess`): nothing is spawned; JS gets
+   * `launchSpec()`, feeds the process's output in, and receives `stdin`/`stdin_end`/`kill`
+   * events through dispatch.
+   */
+  hostProcess?: boolean
 }
 
 /**

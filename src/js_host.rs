@@ -29,7 +29,8 @@ impl JsHost {
     self.dispatch.lock().unwrap_or_else(|p| p.into_inner()).clone()
   }
 
-  fn notify(&self, kind: &str, id: &str, payload: String) {
+  /// A call whose result JS does not return (events: cancel, stderr, host-process I/O).
+  pub fn notify(&self, kind: &str, id: &str, payload: String) {
     if let Some(f) = self.get() {
       f.call((kind.to_string(), id.to_string(), payload).into(), ThreadsafeFunctionCallMode::NonBlocking);
     }

@@ -4,7 +4,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agent_core::cli::discover::find_cli;
-use agent_core::cli::launch::build_launch;
+use agent_core::cli::child::ExitInfo;
+use agent_core::cli::custom::{host_process, HostProcessEvent, HostProcessFeed};
+use agent_core::cli::launch::{build_launch, Launch};
+use agent_core::session::ProcessSpec;
+use napi::bindgen_prelude::Buffer;
 use agent_core::options::QueryOptions;
 use agent_core::session::{self, initialize_request, Messages, SessionHandle, SessionSpec};
 use napi::{Error, Result, Status};
@@ -31,6 +35,18 @@ pub struct StartParams {
   pub search_from: Vec<String>,
   /// `node` or `bun`: runs a `.js` CLI when `options.executable` is not given.
   pub runtime: String,
+  /// The app starts the process itself (`spawnClaudeCodeProcess`): nothing is spawned; JS gets
+  /// `launchSpec()`, feeds the process's output in, and receives `stdin`/`stdin_end`/`kill`
+  /// events through dispatch.
+  pub host_process: Option<bool>,
+}
+
+#[napi(object)]
+pub struct LaunchSpec {
+  pub command: String,
+  pub args: Vec<String>,
+  pub cwd: Option<String>,
+  pub env: std::collections::HashMap<String, String>,
 }
 
 #[napi(object)]
@@ -50,6 +66,8 @@ pub struct EndReason {
 #[napi]
 pub struct NativeSession {
   handle: SessionHandle,
+  launch: Launch,
+  feed: Option<HostProcessFeed>,
   messages: Arc<tokio::sync::Mutex<Messages>>,
   end: Arc<Mutex<Option<agent_core::Error>>>,
 }
@@ -76,8 +94,20 @@ pub fn start_session(params: StartParams, dispatch: DispatchFn) -> Result<Native
   let exe = find_cli(options.path_to_claude_code_executable.as_deref(), &search, path_var.as_deref()).map_err(invalid)?;
   let launch = build_launch(&options, &exe, &params.runtime).map_err(invalid)?;
   let initialize = initialize_request(&options, &servers).map_err(invalid)?;
+  let host = Arc::new(JsHost::new(dispatch));
+  let (process, feed) = if params.host_process == Some(true) {
+    let h = host.clone();
+    let (p, feed) = host_process(Arc::new(move |event| match event {
+      HostProcessEvent::Write(bytes) => h.notify("stdin", "", String::from_utf8_lossy(&bytes).into_owned()),
+      HostProcessEvent::End => h.notify("stdin_end", "", String::new()),
+      HostProcessEvent::Signal(sig) => h.notify("kill", "", agent_core::error::signal_name(sig)),
+    }));
+    (ProcessSpec::Host(p), Some(feed))
+  } else {
+    (ProcessSpec::Spawn(launch.clone()), None)
+  };
   let spec = SessionSpec {
-    launch,
+    process,
     initialize,
     servers,
     prompt: params.prompt,
@@ -86,11 +116,10 @@ pub fn start_session(params: StartParams, dispatch: DispatchFn) -> Result<Native
     initialize_timeout: options.initialize_timeout_ms.map(Duration::from_millis).unwrap_or(session::DEFAULT_INITIALIZE_TIMEOUT),
     queue_bytes: session::DEFAULT_QUEUE_BYTES,
   };
-  let host = Arc::new(JsHost::new(dispatch));
   // Spawning needs the runtime's reactor; this runs on the JS thread, which also makes it the
   // child's parent thread for PR_SET_PDEATHSIG (it lives as long as the host process).
   let (handle, messages) = napi::bindgen_prelude::within_runtime_if_available(|| session::start(spec, host)).map_err(invalid)?;
-  Ok(NativeSession { handle, messages: Arc::new(tokio::sync::Mutex::new(messages)), end: Arc::new(Mutex::new(None)) })
+  Ok(NativeSession { handle, launch, feed, messages: Arc::new(tokio::sync::Mutex::new(messages)), end: Arc::new(Mutex::new(None)) })
 }
 
 #[napi]
@@ -99,6 +128,42 @@ impl NativeSession {
   #[napi(getter)]
   pub fn pid(&self) -> Option<u32> {
     self.handle.pid()
+  }
+
+  /// The command line and environment the CLI should be started with (for
+  /// `spawnClaudeCodeProcess`).
+  #[napi]
+  pub fn launch_spec(&self) -> LaunchSpec {
+    LaunchSpec {
+      command: self.launch.program.clone(),
+      args: self.launch.args.clone(),
+      cwd: self.launch.cwd.clone(),
+      env: self.launch.env.iter().cloned().collect(),
+    }
+  }
+
+  /// Output of a host-started process.
+  #[napi]
+  pub fn push_stdout(&self, chunk: Buffer) {
+    if let Some(f) = &self.feed {
+      f.stdout(chunk.to_vec());
+    }
+  }
+
+  #[napi]
+  pub fn stdout_end(&self) {
+    if let Some(f) = &self.feed {
+      f.stdout_end();
+    }
+  }
+
+  /// A host-started process exited (Node's `exit` event: code, or the signal's name).
+  #[napi]
+  pub fn process_exited(&self, code: Option<i32>, signal: Option<String>) {
+    if let Some(f) = &self.feed {
+      let signal = signal.as_deref().map(agent_core::error::signal_number);
+      f.exited(ExitInfo { code: if signal.is_some() { None } else { Some(code.unwrap_or(1)) }, signal });
+    }
   }
 
   /// The next messages as JSON lines (at least one, up to 256), or `null` at the end of the
@@ -169,3 +234,4 @@ impl NativeSession {
     }
   }
 }
+

@@ -1011,3 +1011,17 @@ export type SDKMessage =
   | SDKInformationalMessage
   | SDKConversationResetMessage
   | SDKSessionWritesLostMessage
+
+/** The session's goal (`/goal`) was met or is still pending; `value` is null once cleared. Not part of SDKMessage. */
+export type SDKActiveGoalMessage = {
+  type: 'active_goal'
+  value: {
+    condition: string
+    iterations: number
+    set_at: number
+    tokens_at_start: number
+    last_reason?: string
+  } | null
+  uuid: UUID
+  session_id: string
+}

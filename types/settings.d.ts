@@ -606,3 +606,13 @@ export interface Settings {
   defaultView?: 'chat' | 'transcript'
   [k: string]: unknown
 }
+
+/** A scope of configuration. */
+export type ConfigScope = 'local' | 'user' | 'project'
+
+/** A settings file that could not be parsed. */
+export type SDKSettingsParseError = {
+  file?: string
+  path: string
+  message: string
+}

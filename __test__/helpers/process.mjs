@@ -53,11 +53,9 @@ export function childStats(ppid = process.pid) {
   return allStats().filter((s) => s.ppid === ppid)
 }
 
-/** Nothing of `pid` is left: not alive, no live member of its group, not an unreaped child of ours. */
+/** `pid` is not alive, nor an unreaped child (zombie) of ours. */
 export function gone(pid) {
-  if (alive(pid)) return false
-  if (groupMembers(pid).length > 0) return false
-  return !childrenOf().includes(pid)
+  return !alive(pid) && !childrenOf().includes(pid)
 }
 
 /** Open file descriptors of this process. */

@@ -1,6 +1,8 @@
 //! Everything about the Claude Code process before the protocol starts: where the executable
 //! is ([`discover`]), how it is invoked ([`launch`]), and running it ([`process`]).
 
+pub mod child;
+pub mod custom;
 pub mod discover;
 pub mod launch;
 pub mod process;

@@ -2,16 +2,18 @@
 //! it is killed when the session ends or its handle is dropped, and on Linux it also receives
 //! SIGKILL from the kernel if the host dies without cleaning up (SIGKILL of the host included).
 
-use std::process::{ExitStatus, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
-use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
+use tokio::process::{ChildStderr, ChildStdin, ChildStdout, Command};
+
+use crate::cli::child::{ChildProcess, ExitInfo, LocalChild};
 
 use crate::cli::launch::Launch;
 use crate::error::Error;
 
 pub struct Spawned {
-  pub child: Child,
+  pub child: LocalChild,
   pub stdin: ChildStdin,
   pub stdout: ChildStdout,
   pub stderr: ChildStderr,
@@ -56,7 +58,7 @@ pub fn spawn(launch: &Launch) -> Result<Spawned, Error> {
     return Err(Error::Spawn("Failed to spawn Claude Code process: stdio pipes were not created".into()));
   };
   tracing::debug!(pid = child.id(), program = %launch.program, args = launch.args.len(), "spawned Claude Code");
-  Ok(Spawned { child, stdin, stdout, stderr })
+  Ok(Spawned { child: LocalChild(child), stdin, stdout, stderr })
 }
 
 fn spawn_error(launch: &Launch, e: std::io::Error) -> Error {
@@ -72,15 +74,6 @@ fn spawn_error(launch: &Launch, e: std::io::Error) -> Error {
   }
 }
 
-/// Sends `signal` to the child's whole process group.
-pub fn signal_group(child: &Child, signal: i32) {
-  if let Some(pid) = child.id() {
-    unsafe {
-      libc::kill(-(pid as i32), signal);
-    }
-  }
-}
-
 /// How long the CLI gets to exit on its own once stdin is closed, and then after SIGTERM, before
 /// it is sent SIGKILL. The official SDK waits 2 s and 5 s.
 pub const GRACE_AFTER_STDIN: Duration = Duration::from_secs(2);
@@ -88,14 +81,14 @@ pub const GRACE_AFTER_SIGTERM: Duration = Duration::from_secs(5);
 
 /// Ends the child gracefully, as the official SDK does: (stdin already closed by the caller)
 /// wait, SIGTERM, wait, SIGKILL. Returns its exit status and whether we had to signal it.
-pub async fn terminate(child: &mut Child) -> (Option<ExitStatus>, bool) {
+pub async fn terminate(child: &mut dyn ChildProcess) -> (Option<ExitInfo>, bool) {
   if let Ok(status) = tokio::time::timeout(GRACE_AFTER_STDIN, child.wait()).await {
-    return (status.ok(), false);
+    return (status, false);
   }
-  signal_group(child, libc::SIGTERM);
+  child.signal(libc::SIGTERM);
   if let Ok(status) = tokio::time::timeout(GRACE_AFTER_SIGTERM, child.wait()).await {
-    return (status.ok(), true);
+    return (status, true);
   }
-  signal_group(child, libc::SIGKILL);
-  (child.wait().await.ok(), true)
+  child.signal(libc::SIGKILL);
+  (child.wait().await, true)
 }

@@ -25,6 +25,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::cli::child::ChildProcess;
+use crate::cli::custom::HostProcess;
 use crate::cli::launch::Launch;
 use crate::cli::process;
 use crate::error::Error;
@@ -32,9 +34,17 @@ use crate::host::Host;
 use crate::mcp::McpServerDef;
 use crate::protocol::outgoing;
 
+/// How the CLI process comes to be.
+pub enum ProcessSpec {
+  /// We spawn it.
+  Spawn(Launch),
+  /// The host started it (`spawnClaudeCodeProcess`) and feeds us its output.
+  Host(HostProcess),
+}
+
 /// Everything needed to start a session.
 pub struct SessionSpec {
-  pub launch: Launch,
+  pub process: ProcessSpec,
   /// The `initialize` request body (see [`initialize_request`]).
   pub initialize: serde_json::Value,
   /// In-process servers by the name the CLI knows them under (their key in `mcpServers`).
@@ -59,11 +69,19 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
       return Err(Error::InvalidOption(format!("Two in-process MCP servers are named {name:?}")));
     }
   }
-  let spawned = process::spawn(&spec.launch)?;
-  let pid = spawned.child.id();
-  let writer = writer::spawn_writer(spawned.stdin);
-  let (stderr_task, stderr_tail) =
-    stderr::spawn_stderr(spawned.stderr, if spec.forward_stderr { Some(host.clone()) } else { None });
+  let forward = if spec.forward_stderr { Some(host.clone()) } else { None };
+  let (child, stdin, stdout, (stderr_task, stderr_tail)): (Box<dyn ChildProcess>, _, Box<dyn tokio::io::AsyncRead + Send + Unpin>, _) =
+    match spec.process {
+      ProcessSpec::Spawn(launch) => {
+        let s = process::spawn(&launch)?;
+        let stderr = stderr::spawn_stderr(s.stderr, forward);
+        (Box::new(s.child), Box::new(s.stdin) as Box<dyn tokio::io::AsyncWrite + Send + Unpin>, Box::new(s.stdout), stderr)
+      }
+      // A host-started process has no stderr pipe of ours: the host sees it directly.
+      ProcessSpec::Host(p) => (p.child, p.stdin, p.stdout, stderr::spawn_stderr(tokio::io::empty(), None)),
+    };
+  let pid = child.id();
+  let writer = writer::spawn_writer(stdin);
 
   let init_id = run::next_request_id();
   let _ = writer.send(writer::WriterMsg::Line(outgoing::control_request(&init_id, &spec.initialize)));
@@ -84,8 +102,8 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
     done: done_tx,
   });
   let state = run::Loop::new(run::LoopParts {
-    child: spawned.child,
-    stdout: Some(spawned.stdout),
+    child,
+    stdout: Some(stdout),
     writer,
     router,
     host,

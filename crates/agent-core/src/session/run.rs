@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::BufReader;
-use tokio::process::{Child, ChildStdout};
+use tokio::io::AsyncRead;
+
+use crate::cli::child::{ChildProcess, ExitInfo};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -33,8 +35,8 @@ pub fn next_request_id() -> String {
 }
 
 pub(crate) struct LoopParts {
-  pub child: Child,
-  pub stdout: Option<ChildStdout>,
+  pub child: Box<dyn ChildProcess>,
+  pub stdout: Option<Box<dyn AsyncRead + Send + Unpin>>,
   pub writer: WriterTx,
   pub router: Arc<Router>,
   pub host: Arc<dyn Host>,
@@ -255,7 +257,7 @@ impl Loop {
   }
 
   async fn finish(mut self, stop: Stop) {
-    let child = &mut self.p.child;
+    let child = &mut *self.p.child;
     let outcome: Result<(), Error> = match stop {
       Stop::Closed { abort } => {
         // The consumer learns at once; the CLI is stopped in the background (it gets the
@@ -269,7 +271,7 @@ impl Loop {
         return;
       }
       Stop::InitTimeout | Stop::InitFailed(_) => {
-        process::signal_group(child, libc::SIGKILL);
+        child.signal(libc::SIGKILL);
         let _ = child.wait().await;
         match stop {
           Stop::InitTimeout => Err(Error::InitializeTimeout(self.p.init_timeout.as_millis() as u64)),
@@ -282,7 +284,7 @@ impl Loop {
         // ended the graceful way.
         let _ = self.p.writer.send(WriterMsg::Close);
         let (status, signaled_by_us) = match tokio::time::timeout(process::GRACE_AFTER_STDIN, child.wait()).await {
-          Ok(s) => (s.ok(), false),
+          Ok(s) => (s, false),
           Err(_) => process::terminate(child).await,
         };
         // Give stderr a moment to drain so the tail is complete (the official SDK waits 200 ms).
@@ -325,16 +327,15 @@ fn end_requests(
 }
 
 fn exit_outcome(
-  status: Option<std::process::ExitStatus>,
+  status: Option<ExitInfo>,
   signaled_by_us: bool,
   result_seen: bool,
   tail: &StderrTail,
 ) -> Result<(), Error> {
-  use std::os::unix::process::ExitStatusExt;
   let Some(status) = status else {
     return Err(Error::Protocol("Claude Code's exit status could not be read".into()));
   };
-  match (status.code(), status.signal()) {
+  match (status.code, status.signal) {
     (Some(0), _) if result_seen => Ok(()),
     (Some(code), _) => Err(Error::Exited { code, stderr_tail: tail.get() }),
     (None, Some(_)) if signaled_by_us && result_seen => Ok(()),

@@ -3,8 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use tokio::io::AsyncReadExt;
-use tokio::process::ChildStderr;
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::task::JoinHandle;
 
 use crate::host::Host;
@@ -55,7 +54,7 @@ pub fn redact_keys(s: &str) -> String {
   out
 }
 
-pub fn spawn_stderr(mut stderr: ChildStderr, host: Option<Arc<dyn Host>>) -> (JoinHandle<()>, StderrTail) {
+pub fn spawn_stderr(mut stderr: impl AsyncRead + Send + Unpin + 'static, host: Option<Arc<dyn Host>>) -> (JoinHandle<()>, StderrTail) {
   let tail = StderrTail::default();
   let t = tail.clone();
   let task = tokio::spawn(async move {

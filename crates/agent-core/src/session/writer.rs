@@ -2,8 +2,7 @@
 //! buffered writer that flushes when the channel is momentarily empty, so bursts (64 tool results
 //! at once) cost one syscall, not 64.
 
-use tokio::io::{AsyncWriteExt, BufWriter};
-use tokio::process::ChildStdin;
+use tokio::io::{AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc;
 
 pub enum WriterMsg {
@@ -18,7 +17,7 @@ pub enum WriterMsg {
 /// fast as the pipe takes it.
 pub type WriterTx = mpsc::UnboundedSender<WriterMsg>;
 
-pub fn spawn_writer(stdin: ChildStdin) -> WriterTx {
+pub fn spawn_writer(stdin: Box<dyn AsyncWrite + Send + Unpin>) -> WriterTx {
   let (tx, mut rx) = mpsc::unbounded_channel::<WriterMsg>();
   tokio::spawn(async move {
     let mut out = Some(BufWriter::with_capacity(64 * 1024, stdin));

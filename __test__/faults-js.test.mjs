@@ -1,0 +1,363 @@
+// Faults from the JS side: tool handlers, canUseTool and hooks that throw, return nonsense, return
+// a lot, or never settle; a consumer that stops iterating or never starts. Each has a defined
+// outcome (the official SDK's where it has one) and the session goes on.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { sdk, collect, mockOptions, mockPids, eventually, readLog, scenarioRecords } from './helpers/sdk.mjs'
+import { gone, trapUnhandled, within, tempPath, forceGc, runHost, entry, root, MiB, mib } from './helpers/process.mjs'
+
+const { query, tool, createSdkMcpServer, AbortError } = sdk
+
+const text = (t) => ({ content: [{ type: 'text', text: t }] })
+
+// --- tool handler outcomes -------------------------------------------------------------------------
+
+test('tool handlers that throw, reject, return undefined, a non-object or 10 MB: the official outcomes, and the session goes on', async () => {
+  const server = createSdkMcpServer({
+    name: 'demo',
+    tools: [
+      tool('syncThrow', 'd', {}, () => { throw new Error('sync boom') }),
+      tool('rejects', 'd', {}, async () => { throw new Error('async boom') }),
+      tool('undef', 'd', {}, async () => undefined),
+      tool('num', 'd', {}, async () => 42),
+      tool('str', 'd', {}, () => 'just a string'),
+      tool('nul', 'd', {}, async () => null),
+      tool('big', 'd', {}, async () => text('b'.repeat(10 * MiB))),
+      tool('ok', 'd', {}, async () => text('fine')),
+    ],
+  })
+  const { log, options } = mockOptions(`
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      cli.systemInit()
+      const out = {}
+      for (const name of ['syncThrow', 'rejects', 'undef', 'num', 'str', 'nul', 'big', 'ok']) {
+        const r = await cli.mcp('demo', { method: 'tools/call', params: { name, arguments: {} } })
+        out[name] = name === 'big' ? { length: r.result.content[0].text.length, isError: r.result.isError ?? false } : r
+      }
+      cli.log(out)
+      cli.assistantText('after the failures')
+      cli.result()
+    }`, { mcpServers: { demo: server } })
+  const unhandled = trapUnhandled()
+  try {
+    const { messages, error } = await within(collect(query({ prompt: 'go', options })), 20000, 'the query to end')
+    assert.equal(error, null)
+    assert.deepEqual(messages.map((m) => m.type), ['system', 'assistant', 'result'])
+    const [out] = scenarioRecords(log)
+    assert.deepEqual(out.syncThrow.result, { content: [{ type: 'text', text: 'sync boom' }], isError: true })
+    assert.deepEqual(out.rejects.result, { content: [{ type: 'text', text: 'async boom' }], isError: true })
+    for (const [name, received] of [['undef', 'undefined'], ['num', 'number'], ['str', 'string'], ['nul', 'null']]) {
+      assert.equal(out[name].result, undefined, `${name}: a JSON-RPC error, not a result`)
+      assert.equal(out[name].error.code, -32602)
+      assert.match(out[name].error.message, /^MCP error -32602: Invalid tools\/call result: /)
+      assert.match(out[name].error.message, new RegExp(`expected object, received ${received}`))
+    }
+    assert.deepEqual(out.big, { length: 10 * MiB, isError: false })
+    assert.deepEqual(out.ok.result, text('fine'))
+    await unhandled.check()
+  } finally {
+    unhandled.stop()
+  }
+})
+
+// --- never-settling callbacks ----------------------------------------------------------------------
+
+/** Never-settling callbacks that record their signal and touch a marker file when they start. */
+function hanging() {
+  const keep = [] // never-settled promises stay referenced: only the engine may give up on them
+  const signals = {}
+  const marks = {}
+  const make = (name) => {
+    marks[name] = tempPath(`${name}.started`)
+    return (...args) => {
+      const { signal } = args.find((a) => a && a.signal instanceof AbortSignal)
+      signals[name] = signal
+      fs.writeFileSync(marks[name], '')
+      const p = new Promise(() => {})
+      keep.push(p)
+      return p
+    }
+  }
+  return { make, signals, marks, keep }
+}
+
+test('a never-settling tool: control_cancel_request fires its signal, and the session still ends when the CLI is done', async () => {
+  const h = hanging()
+  const server = createSdkMcpServer({ name: 'demo', tools: [tool('hang', 'd', {}, h.make('tool'))] })
+  const { log, options } = mockOptions(`
+    import fs from 'node:fs'
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      cli.sessionState('running')
+      cli.systemInit()
+      cli.send({ type: 'control_request', request_id: 'req_hang', request: { subtype: 'mcp_message', server_name: 'demo',
+        message: { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'hang', arguments: {} } } } })
+      while (!fs.existsSync(${JSON.stringify(h.marks.tool)})) await cli.sleep(5)
+      cli.send({ type: 'control_cancel_request', request_id: 'req_hang' })
+      cli.assistantText('moved on')
+      cli.result()
+      cli.sessionState('idle')
+    }`, { mcpServers: { demo: server } })
+  const q = query({ prompt: 'go', options })
+  try {
+    const run = collect(q)
+    await eventually(() => h.signals.tool?.aborted, 10000, 'the handler signal to fire on control_cancel_request')
+    // The CLI gave up on the call; the session must not wait for it (the official SDK does not).
+    const { messages, error } = await within(run, 5000, 'the query to end after the result (the cancelled call still counts as in flight)')
+    assert.equal(error, null)
+    assert.deepEqual(messages.map((m) => m.type), ['system', 'assistant', 'result'])
+    await eventually(() => gone(mockPids(log)[0]), 5000, 'the CLI to exit')
+  } finally {
+    q.close()
+  }
+})
+
+test('a never-settling tool: an MCP notifications/cancelled for its request fires its signal, as in the official SDK', async () => {
+  const h = hanging()
+  const server = createSdkMcpServer({ name: 'demo', tools: [tool('hang', 'd', {}, h.make('tool'))] })
+  const { options } = mockOptions(`
+    import fs from 'node:fs'
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      cli.systemInit()
+      cli.send({ type: 'control_request', request_id: 'req_hang', request: { subtype: 'mcp_message', server_name: 'demo',
+        message: { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'hang', arguments: {} } } } })
+      while (!fs.existsSync(${JSON.stringify(h.marks.tool)})) await cli.sleep(5)
+      await cli.mcp('demo', { method: 'notifications/cancelled', params: { requestId: 9, reason: 'interrupted' } })
+      await new Promise(() => {})
+    }`, { mcpServers: { demo: server } })
+  const q = query({ prompt: 'go', options })
+  try {
+    await q.next()
+    await eventually(() => h.signals.tool?.aborted, 3000, 'the handler signal to fire on notifications/cancelled')
+  } finally {
+    q.close()
+  }
+})
+
+test('a never-settling tool when the query is aborted: its signal fires, AbortError, no process left', async () => {
+  const h = hanging()
+  const server = createSdkMcpServer({ name: 'demo', tools: [tool('hang', 'd', {}, h.make('tool'))] })
+  const abortController = new AbortController()
+  const { log, options } = mockOptions(`
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      cli.systemInit()
+      await cli.mcp('demo', { method: 'tools/call', params: { name: 'hang', arguments: {} } })
+    }`, { mcpServers: { demo: server }, abortController })
+  const q = query({ prompt: 'go', options })
+  await q.next()
+  await eventually(() => fs.existsSync(h.marks.tool), 10000, 'the handler to start')
+  abortController.abort()
+  const { error } = await within(collect(q), 5000, 'the query to end')
+  assert.ok(error instanceof AbortError)
+  await eventually(() => h.signals.tool.aborted, 5000, 'the handler signal to fire')
+  await eventually(() => gone(mockPids(log)[0]), 10000, 'the CLI to exit')
+})
+
+test('break out of the loop while a handler runs: its signal fires', async () => {
+  const h = hanging()
+  const server = createSdkMcpServer({ name: 'demo', tools: [tool('hang', 'd', {}, h.make('tool'))] })
+  const { log, options } = mockOptions(`
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      cli.mcp('demo', { method: 'tools/call', params: { name: 'hang', arguments: {} } }).catch(() => {})
+      cli.systemInit()
+      await new Promise(() => {})
+    }`, { mcpServers: { demo: server } })
+  for await (const m of query({ prompt: 'go', options })) {
+    await eventually(() => fs.existsSync(h.marks.tool), 10000, 'the handler to start')
+    if (m.type === 'system') break
+  }
+  await eventually(() => h.signals.tool.aborted, 5000, 'the handler signal to fire')
+  await eventually(() => gone(mockPids(log)[0]), 10000, 'the CLI to exit')
+})
+
+// --- canUseTool and hooks ----------------------------------------------------------------------------
+
+test('canUseTool and hooks that throw (sync or async): deny / error with the message, the session goes on', async () => {
+  const { log, options } = mockOptions(`
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      const ask = (tool_name, id) => cli.request('can_use_tool', { tool_name, input: {}, tool_use_id: id })
+      const hook = (callback_id, id) => cli.request('hook_callback', { callback_id, input: { hook_event_name: 'PreToolUse', tool_name: 'Bash' }, tool_use_id: id })
+      cli.log(await Promise.all([ask('SyncThrow', 't1'), ask('AsyncThrow', 't2'), hook('hook_0', 't3'), hook('hook_1', 't4'), hook('hook_99', 't5')]))
+      cli.assistantText('carried on')
+      cli.result()
+    }`, {
+    canUseTool: (name) => {
+      if (name === 'SyncThrow') throw new Error('policy engine down (sync)')
+      return Promise.reject(new Error('policy engine down (async)'))
+    },
+    hooks: { PreToolUse: [{ hooks: [() => { throw new Error('hook exploded (sync)') }, async () => { throw new Error('hook exploded (async)') }] }] },
+  })
+  const unhandled = trapUnhandled()
+  try {
+    const { messages, error } = await within(collect(query({ prompt: 'go', options })), 10000, 'the query to end')
+    assert.equal(error, null)
+    assert.deepEqual(messages.map((m) => m.type), ['assistant', 'result'])
+    const [[sync, async_, hookSync, hookAsync, hookMissing]] = scenarioRecords(log)
+    assert.deepEqual(sync.response, { behavior: 'deny', message: 'policy engine down (sync)', toolUseID: 't1' })
+    assert.deepEqual(async_.response, { behavior: 'deny', message: 'policy engine down (async)', toolUseID: 't2' })
+    assert.equal(hookSync.subtype, 'error')
+    assert.equal(hookSync.error, 'hook exploded (sync)')
+    assert.equal(hookAsync.subtype, 'error')
+    assert.equal(hookAsync.error, 'hook exploded (async)')
+    assert.equal(hookMissing.subtype, 'error')
+    assert.match(hookMissing.error, /hook_99/)
+    await unhandled.check()
+  } finally {
+    unhandled.stop()
+  }
+})
+
+test('canUseTool and a hook that never settle: the CLI cancels them (its hook timeout), their signals fire, the session ends', async () => {
+  const h = hanging()
+  const canUseTool = h.make('perm')
+  const hook = h.make('hook')
+  const { log, options } = mockOptions(`
+    import fs from 'node:fs'
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      cli.sessionState('running')
+      cli.systemInit()
+      cli.send({ type: 'control_request', request_id: 'perm_1', request: { subtype: 'can_use_tool', tool_name: 'Bash', input: { command: 'ls' }, tool_use_id: 't1' } })
+      cli.send({ type: 'control_request', request_id: 'hook_1', request: { subtype: 'hook_callback', callback_id: 'hook_0', input: { hook_event_name: 'PreToolUse' }, tool_use_id: 't2' } })
+      while (!fs.existsSync(${JSON.stringify(h.marks.perm)}) || !fs.existsSync(${JSON.stringify(h.marks.hook)})) await cli.sleep(5)
+      cli.send({ type: 'control_cancel_request', request_id: 'perm_1' })
+      cli.send({ type: 'control_cancel_request', request_id: 'hook_1' })
+      cli.assistantText('the hook timed out; carrying on')
+      cli.result()
+      cli.sessionState('idle')
+    }`, {
+    canUseTool,
+    hooks: { PreToolUse: [{ hooks: [hook], timeout: 1 }] },
+  })
+  const q = query({ prompt: 'go', options })
+  try {
+    const run = collect(q)
+    await eventually(() => h.signals.perm?.aborted && h.signals.hook?.aborted, 10000, 'both signals to fire on control_cancel_request')
+    const { messages, error } = await within(run, 5000, 'the query to end after the result (the cancelled callbacks still count as in flight)')
+    assert.equal(error, null)
+    assert.deepEqual(messages.map((m) => m.type), ['system', 'assistant', 'result'])
+    await eventually(() => gone(mockPids(log)[0]), 5000, 'the CLI to exit')
+  } finally {
+    q.close()
+  }
+})
+
+test('never-settling callbacks whose promises are garbage-collected are not answered behind the user\'s back', async () => {
+  // Nothing references these promises but the engine's await: a GC must not turn them into a
+  // "deny" / error / isError answer (the official SDK just never answers).
+  let started = 0
+  const server = createSdkMcpServer({ name: 'demo', tools: [tool('hang', 'd', {}, async () => { started++; return new Promise(() => {}) })] })
+  const { log, options } = mockOptions(`
+    export default async function (cli) {
+      cli.onControlRequest('set_model', () => ({}))
+      await cli.initialize()
+      await cli.nextUserMessage()
+      cli.systemInit()
+      const answers = {}
+      cli.request('can_use_tool', { tool_name: 'Bash', input: {}, tool_use_id: 't1' }).then((r) => (answers.canUseTool = r))
+      cli.request('hook_callback', { callback_id: 'hook_0', input: { hook_event_name: 'PreToolUse' }, tool_use_id: 't2' }).then((r) => (answers.hook = r))
+      cli.mcp('demo', { method: 'tools/call', params: { name: 'hang', arguments: {} } }).then((r) => (answers.tool = r))
+      await cli.nextControlRequest('set_model') // the test has collected garbage by now
+      cli.log(answers)
+      await new Promise(() => {})
+    }`, {
+    mcpServers: { demo: server },
+    canUseTool: async () => { started++; return new Promise(() => {}) },
+    hooks: { PreToolUse: [{ hooks: [async () => { started++; return new Promise(() => {}) }] }] },
+  })
+  const q = query({ prompt: 'go', options })
+  try {
+    await q.next()
+    await eventually(() => started === 3, 10000, 'the three callbacks to start')
+    for (let i = 0; i < 5; i++) {
+      forceGc()
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    await q.setModel('after-gc')
+    await eventually(() => scenarioRecords(log).length > 0, 5000, 'the mock to report')
+    const [answers] = scenarioRecords(log)
+    assert.deepEqual(answers, {}, `no callback was answered: ${JSON.stringify(answers)}`)
+  } finally {
+    q.close()
+  }
+})
+
+// --- a consumer that never iterates ----------------------------------------------------------------
+
+test('a consumer that never iterates, with a CLI writing 200 MB: back-pressure bounds the host memory, nothing is lost', async () => {
+  const mockIndex = path.join(root, '__test__/mock-cli/index.mjs')
+  const host = runHost(`
+    import fs from 'node:fs'
+    import { query } from ${JSON.stringify(entry)}
+    import { mockCliPath, mockEnv, tempScenario, tempLogPath, readLog } from ${JSON.stringify(mockIndex)}
+    const rss = () => Number(/VmRSS:\\s+(\\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) * 1024
+    const gc = () => (globalThis.gc ? globalThis.gc() : Bun.gc(true))
+    const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+    const log = tempLogPath()
+    const go = log + '.go'
+    const scenario = tempScenario(\`
+      import fs from 'node:fs'
+      export default async function (cli) {
+        await cli.initialize()
+        await cli.nextUserMessage()
+        cli.log({ ready: true })
+        while (!fs.existsSync(\${JSON.stringify(go)})) await cli.sleep(5)
+        const line = JSON.stringify({ type: 'flood', text: 'f'.repeat(1024 * 1024 - 40) }) + '\\\\n'
+        let written = 0
+        for (let i = 0; i < 200; i++) {
+          let stalled = false
+          const timer = setTimeout(() => { stalled = true; cli.log({ stalled: written }) }, 1000)
+          await new Promise((r) => process.stdout.write(line, r))
+          clearTimeout(timer)
+          written += line.length
+          if (stalled) cli.log({ resumed: written })
+        }
+        cli.result()
+        cli.log({ done: written })
+      }\`)
+    const records = () => readLog(log).filter((r) => r.kind === 'scenario').map((r) => r.data)
+    const q = query({ prompt: 'flood', options: { pathToClaudeCodeExecutable: mockCliPath, env: mockEnv({ scenario, log }) } })
+    while (!records().some((r) => r.ready)) await sleep(10)
+    for (let i = 0; i < 3; i++) { gc(); await sleep(10) }
+    const before = rss()
+    fs.writeFileSync(go, '')
+    let stall
+    while (!(stall = records().find((r) => r.stalled !== undefined || r.done !== undefined))) await sleep(20)
+    await sleep(200)
+    const during = rss()
+    report({ before, during, stall })
+    let floods = 0
+    let bytes = 0
+    for await (const m of q) if (m.type === 'flood') { floods++; bytes += m.text.length }
+    report({ floods, bytes, done: records().find((r) => r.done !== undefined) })
+  `)
+  try {
+    const first = await host.next((r) => r.before !== undefined, 30000)
+    assert.equal(first.stall.done, undefined, `the CLI wrote all 200 MB without ever being held back (${JSON.stringify(first.stall)})`)
+    const growth = first.during - first.before
+    console.log(`# never-iterating consumer: CLI held back after ${mib(first.stall.stalled)} written; host RSS ${mib(first.before)} -> ${mib(first.during)} (+${mib(growth)})`)
+    assert.ok(first.stall.stalled < 64 * MiB, `the CLI got ${mib(first.stall.stalled)} out before being held back`)
+    assert.ok(growth < 16 * MiB + 32 * MiB, `host RSS grew by ${mib(growth)}, more than the 16 MiB queue + 32 MiB overhead`)
+    const last = await host.next((r) => r.floods !== undefined, 60000)
+    assert.equal(last.floods, 200, 'every message arrives once the consumer iterates')
+    assert.equal(last.bytes, 200 * (1024 * 1024 - 40))
+    assert.ok(last.done)
+    assert.deepEqual(await host.exited, { code: 0, signal: null }, host.stderr())
+  } finally {
+    host.child.kill('SIGKILL')
+  }
+})

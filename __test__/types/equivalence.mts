@@ -1,0 +1,77 @@
+// Checks that our declarations are structurally the same as the official ones: compiled (on the
+// claude-agent-sdk-native side only) together with equivalence-names.mts, which the runner
+// generates with one check per type name both packages export.
+import type * as O from '@anthropic-ai/claude-agent-sdk'
+import type * as N from 'claude-agent-sdk-native'
+import type * as Mcp from '@modelcontextprotocol/sdk/types.js'
+import type { UUID } from 'node:crypto'
+import type { Readable, Writable } from 'node:stream'
+import type { z as z4 } from 'zod/v4'
+import type { z as z3 } from 'zod/v3'
+
+type IsExactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+type Opaque<T> =
+  IsExactly<T, AbortSignal> extends true ? true
+    : IsExactly<T, AbortController> extends true ? true
+      : IsExactly<T, Readable> extends true ? true
+        : IsExactly<T, Writable> extends true ? true
+          : false
+
+/** T with intersections flattened and aliases expanded, deeply, so that identity is structural. */
+export type Norm<T> =
+  Opaque<T> extends true ? T
+    : T extends (...args: infer A) => infer R ? (...args: { [K in keyof A]: Norm<A[K]> }) => Norm<R>
+      : T extends Promise<infer U> ? Promise<Norm<U>>
+        : T extends object ? { [K in keyof T]: Norm<T[K]> }
+          : T
+
+/** True when A and B are identical once normalized: same keys, optionality, readonly-ness, types. */
+export type Same<A, B> = (<G>() => G extends Norm<A> ? 1 : 2) extends (<G>() => G extends Norm<B> ? 1 : 2) ? true : false
+
+/** Passes when the types are the same (the argument must be `true`). */
+export declare function same<A, B>(ok: Same<A, B>): void
+/** Passes when A is assignable to B. */
+export declare function assignable<A, B>(a: A): B
+
+// --- types whose official form names the MCP SDK's McpServer --------------------------------------
+// Our `instance` is our own server class (the MCP SDK's McpServer is not accepted at runtime), so
+// these are compared with `instance` left aside.
+type WithoutInstance<T> = T extends { instance: unknown } ? Omit<T, 'instance'> : T
+same<WithoutInstance<O.McpSdkServerConfigWithInstance>, WithoutInstance<N.McpSdkServerConfigWithInstance>>(true)
+same<WithoutInstance<O.McpServerConfig>, WithoutInstance<N.McpServerConfig>>(true)
+same<Omit<O.Options, 'mcpServers'>, Omit<N.Options, 'mcpServers'>>(true)
+same<keyof O.Options, keyof N.Options>(true)
+same<Omit<O.Query, 'setMcpServers' | typeof Symbol.asyncIterator | 'next' | 'return' | 'throw'>, Omit<N.Query, 'setMcpServers' | typeof Symbol.asyncIterator | 'next' | 'return' | 'throw'>>(true)
+same<keyof O.Query, keyof N.Query>(true)
+same<Parameters<O.Query['next']>, Parameters<N.Query['next']>>(true)
+same<ReturnType<O.Query['next']>, ReturnType<N.Query['next']>>(true)
+same<ReturnType<O.Query['setMcpServers']>, ReturnType<N.Query['setMcpServers']>>(true)
+same<WithoutInstance<Parameters<O.Query['setMcpServers']>[0][string]>, WithoutInstance<Parameters<N.Query['setMcpServers']>[0][string]>>(true)
+// Everything but an in-process server flows both ways.
+declare const officialProcessServers: Record<string, Exclude<O.McpServerConfig, { type: 'sdk' }>>
+declare const nativeProcessServers: Record<string, Exclude<N.McpServerConfig, { type: 'sdk' }>>
+assignable<typeof officialProcessServers, N.Options['mcpServers']>(officialProcessServers)
+assignable<typeof nativeProcessServers, O.Options['mcpServers']>(nativeProcessServers)
+
+// --- types the official package imports from elsewhere ----------------------------------------------
+same<Mcp.CallToolResult, N.CallToolResult>(true)
+same<Mcp.ToolAnnotations, N.ToolAnnotations>(true)
+same<Mcp.ElicitResult, N.ElicitResult>(true)
+same<UUID, N.UUID>(true)
+
+// --- functions --------------------------------------------------------------------------------------
+same<Parameters<typeof O.query>[0]['prompt'], Parameters<typeof N.query>[0]['prompt']>(true)
+same<ReturnType<typeof O.query>['next'], ReturnType<typeof N.query>['next']>(true)
+same<typeof O.AbortError, typeof N.AbortError>(true)
+// createSdkMcpServer takes every official options object (ours also takes JSON Schema tools).
+assignable<Parameters<typeof O.createSdkMcpServer>[0], Parameters<typeof N.createSdkMcpServer>[0]>(null!)
+same<WithoutInstance<ReturnType<typeof O.createSdkMcpServer>>, WithoutInstance<ReturnType<typeof N.createSdkMcpServer>>>(true)
+
+// --- generics, instantiated -------------------------------------------------------------------------
+type Shape4 = { a: z4.ZodString; b: z4.ZodOptional<z4.ZodNumber>; c: z4.ZodDefault<z4.ZodBoolean> }
+type Shape3 = { a: z3.ZodString; b: z3.ZodOptional<z3.ZodNumber>; c: z3.ZodDefault<z3.ZodBoolean> }
+same<O.InferShape<Shape4>, N.InferShape<Shape4>>(true)
+same<O.InferShape<Shape3>, N.InferShape<Shape3>>(true)
+same<O.SdkMcpToolDefinition<Shape4>, N.SdkMcpToolDefinition<Shape4>>(true)
+same<O.SdkMcpToolDefinition<Shape3>, N.SdkMcpToolDefinition<Shape3>>(true)
+same<O.SdkMcpToolDefinition, N.SdkMcpToolDefinition>(true)
