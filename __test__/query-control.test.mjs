@@ -5,7 +5,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import * as official from '@anthropic-ai/claude-agent-sdk'
 import { z } from 'zod'
-import { sdk as ours, collect, mockOptions, readStdin, scenarioRecords } from './helpers/sdk.mjs'
+import { sdk as ours, collect, mockOptions, readStdin, scenarioRecords, eventually } from './helpers/sdk.mjs'
 
 /** A CLI that answers every control method with a canned body and logs what it got. */
 const CONTROL_CLI = `
@@ -122,6 +122,8 @@ test('streaming input: messages are written as they arrive, streamInput() adds m
       if (seen.length === 3) break
     }
     finish()
+    // Our break returns at once (the CLI ends in the background): wait for its last log line.
+    await eventually(() => scenarioRecords(log).length > 0, 10000, 'the scenario log')
     return { seen, texts: scenarioRecords(log)[0] }
   }
   const mine = await run(ours)

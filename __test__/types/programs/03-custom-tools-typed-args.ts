@@ -1,6 +1,8 @@
 // Several tools: the handler's `args` are inferred from the Zod 4 shape (optional, default,
 // enum, array, object, union, nullable), plus annotations, extras and error results.
-import { tool, createSdkMcpServer, type CallToolResult, type SdkMcpToolDefinition } from '@anthropic-ai/claude-agent-sdk'
+import { tool, createSdkMcpServer, type SdkMcpToolDefinition } from '@anthropic-ai/claude-agent-sdk'
+// As the documentation does: the result type from the MCP SDK (our inlined type must match it).
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 
 const search = tool(
