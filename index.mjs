@@ -1,4 +1,4 @@
 import api from './index.js'
 
-export const { query, tool, createSdkMcpServer, AbortError } = api
+export const { query, startup, tool, createSdkMcpServer, AbortError } = api
 export default api

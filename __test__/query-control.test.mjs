@@ -285,3 +285,18 @@ test('spawnClaudeCodeProcess: the app starts the CLI; same spawn options as the 
     }`)
   assert.match(failing.error?.message ?? '', /exited with code 7/)
 })
+
+test('startup(): the CLI is spawned and initialized ahead of the first query', async () => {
+  const { log, options } = mockOptions(undefined)
+  const warm = await ours.startup({ options })
+  // Initialized, and nothing but initialize has been written yet.
+  assert.deepEqual(readStdin(log).map((m) => m.request?.subtype ?? m.type), ['initialize'])
+  const { messages, error } = await collect(warm.query('warm hello'))
+  assert.equal(error, null)
+  assert.equal(messages.find((m) => m.type === 'assistant').message.content[0].text, 'warm hello')
+  assert.throws(() => warm.query('again'), /only be called once/)
+
+  const unused = await ours.startup({ options: mockOptions(undefined).options })
+  unused.close()
+  await assert.rejects(ours.startup({ options: { ...mockOptions('export default async function (cli) { await new Promise(() => {}) }').options }, initializeTimeoutMs: 300 }), /did not answer the initialize request within 300 ms/)
+})

@@ -40,9 +40,7 @@ class Query {
   }
 
   _start(prompt, options) {
-    if (typeof prompt !== 'string' && !(prompt && typeof prompt[Symbol.asyncIterator] === 'function')) {
-      throw new TypeError('query(): `prompt` must be a string or an AsyncIterable of SDKUserMessage')
-    }
+    if (prompt !== WARM) checkPrompt(prompt)
     const { data, sdkServers, hookCallbacks } = splitOptions(options)
     // The dispatcher reads this map; setMcpServers() updates it in place.
     this._sdkServers = sdkServers
@@ -75,7 +73,20 @@ class Query {
     }, dispatch)
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
-    if (typeof prompt !== 'string') this._pump(prompt)
+    if (prompt !== WARM && typeof prompt !== 'string') this._pump(prompt)
+  }
+
+  /** Gives a warm query (from startup()) its prompt. */
+  _attachPrompt(prompt) {
+    checkPrompt(prompt)
+    if (this._finished) return
+    if (typeof prompt === 'string') {
+      // The user message a string prompt becomes, as the official SDK writes it.
+      this._session.sendUserMessage(JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: prompt }] }, parent_tool_use_id: null }))
+      this._session.endInput()
+    } else {
+      this._pump(prompt)
+    }
   }
 
   /** Starts the CLI through the app's spawnClaudeCodeProcess and connects it to the engine. */
@@ -297,9 +308,49 @@ class Query {
   }
 }
 
+const WARM = Symbol('warm query: the prompt comes later')
+
+function checkPrompt(prompt) {
+  if (typeof prompt !== 'string' && !(prompt && typeof prompt[Symbol.asyncIterator] === 'function')) {
+    throw new TypeError('query(): `prompt` must be a string or an AsyncIterable of SDKUserMessage')
+  }
+}
+
+/**
+ * Pre-warms the CLI (spawned and initialized) so the first query starts at once, as the
+ * official `startup()`. Resolves when the CLI has answered `initialize`.
+ */
+async function startup({ options, initializeTimeoutMs } = {}) {
+  const opts = { ...(options ?? {}) }
+  if (initializeTimeoutMs !== undefined) opts.initializeTimeoutMs = initializeTimeoutMs
+  const q = new Query(WARM, opts)
+  if (q._error) throw q._error
+  try {
+    await q.initializationResult()
+  } catch (e) {
+    q.close()
+    throw e
+  }
+  let used = false
+  return {
+    query(prompt) {
+      if (used) throw new Error('WarmQuery.query() can only be called once')
+      used = true
+      q._attachPrompt(prompt)
+      return q
+    },
+    close() {
+      if (!used) q.close()
+    },
+    async [Symbol.asyncDispose]() {
+      if (!used) q.close()
+    },
+  }
+}
+
 /** Starts a Claude Code session; same signature and behaviour as the official `query()`. */
 function query({ prompt, options } = {}) {
   return new Query(prompt, options ?? {})
 }
 
-module.exports = { query, Query }
+module.exports = { query, startup, Query }
