@@ -15,14 +15,25 @@ pub type DispatchFn =
   ThreadsafeFunction<FnArgs<(String, String, String)>, Promise<String>, FnArgs<(String, String, String)>, Status, false>;
 
 pub struct JsHost {
+  /// The query has a `stderr` option: the CLI's stderr and our diagnostics go there.
+  forward_stderr: bool,
   /// Taken out when the session ends: a live ThreadsafeFunction keeps the event loop alive, and
   /// a finished session must not keep the process running.
   dispatch: Mutex<Option<Arc<DispatchFn>>>,
 }
 
 impl JsHost {
-  pub fn new(dispatch: DispatchFn) -> Self {
-    Self { dispatch: Mutex::new(Some(Arc::new(dispatch))) }
+  pub fn new(dispatch: DispatchFn, forward_stderr: bool) -> Self {
+    Self { forward_stderr, dispatch: Mutex::new(Some(Arc::new(dispatch))) }
+  }
+
+  pub fn forwards_stderr(&self) -> bool {
+    self.forward_stderr
+  }
+
+  /// A diagnostics line for the query's `stderr` option; false once the query is over.
+  pub fn stderr_line(&self, line: &str) -> bool {
+    self.notify("stderr", "", line.to_string())
   }
 
   fn get(&self) -> Option<Arc<DispatchFn>> {
@@ -30,9 +41,14 @@ impl JsHost {
   }
 
   /// A call whose result JS does not return (events: cancel, stderr, host-process I/O).
-  pub fn notify(&self, kind: &str, id: &str, payload: String) {
-    if let Some(f) = self.get() {
-      f.call((kind.to_string(), id.to_string(), payload).into(), ThreadsafeFunctionCallMode::NonBlocking);
+  /// Returns false when the session is over and nothing was sent.
+  pub fn notify(&self, kind: &str, id: &str, payload: String) -> bool {
+    match self.get() {
+      Some(f) => {
+        f.call((kind.to_string(), id.to_string(), payload).into(), ThreadsafeFunctionCallMode::NonBlocking);
+        true
+      }
+      None => false,
     }
   }
 }
@@ -62,6 +78,7 @@ impl Host for JsHost {
   fn stderr(&self, chunk: &str) {
     self.notify("stderr", "", chunk.to_string());
   }
+
 
   fn release(&self) {
     self.dispatch.lock().unwrap_or_else(|p| p.into_inner()).take();

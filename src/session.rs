@@ -94,13 +94,15 @@ pub fn start_session(params: StartParams, dispatch: DispatchFn) -> Result<Native
   let exe = find_cli(options.path_to_claude_code_executable.as_deref(), &search, path_var.as_deref()).map_err(invalid)?;
   let launch = build_launch(&options, &exe, &params.runtime).map_err(invalid)?;
   let initialize = initialize_request(&options, &servers).map_err(invalid)?;
-  let host = Arc::new(JsHost::new(dispatch));
+  let host = Arc::new(JsHost::new(dispatch, params.forward_stderr));
   let (process, feed) = if params.host_process == Some(true) {
     let h = host.clone();
-    let (p, feed) = host_process(Arc::new(move |event| match event {
-      HostProcessEvent::Write(bytes) => h.notify("stdin", "", String::from_utf8_lossy(&bytes).into_owned()),
-      HostProcessEvent::End => h.notify("stdin_end", "", String::new()),
-      HostProcessEvent::Signal(sig) => h.notify("kill", "", agent_core::error::signal_name(sig)),
+    let (p, feed) = host_process(Arc::new(move |event| {
+      match event {
+        HostProcessEvent::Write(bytes) => h.notify("stdin", "", String::from_utf8_lossy(&bytes).into_owned()),
+        HostProcessEvent::End => h.notify("stdin_end", "", String::new()),
+        HostProcessEvent::Signal(sig) => h.notify("kill", "", agent_core::error::signal_name(sig)),
+      };
     }));
     (ProcessSpec::Host(p), Some(feed))
   } else {
@@ -118,7 +120,9 @@ pub fn start_session(params: StartParams, dispatch: DispatchFn) -> Result<Native
   };
   // Spawning needs the runtime's reactor; this runs on the JS thread, which also makes it the
   // child's parent thread for PR_SET_PDEATHSIG (it lives as long as the host process).
-  let (handle, messages) = napi::bindgen_prelude::within_runtime_if_available(|| session::start(spec, host)).map_err(invalid)?;
+  let (handle, messages) =
+    napi::bindgen_prelude::within_runtime_if_available(|| session::start(spec, host.clone())).map_err(invalid)?;
+  diagnostics::register(handle.trace_id(), &host);
   Ok(NativeSession { handle, launch, feed, messages: Arc::new(tokio::sync::Mutex::new(messages)), end: Arc::new(Mutex::new(None)) })
 }
 

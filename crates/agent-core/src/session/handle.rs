@@ -25,6 +25,7 @@ pub struct SessionHandle {
   pub(crate) cmd: mpsc::UnboundedSender<Command>,
   pub(crate) init: watch::Receiver<InitState>,
   pub(crate) pid: Option<u32>,
+  pub(crate) trace_id: u64,
 }
 
 fn closed() -> Error {
@@ -35,6 +36,11 @@ impl SessionHandle {
   /// The CLI's process id.
   pub fn pid(&self) -> Option<u32> {
     self.pid
+  }
+
+  /// The `sid` field of the `session` span all of this session's diagnostics are in.
+  pub fn trace_id(&self) -> u64 {
+    self.trace_id
   }
 
   /// Sends a control request (`{"subtype": "interrupt", ...}`) and waits for the CLI's answer,

@@ -33,6 +33,7 @@ use crate::error::Error;
 use crate::host::Host;
 use crate::mcp::McpServerDef;
 use crate::protocol::outgoing;
+use tracing::Instrument;
 
 /// How the CLI process comes to be.
 pub enum ProcessSpec {
@@ -58,6 +59,8 @@ pub struct SessionSpec {
   pub queue_bytes: usize,
 }
 
+static NEXT_TRACE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 /// Default time the CLI gets to answer `initialize` (it loads MCP servers, plugins, settings).
 pub const DEFAULT_INITIALIZE_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -69,6 +72,10 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
       return Err(Error::InvalidOption(format!("Two in-process MCP servers are named {name:?}")));
     }
   }
+  // Every event of this session carries its id, so a host can route diagnostics per session.
+  let trace_id = NEXT_TRACE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+  let span = tracing::debug_span!("session", sid = trace_id);
+  let _entered = span.enter();
   let forward = if spec.forward_stderr { Some(host.clone()) } else { None };
   let (child, stdin, stdout, (stderr_task, stderr_tail)): (Box<dyn ChildProcess>, _, Box<dyn tokio::io::AsyncRead + Send + Unpin>, _) =
     match spec.process {
@@ -118,6 +125,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
     stderr_task,
     stderr_tail,
   });
-  tokio::spawn(state.run());
-  Ok((SessionHandle { cmd: cmd_tx, init: init_rx, pid }, messages))
+  drop(_entered);
+  tokio::spawn(state.run().instrument(span));
+  Ok((SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id }, messages))
 }

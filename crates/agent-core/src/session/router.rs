@@ -113,12 +113,12 @@ impl Router {
     answer: impl FnOnce(&str, Result<String, String>) -> String + Send + 'static,
   ) -> Dispatched {
     let router = self.clone();
-    tokio::spawn(async move {
+    tokio::spawn(tracing::Instrument::in_current_span(async move {
       let call = HostCall { request_id: request_id.clone(), kind, payload };
       let outcome = router.host.invoke(call).await;
       router.write(answer(&request_id, outcome));
       let _ = router.done.send(request_id);
-    });
+    }));
     Dispatched::Running
   }
 }

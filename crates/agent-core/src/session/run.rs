@@ -225,7 +225,7 @@ impl Loop {
       Incoming::HostOnly => {}
       Incoming::Malformed(reason) => {
         // The official SDK skips such lines too; say which one, shortened (it may be large).
-        let shown: String = line.chars().take(200).collect();
+        let shown = crate::session::redact_keys(&line.chars().take(200).collect::<String>());
         tracing::warn!(reason = %reason, line = %shown, "skipped a line from Claude Code that is not a protocol message");
       }
     }
