@@ -49,28 +49,25 @@ type ToolExtras = {
   alwaysLoad?: boolean
 }
 
+/** The handler's `args` for an input schema: inferred from a Zod shape, a plain object for a JSON Schema. */
+export type ToolHandlerArgs<Schema extends AnyZodRawShape | ToolInputJsonSchema> = Schema extends AnyZodRawShape ? InferShape<Schema> : Record<string, unknown>
+
 /**
  * Defines an in-process MCP tool for `createSdkMcpServer()`. `inputSchema` is a Zod raw shape
- * (Zod 3 or Zod 4): the handler's `args` are typed from it and validated before it runs.
+ * (Zod 3 or Zod 4), as with the official SDK: the handler's `args` are typed from it. As an
+ * extension, it may also be a plain JSON Schema object (`{ type: 'object', properties, required }`):
+ * `args` are then a `Record<string, unknown>`. Either way they are validated before the handler runs.
+ *
+ * (One signature rather than two overloads, so that a mistake in a Zod tool's handler is reported
+ * against the Zod signature.)
  */
-export declare function tool<Schema extends AnyZodRawShape>(
+export declare function tool<Schema extends AnyZodRawShape | ToolInputJsonSchema>(
   name: string,
   description: string,
   inputSchema: Schema,
-  handler: (args: InferShape<Schema>, extra: unknown) => Promise<CallToolResult>,
+  handler: (args: ToolHandlerArgs<Schema>, extra: unknown) => Promise<CallToolResult>,
   extras?: ToolExtras,
-): SdkMcpToolDefinition<Schema>
-/**
- * Defines an in-process MCP tool whose input is described by a plain JSON Schema object (an
- * extension of claude-agent-sdk-native): `args` are validated against it before the handler runs.
- */
-export declare function tool(
-  name: string,
-  description: string,
-  inputSchema: ToolInputJsonSchema,
-  handler: (args: Record<string, unknown>, extra: unknown) => Promise<CallToolResult>,
-  extras?: ToolExtras,
-): SdkMcpJsonSchemaToolDefinition
+): Schema extends AnyZodRawShape ? SdkMcpToolDefinition<Schema> : SdkMcpJsonSchemaToolDefinition
 
 /**
  * Creates an in-process MCP server holding `tools`. Put the result in `options.mcpServers`; its

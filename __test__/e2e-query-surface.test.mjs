@@ -5,17 +5,13 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { CLIS, root } from './helpers/clis.mjs'
 import { z } from 'zod'
 import { sdk, alive, eventually } from './helpers/sdk.mjs'
 import { childrenOf } from './helpers/process.mjs'
 import { startScriptedModel, toolResults, toolResultText, lastUserText } from '../testing/index.mjs'
 
 const { query, tool, createSdkMcpServer, AbortError } = sdk
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const CLIS = {
-  '2.1.330': path.join(root, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe'),
-  '2.1.197': path.join(root, 'node_modules/claude-code-2-1-197/bin/claude.exe'),
-}
 
 const user = (text) => ({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, session_id: '' })
 

@@ -5,16 +5,12 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { CLIS, root } from './helpers/clis.mjs'
 import { z } from 'zod'
 import { sdk } from './helpers/sdk.mjs'
 import { startScriptedModel, toolResults, toolResultText, lastToolResult } from '../testing/index.mjs'
 
 const { query, tool, createSdkMcpServer } = sdk
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const CLIS = {
-  '2.1.330': path.join(root, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe'),
-  '2.1.197': path.join(root, 'node_modules/claude-code-2-1-197/bin/claude.exe'),
-}
 const STDIO_SERVER = path.join(root, '__test__/fixtures/servers/stdio-mcp-server.mjs')
 
 function greeter(calls = []) {

@@ -361,3 +361,47 @@ test('a consumer that never iterates, with a CLI writing 200 MB: back-pressure b
     host.child.kill('SIGKILL')
   }
 })
+
+// --- the real CLI ------------------------------------------------------------------------------------
+
+test('real CLI 2.1.330: a PreToolUse hook that never settles times out in the CLI; its signal fires and the session ends', async () => {
+  const { startScriptedModel, toolResultText, lastToolResult } = await import('../testing/index.mjs')
+  const cliPath = path.join(root, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe')
+  const h = hanging()
+  const hook = h.make('hook')
+  let toolCalls = 0
+  const server = createSdkMcpServer({ name: 'demo', tools: [tool('greet', 'd', {}, async () => { toolCalls++; return text('hi') })] })
+  const model = await startScriptedModel({
+    turns: [{ toolUses: [{ name: 'mcp__demo__greet', input: {} }] }, (req) => ({ text: 'Tool said: ' + toolResultText(lastToolResult(req)) })],
+  })
+  let stderr = ''
+  const q = query({
+    prompt: 'greet',
+    options: {
+      pathToClaudeCodeExecutable: cliPath, env: model.env(), cwd: model.tempDir('hook-timeout-'), stderr: (d) => (stderr += d),
+      mcpServers: { demo: server }, allowedTools: ['mcp__demo__greet'],
+      hooks: { PreToolUse: [{ hooks: [hook], timeout: 1 }] },
+    },
+  })
+  const messages = []
+  let resultAt
+  const run = (async () => {
+    for await (const m of q) {
+      messages.push(m)
+      if (m.type === 'result') resultAt = Date.now()
+    }
+  })()
+  try {
+    await eventually(() => h.signals.hook?.aborted, 20000, `the CLI to time the hook out; stderr: ${stderr}`)
+    await eventually(() => resultAt, 20000, `the result; stderr: ${stderr}`)
+    // The promise is still referenced (h.keep), so only the engine can let the session end.
+    await within(run, 5000, 'the query to end after the result (the timed-out hook still counts as in flight)')
+    const result = messages.find((m) => m.type === 'result')
+    assert.equal(result.subtype, 'success')
+    assert.match(result.result, /^Tool said: PreToolUse hook did not respond before its timeout/)
+    assert.equal(toolCalls, 0, 'the tool did not run')
+  } finally {
+    q.close()
+    await model.close()
+  }
+})

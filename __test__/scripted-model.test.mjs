@@ -5,6 +5,7 @@ import { describe, it, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { CLIS, root } from './helpers/clis.mjs'
 import { query, createSdkMcpServer, tool } from '@anthropic-ai/claude-agent-sdk'
 import { z } from 'zod'
 import {
@@ -17,11 +18,6 @@ import {
   isAgentTurn,
 } from '../testing/index.mjs'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const CLIS = {
-  '2.1.330': path.join(root, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe'),
-  '2.1.197': path.join(root, 'node_modules/claude-code-2-1-197/bin/claude.exe'),
-}
 
 function demoServer(calls) {
   return createSdkMcpServer({
