@@ -1,11 +1,11 @@
 // Public typings of claude-agent-sdk-native: the API of @anthropic-ai/claude-agent-sdk 0.3.x that
-// this package implements — query(), tool(), createSdkMcpServer(), AbortError — and every type
+// this package implements — query(), startup(), tool(), createSdkMcpServer(), AbortError — and every type
 // they use, structurally the same as the official declarations, so that code written against
 // either package type-checks against the other. Neither @anthropic-ai/sdk nor
 // @modelcontextprotocol/sdk is needed: the shapes used from them are inlined (types/anthropic.d.ts,
 // types/mcp.d.ts). Zod types come from `zod` (an optional peer dependency).
 import type { Options } from './types/options.js'
-import type { Query } from './types/query.js'
+import type { Query, WarmQuery } from './types/query.js'
 import type { SDKUserMessage } from './types/messages.js'
 import type {
   AnyZodRawShape,
@@ -39,6 +39,17 @@ export declare function query(params: {
   prompt: string | AsyncIterable<SDKUserMessage>
   options?: Options
 }): Query
+
+/**
+ * Starts a Claude Code process ahead of time and waits for it to be initialized, so that the first
+ * prompt is answered without the start-up delay: `(await startup({ options })).query(prompt)`.
+ * Rejects when the process fails to start or is not initialized within `initializeTimeoutMs`
+ * (default 60 000).
+ */
+export declare function startup(params?: {
+  options?: Options
+  initializeTimeoutMs?: number
+}): Promise<WarmQuery>
 
 /** Extra metadata of a tool. */
 type ToolExtras = {

@@ -48,7 +48,7 @@ for (const [label, end, expected] of [
   ['exit 0', 'await cli.exit(0)', /^Claude Code process exited with code 0 before sending a result\. stderr: [\s\S]*fatal: the last words$/],
   ['exit 3', 'await cli.exit(3)', /^Claude Code process exited with code 3\. stderr: [\s\S]*fatal: the last words$/],
   ['SIGKILL', "await cli.kill('SIGKILL')", /^Claude Code process terminated by signal SIGKILL\. stderr: [\s\S]*fatal: the last words$/],
-  ['SIGSEGV', "await cli.kill('SIGSEGV')", /^Claude Code process terminated by signal SIGSEGV\. stderr: [\s\S]*fatal: the last words$/],
+  ['SIGTERM from elsewhere', "await cli.kill('SIGTERM')", /^Claude Code process terminated by signal SIGTERM\. stderr: [\s\S]*fatal: the last words$/],
 ]) {
   test(`the CLI dies before a result (${label}): the iterator rejects with it and the stderr tail, control calls reject, handlers are aborted`, async () => {
     const unhandled = trapUnhandled()

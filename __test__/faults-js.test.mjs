@@ -5,8 +5,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { sdk, collect, mockOptions, mockPids, eventually, readLog, scenarioRecords } from './helpers/sdk.mjs'
-import { gone, trapUnhandled, within, tempPath, forceGc, runHost, entry, root, MiB, mib } from './helpers/process.mjs'
+import { sdk, collect, mockOptions, mockPids, eventually, scenarioRecords } from './helpers/sdk.mjs'
+import { gone, childrenOf, trapUnhandled, within, tempPath, forceGc, runHost, entry, root, MiB, mib } from './helpers/process.mjs'
 
 const { query, tool, createSdkMcpServer, AbortError } = sdk
 
@@ -256,6 +256,41 @@ test('canUseTool and a hook that never settle: the CLI cancels them (its hook ti
   }
 })
 
+test('a control_cancel_request right behind its request is not lost: the callback sees its signal aborted', async () => {
+  // The official SDK registers the request's AbortController as it reads the request, so a cancel
+  // that follows at once still reaches the callback (its signal is already aborted when it runs).
+  const signals = []
+  const keep = []
+  const { options } = mockOptions(`
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      cli.systemInit()
+      for (let i = 0; i < 100; i++) {
+        cli.send({ type: 'control_request', request_id: 'p' + i, request: { subtype: 'can_use_tool', tool_name: 'Bash', input: {}, tool_use_id: 't' + i } })
+        cli.send({ type: 'control_cancel_request', request_id: 'p' + i })
+      }
+      await new Promise(() => {})
+    }`, {
+    canUseTool: (name, input, { signal }) => {
+      signals.push(signal)
+      const p = new Promise(() => {})
+      keep.push(p)
+      return p
+    },
+  })
+  const q = query({ prompt: 'go', options })
+  try {
+    await q.next()
+    await eventually(() => signals.length === 100, 10000, 'the 100 callbacks to run')
+    await eventually(() => signals.every((s) => s.aborted), 3000, 'every signal to be aborted').catch((e) => {
+      throw new Error(`${e.message}: ${signals.filter((s) => !s.aborted).length} of 100 cancels were lost`)
+    })
+  } finally {
+    q.close()
+  }
+})
+
 test('never-settling callbacks whose promises are garbage-collected are not answered behind the user\'s back', async () => {
   // Nothing references these promises but the engine's await: a GC must not turn them into a
   // "deny" / error / isError answer (the official SDK just never answers).
@@ -375,6 +410,7 @@ test('real CLI 2.1.330: a PreToolUse hook that never settles times out in the CL
     turns: [{ toolUses: [{ name: 'mcp__demo__greet', input: {} }] }, (req) => ({ text: 'Tool said: ' + toolResultText(lastToolResult(req)) })],
   })
   let stderr = ''
+  const before = new Set(childrenOf())
   const q = query({
     prompt: 'greet',
     options: {
@@ -402,6 +438,8 @@ test('real CLI 2.1.330: a PreToolUse hook that never settles times out in the CL
     assert.equal(toolCalls, 0, 'the tool did not run')
   } finally {
     q.close()
+    const cliPids = childrenOf().filter((p) => !before.has(p))
+    await eventually(() => cliPids.every(gone), 15000, 'the CLI to exit')
     await model.close()
   }
 })

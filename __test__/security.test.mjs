@@ -160,7 +160,7 @@ test('DEBUG_CLAUDE_AGENT_SDK=1 tracing never prints the API key, env values or t
     await within(host.exited, 10000, 'the host to exit')
     const stderr = host.stderr()
     if (process.env.SHOW_TRACE) console.log(stderr)
-    assert.match(stderr, /spawned Claude Code/, `tracing was on:\n${stderr}`)
+    assert.match(stderr, /DEBUG.*spawned/, `tracing was on, at debug level:\n${stderr}`)
     assert.match(error ?? '', /^Claude Code process exited with code 1\. stderr: auth: using key /)
     assert.ok(!error.includes(apiKey), 'the error message masks the key')
     for (const [what, secret] of [['the API key', apiKey], ['an env value', envSecret], ['a tool argument', argSecret]]) {

@@ -273,7 +273,12 @@ console.log(`\n[bench] ${runs.length} runs in ${machine.seconds} s`)
 
 const resultsFile = quick ? path.join(root, '.tmp', 'bench-results-quick.json') : path.join(here, 'results.json')
 fs.mkdirSync(path.dirname(resultsFile), { recursive: true })
-fs.writeFileSync(resultsFile, JSON.stringify({ machine, medians, targets, runs }, null, 1) + '\n')
+// One run per line: small diffs between benchmark runs.
+const J = JSON.stringify
+fs.writeFileSync(
+  resultsFile,
+  `{"machine": ${J(machine)},\n"medians": ${J(medians)},\n"targets": ${J(targets)},\n"runs": [\n${runs.map((x) => J(x)).join(',\n')}\n]}\n`,
+)
 console.log(`[bench] wrote ${path.relative(root, resultsFile)}`)
 
 if (writeDocs) {

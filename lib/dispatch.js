@@ -1,64 +1,105 @@
 'use strict'
 // The one function the native engine calls into JS with: dispatch(kind, requestId, payload).
-// Calls resolve with the answer as JSON text; every failure of user code is turned into the
-// answer the official SDK gives (an isError tool result; a rejection the engine maps to a
-// deny or an error response), so nothing thrown here can reach the process.
+// It returns at once; a call (tool, permission prompt, hook) is answered later with
+// session.reply(requestId, ok, text), which writes the answer to the CLI from this thread.
+// Every failure of user code becomes the answer the official SDK gives (an isError tool result;
+// a failed reply the engine maps to a deny or an error response), so nothing thrown here can
+// reach the process.
 const { normalizeToolResult, errorResultFromThrow, toolNotFoundMessage } = require('./schema')
 
 const answer = (result) => JSON.stringify({ result })
 const errorResult = (text) => ({ content: [{ type: 'text', text }], isError: true })
 
-function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProcess }) {
-  /** Abort controllers of running calls, by the CLI's request id (control_cancel_request). */
-  const running = new Map()
-
-  function track(requestId) {
-    const controller = new AbortController()
-    running.set(requestId, controller)
-    return controller
+/**
+ * A call in flight. Its AbortSignal is made only if the user code asks for it (most never do,
+ * and an AbortController per call is a measurable share of a tool call's cost).
+ */
+class RunningCall {
+  constructor() {
+    this.controller = undefined
+    this.aborted = false
   }
 
-  async function callTool(requestId, payload) {
-    const { server, tool, arguments: args, meta } = JSON.parse(payload)
-    const entry = sdkServers.get(server)?.tools.get(tool)
-    if (!entry) return answer(errorResult(toolNotFoundMessage(tool)))
-    const checked = await entry.schema.validate(args)
-    if (!checked.ok) return answer(errorResult(checked.message))
-    const controller = track(requestId)
-    const extra = {
-      signal: controller.signal,
-      sessionId: undefined,
-      _meta: meta ?? undefined,
-      sendNotification: async () => {},
-      sendRequest: async () => { throw new Error('sendRequest is not supported for in-process SDK MCP tools') },
-      authInfo: undefined,
-      requestId: meta && meta.progressToken !== undefined ? meta.progressToken : requestId,
+  get signal() {
+    if (!this.controller) {
+      this.controller = new AbortController()
+      if (this.aborted) this.controller.abort()
     }
-    let result
+    return this.controller.signal
+  }
+
+  abort() {
+    this.aborted = true
+    this.controller?.abort()
+  }
+}
+
+const errorText = (err) => (err instanceof Error ? err.message : String(err))
+
+function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProcess }) {
+  /** Calls in flight, by the CLI's request id (for control_cancel_request). */
+  const running = new Map()
+  // Weak: the engine holds this dispatcher for the session's life, and a strong reference back
+  // to the session would keep an abandoned Query (and its CLI) from ever being collected.
+  let sessionRef
+
+  function track(requestId) {
+    const call = new RunningCall()
+    running.set(requestId, call)
+    return call
+  }
+
+  function settle(requestId, promise) {
+    promise.then(
+      (text) => sessionRef?.deref()?.reply(requestId, true, text),
+      (err) => sessionRef?.deref()?.reply(requestId, false, errorText(err)),
+    )
+  }
+
+  // Each call is tracked before its first await, so a cancel right behind it finds it.
+  async function callTool(requestId, payload) {
+    const controller = track(requestId)
     try {
-      result = entry.schema.passArgs ? await entry.definition.handler(checked.value, extra) : await entry.definition.handler(extra)
-    } catch (err) {
-      return answer(errorResultFromThrow(err))
+      const { server, tool, id, arguments: args, meta } = JSON.parse(payload)
+      const entry = sdkServers.get(server)?.tools.get(tool)
+      if (!entry) return answer(errorResult(toolNotFoundMessage(tool)))
+      const checked = await entry.schema.validate(args)
+      if (!checked.ok) return answer(errorResult(checked.message))
+      const extra = {
+        get signal() { return controller.signal },
+        sessionId: undefined,
+        _meta: meta ?? undefined,
+        sendNotification: async () => {},
+        sendRequest: async () => { throw new Error('sendRequest is not supported for in-process SDK MCP tools') },
+        authInfo: undefined,
+        requestId: id,
+      }
+      let result
+      try {
+        result = entry.schema.passArgs ? await entry.definition.handler(checked.value, extra) : await entry.definition.handler(extra)
+      } catch (err) {
+        return answer(errorResultFromThrow(err))
+      }
+      try {
+        return answer(normalizeToolResult(result))
+      } catch (err) {
+        // Where the official server answers with a JSON-RPC error (an invalid result).
+        if (typeof err.toJsonRpcError === 'function') return JSON.stringify({ error: err.toJsonRpcError() })
+        return answer(errorResultFromThrow(err))
+      }
     } finally {
       running.delete(requestId)
-    }
-    try {
-      return answer(normalizeToolResult(result))
-    } catch (err) {
-      // Where the official server answers with a JSON-RPC error (an invalid result).
-      if (typeof err.toJsonRpcError === 'function') return JSON.stringify({ error: err.toJsonRpcError() })
-      return answer(errorResultFromThrow(err))
     }
   }
 
   async function permission(requestId, payload) {
-    const r = JSON.parse(payload)
     const controller = track(requestId)
+    const r = JSON.parse(payload)
     try {
       // The CanUseTool options object, field for field as the official SDK builds it.
       const str = (v) => typeof v === 'string'
       const opts = {
-        signal: controller.signal,
+        get signal() { return controller.signal },
         suggestions: r.permission_suggestions,
         blockedPath: r.blocked_path,
         ...(r.mcp_server && { mcpServer: { name: r.mcp_server.name, source: r.mcp_server.source } }),
@@ -96,30 +137,34 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
   }
 
   async function hook(requestId, payload) {
+    const controller = track(requestId)
     const r = JSON.parse(payload)
     const fn = hookCallbacks.get(r.callback_id)
     if (!fn) throw new Error(`No hook callback found for ID: ${r.callback_id}`)
-    const controller = track(requestId)
     try {
-      const out = await fn(r.input, r.tool_use_id, { signal: controller.signal })
+      const out = await fn(r.input, r.tool_use_id, { get signal() { return controller.signal } })
       return JSON.stringify(out ?? {})
     } finally {
       running.delete(requestId)
     }
   }
 
-  async function dispatch(kind, requestId, payload) {
-    switch (kind) {
-      case 'tool': return callTool(requestId, payload)
-      case 'can_use_tool': return permission(requestId, payload)
-      case 'hook_callback': return hook(requestId, payload)
-      case 'cancel': running.get(requestId)?.abort(); return ''
-      case 'stderr': if (stderr) stderr(payload); return ''
-      // I/O of a process the app started itself (spawnClaudeCodeProcess).
-      case 'stdin': hostProcess.proc?.stdin.write(payload); return ''
-      case 'stdin_end': hostProcess.proc?.stdin.end(); return ''
-      case 'kill': hostProcess.proc?.kill(payload); return ''
-      default: throw new Error(`unknown dispatch kind ${kind}`)
+  function dispatch(kind, requestId, payload) {
+    try {
+      switch (kind) {
+        case 'tool': return settle(requestId, callTool(requestId, payload))
+        case 'can_use_tool': return settle(requestId, permission(requestId, payload))
+        case 'hook_callback': return settle(requestId, hook(requestId, payload))
+        case 'cancel': return running.get(requestId)?.abort()
+        case 'stderr': return stderr?.(payload)
+        // I/O of a process the app started itself (spawnClaudeCodeProcess).
+        case 'stdin': return hostProcess.proc?.stdin.write(payload)
+        case 'stdin_end': return hostProcess.proc?.stdin.end()
+        case 'kill': return hostProcess.proc?.kill(payload)
+      }
+    } catch (err) {
+      // A throwing stderr callback or a broken host process must not take the process down.
+      process.emitWarning(`claude-agent-sdk-native: ${kind} handler threw: ${errorText(err)}`)
     }
   }
 
@@ -129,7 +174,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
     running.clear()
   }
 
-  return { dispatch, abortAll }
+  return { dispatch, abortAll, attach: (s) => { sessionRef = new WeakRef(s) } }
 }
 
 module.exports = { makeDispatch }

@@ -49,7 +49,7 @@ class Query {
     }
     // The app's own process, when it starts the CLI itself (spawnClaudeCodeProcess).
     const hostProcess = { proc: undefined }
-    const { dispatch, abortAll } = makeDispatch({
+    const { dispatch, abortAll, attach } = makeDispatch({
       hostProcess,
       sdkServers,
       hookCallbacks,
@@ -71,6 +71,7 @@ class Query {
       runtime: process.execPath,
       hostProcess: typeof spawner === 'function',
     }, dispatch)
+    attach(this._session)
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
     if (prompt !== WARM && typeof prompt !== 'string') this._pump(prompt)
@@ -159,7 +160,9 @@ class Query {
     if (batch === null) {
       const reason = this._session.endReason()
       this._cleanup()
-      if (reason) this._error = this._error ?? engineError(reason.code, reason.message)
+      // The session's own end reason (the CLI's exit code and stderr) outranks a failure to
+      // write streamed input, which is only its consequence.
+      if (reason) this._error = engineError(reason.code, reason.message)
       return this._next()
     }
     this._buffer = batch

@@ -1,18 +1,25 @@
 //! The engine's [`Host`] for JavaScript: one ThreadsafeFunction per session, the `dispatch`
-//! function of `lib/query.js`, called as `dispatch(kind, requestId, payloadJson)`. For calls
-//! it returns a Promise of the answer's JSON text; for notifications (`cancel`, `stderr`) its
-//! result is ignored.
+//! function of `lib/dispatch.js`, called as `dispatch(kind, requestId, payloadJson)` without
+//! waiting for a result. JS answers a call later through `NativeSession.reply()`, on its own
+//! thread, and the answer is written to the CLI right there. Events (`cancel`, `stderr`,
+//! host-process I/O) need no answer.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use agent_core::host::{BoxFuture, Host, HostCall, HostResult};
-use napi::bindgen_prelude::{FnArgs, Promise};
-use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
+use agent_core::host::{Host, HostCall, HostResult, Reply};
+use napi::bindgen_prelude::FnArgs;
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode, UnknownReturnValue};
 use napi::Status;
 
 /// `CalleeHandled = false`: JS gets `(kind, id, payload)`, not the Node-style `(err, ...)`.
-pub type DispatchFn =
-  ThreadsafeFunction<FnArgs<(String, String, String)>, Promise<String>, FnArgs<(String, String, String)>, Status, false>;
+pub type DispatchFn = ThreadsafeFunction<
+  FnArgs<(String, String, String)>,
+  UnknownReturnValue,
+  FnArgs<(String, String, String)>,
+  Status,
+  false,
+>;
 
 pub struct JsHost {
   /// The query has a `stderr` option: the CLI's stderr and our diagnostics go there.
@@ -20,11 +27,17 @@ pub struct JsHost {
   /// Taken out when the session ends: a live ThreadsafeFunction keeps the event loop alive, and
   /// a finished session must not keep the process running.
   dispatch: Mutex<Option<Arc<DispatchFn>>>,
+  /// Calls JS has not answered yet, by the CLI's request id.
+  replies: Mutex<HashMap<String, Reply>>,
 }
 
 impl JsHost {
   pub fn new(dispatch: DispatchFn, forward_stderr: bool) -> Self {
-    Self { forward_stderr, dispatch: Mutex::new(Some(Arc::new(dispatch))) }
+    Self { forward_stderr, dispatch: Mutex::new(Some(Arc::new(dispatch))), replies: Mutex::new(HashMap::new()) }
+  }
+
+  fn get(&self) -> Option<Arc<DispatchFn>> {
+    self.dispatch.lock().unwrap_or_else(|p| p.into_inner()).clone()
   }
 
   pub fn forwards_stderr(&self) -> bool {
@@ -36,39 +49,35 @@ impl JsHost {
     self.notify("stderr", "", line.to_string())
   }
 
-  fn get(&self) -> Option<Arc<DispatchFn>> {
-    self.dispatch.lock().unwrap_or_else(|p| p.into_inner()).clone()
-  }
-
-  /// A call whose result JS does not return (events: cancel, stderr, host-process I/O).
-  /// Returns false when the session is over and nothing was sent.
+  /// Calls dispatch without expecting an answer. False when the session is over.
   pub fn notify(&self, kind: &str, id: &str, payload: String) -> bool {
     match self.get() {
-      Some(f) => {
-        f.call((kind.to_string(), id.to_string(), payload).into(), ThreadsafeFunctionCallMode::NonBlocking);
-        true
-      }
+      Some(f) => f.call((kind.to_string(), id.to_string(), payload).into(), ThreadsafeFunctionCallMode::NonBlocking) == Status::Ok,
       None => false,
+    }
+  }
+
+  /// JS's answer to a call (on the JS thread).
+  pub fn reply(&self, request_id: &str, result: HostResult) {
+    let reply = self.replies.lock().unwrap_or_else(|p| p.into_inner()).remove(request_id);
+    if let Some(reply) = reply {
+      reply.send(result);
     }
   }
 }
 
 impl Host for JsHost {
-  fn invoke(&self, call: HostCall) -> BoxFuture<HostResult> {
-    let f = self.get();
-    Box::pin(async move {
-      let Some(f) = f else {
-        return Err("The query has ended".to_string());
-      };
-      // `call_async_catch`: a synchronous throw in JS must come back as an error, not take the
-      // process down (plain `call_async` makes it a fatal exception).
-      let promise = f
-        .call_async_catch((call.kind.as_str().to_string(), call.request_id, call.payload).into())
-        .await
-        .map_err(|e| e.reason.clone())?;
-      drop(f);
-      promise.await.map_err(|e| e.reason.clone())
-    })
+  fn invoke(&self, call: HostCall, reply: Reply) {
+    // A second call under an id still in flight replaces the first, which is answered with an
+    // error as it is dropped (outside the lock).
+    let replaced = self.replies.lock().unwrap_or_else(|p| p.into_inner()).insert(call.request_id.clone(), reply);
+    drop(replaced);
+    if !self.notify(call.kind.as_str(), &call.request_id, call.payload) {
+      let reply = self.replies.lock().unwrap_or_else(|p| p.into_inner()).remove(&call.request_id);
+      if let Some(reply) = reply {
+        reply.send(Err("The query has ended".to_string()));
+      }
+    }
   }
 
   fn cancel(&self, request_id: &str) {
@@ -79,8 +88,9 @@ impl Host for JsHost {
     self.notify("stderr", "", chunk.to_string());
   }
 
-
   fn release(&self) {
     self.dispatch.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let unanswered: Vec<Reply> = self.replies.lock().unwrap_or_else(|p| p.into_inner()).drain().map(|(_, r)| r).collect();
+    drop(unanswered);
   }
 }

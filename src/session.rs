@@ -66,6 +66,7 @@ pub struct EndReason {
 #[napi]
 pub struct NativeSession {
   handle: SessionHandle,
+  host: Arc<JsHost>,
   launch: Launch,
   feed: Option<HostProcessFeed>,
   messages: Arc<tokio::sync::Mutex<Messages>>,
@@ -123,7 +124,7 @@ pub fn start_session(params: StartParams, dispatch: DispatchFn) -> Result<Native
   let (handle, messages) =
     napi::bindgen_prelude::within_runtime_if_available(|| session::start(spec, host.clone())).map_err(invalid)?;
   diagnostics::register(handle.trace_id(), &host);
-  Ok(NativeSession { handle, launch, feed, messages: Arc::new(tokio::sync::Mutex::new(messages)), end: Arc::new(Mutex::new(None)) })
+  Ok(NativeSession { handle, host, launch, feed, messages: Arc::new(tokio::sync::Mutex::new(messages)), end: Arc::new(Mutex::new(None)) })
 }
 
 #[napi]
@@ -144,6 +145,14 @@ impl NativeSession {
       cwd: self.launch.cwd.clone(),
       env: self.launch.env.iter().cloned().collect(),
     }
+  }
+
+  /// JS's answer to a call dispatched as `dispatch(kind, requestId, payload)`: `ok` with the
+  /// answer's JSON, or not `ok` with the message of what the user code threw. Written to the
+  /// CLI from this thread.
+  #[napi]
+  pub fn reply(&self, request_id: String, ok: bool, text: String) {
+    self.host.reply(&request_id, if ok { Ok(text) } else { Err(text) });
   }
 
   /// Output of a host-started process.

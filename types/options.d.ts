@@ -355,7 +355,7 @@ export type Options = {
   onUserDialog?: OnUserDialog
   supportedDialogKinds?: string[]
   perTaskStopAffordance?: boolean
-  /** Save the session to disk so that it can be resumed (default `true`). */
+  /** Save the session to disk so that it can be resumed. */
   persistSession?: boolean
   sessionStore?: SessionStore
   sessionStoreFlush?: SessionStoreFlush
@@ -409,7 +409,7 @@ export type Options = {
   /** Settings at flag level: a path to a settings file, or the settings. */
   settings?: string | Settings
   managedSettings?: Settings
-  /** Which settings files to read; none when omitted. */
+  /** Which settings files to read. */
   settingSources?: SettingSource[]
   skills?: string[] | 'all'
   debug?: boolean
@@ -420,7 +420,7 @@ export type Options = {
   strictMcpConfig?: boolean
   /**
    * The system prompt: a string (or parts) replaces Claude Code's; the preset keeps Claude Code's,
-   * optionally with `append`. Default: a minimal prompt.
+   * optionally with `append`.
    */
   systemPrompt?: string | string[] | {
     type: 'custom'

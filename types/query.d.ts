@@ -393,3 +393,14 @@ export interface Query extends AsyncGenerator<SDKMessage, void> {
   /** Ends the query and its Claude Code process. */
   close(): void
 }
+
+/**
+ * A pre-warmed session from `startup()`: the Claude Code process is running and initialized, so
+ * `query()` starts at once. Use it once, or `close()` it (or dispose of it) unused.
+ */
+export interface WarmQuery extends AsyncDisposable {
+  /** Sends the prompt to the warm process; only once per WarmQuery. */
+  query(prompt: string | AsyncIterable<SDKUserMessage>): Query
+  /** Stops the warm process without using it. */
+  close(): void
+}

@@ -47,6 +47,10 @@ same<Parameters<O.Query['next']>, Parameters<N.Query['next']>>(true)
 same<ReturnType<O.Query['next']>, ReturnType<N.Query['next']>>(true)
 same<ReturnType<O.Query['setMcpServers']>, ReturnType<N.Query['setMcpServers']>>(true)
 same<WithoutInstance<Parameters<O.Query['setMcpServers']>[0][string]>, WithoutInstance<Parameters<N.Query['setMcpServers']>[0][string]>>(true)
+same<keyof O.WarmQuery, keyof N.WarmQuery>(true)
+same<Parameters<O.WarmQuery['query']>, Parameters<N.WarmQuery['query']>>(true)
+same<O.WarmQuery['close'], N.WarmQuery['close']>(true)
+same<O.WarmQuery[typeof Symbol.asyncDispose], N.WarmQuery[typeof Symbol.asyncDispose]>(true)
 // Everything but an in-process server flows both ways.
 declare const officialProcessServers: Record<string, Exclude<O.McpServerConfig, { type: 'sdk' }>>
 declare const nativeProcessServers: Record<string, Exclude<N.McpServerConfig, { type: 'sdk' }>>
@@ -63,6 +67,8 @@ same<UUID, N.UUID>(true)
 same<Parameters<typeof O.query>[0]['prompt'], Parameters<typeof N.query>[0]['prompt']>(true)
 same<ReturnType<typeof O.query>['next'], ReturnType<typeof N.query>['next']>(true)
 same<typeof O.AbortError, typeof N.AbortError>(true)
+same<Omit<NonNullable<Parameters<typeof O.startup>[0]>, 'options'>, Omit<NonNullable<Parameters<typeof N.startup>[0]>, 'options'>>(true)
+same<Parameters<typeof O.startup>['length'], Parameters<typeof N.startup>['length']>(true)
 // createSdkMcpServer takes every official options object (ours also takes JSON Schema tools).
 assignable<Parameters<typeof O.createSdkMcpServer>[0], Parameters<typeof N.createSdkMcpServer>[0]>(null!)
 same<WithoutInstance<ReturnType<typeof O.createSdkMcpServer>>, WithoutInstance<ReturnType<typeof N.createSdkMcpServer>>>(true)
@@ -75,3 +81,19 @@ same<O.InferShape<Shape3>, N.InferShape<Shape3>>(true)
 same<O.SdkMcpToolDefinition<Shape4>, N.SdkMcpToolDefinition<Shape4>>(true)
 same<O.SdkMcpToolDefinition<Shape3>, N.SdkMcpToolDefinition<Shape3>>(true)
 same<O.SdkMcpToolDefinition, N.SdkMcpToolDefinition>(true)
+
+// --- the checks themselves catch differences ---------------------------------------------------------
+// @ts-expect-error an extra optional key
+same<{ a: string }, { a: string; b?: number }>(true)
+// @ts-expect-error optional vs required
+same<{ a?: string }, { a: string }>(true)
+// @ts-expect-error a wider union
+same<{ a: 'x' }, { a: 'x' | 'y' }>(true)
+// @ts-expect-error inside a function's parameter
+same<(x: { a: string }) => void, (x: { a: string; b?: number }) => void>(true)
+// @ts-expect-error inside a Promise
+same<{ f(): Promise<{ a?: string }> }, { f(): Promise<{ a: string }> }>(true)
+// @ts-expect-error an index signature
+same<{ a: string }, { a: string; [k: string]: unknown }>(true)
+// Intersections and aliases are not differences.
+same<{ a: string } & { b?: number }, { a: string; b?: number }>(true)

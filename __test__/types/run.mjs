@@ -5,7 +5,12 @@
 // native-only/ and the structural equivalence checks (equivalence.mts and one generated check per
 // type name both packages export). One `tsc -p` per side, both at once.
 //
+// Negative programs (programs/neg-*.ts) mark each wrong line with `// @ts-expect-error`; they are
+// also compiled with the directives removed, and each marked line must then be rejected with the
+// same error code(s) by both packages — unless its directive says `code may differ`.
+//
 //   node __test__/types/run.mjs [--keep]      (exit code 1 and tsc's output on failure)
+//   TYPES_TEST_TYPESCRIPT=path/to/typescript node __test__/types/run.mjs   (another tsc)
 //
 // The programs are copied to a scratch directory inside the package (.tmp/, git-ignored) as .mts
 // files, so that `claude-agent-sdk-native` resolves by package self-reference through the
@@ -41,9 +46,14 @@ const COMPILER_OPTIONS = {
   pretty: false,
 }
 
-/** The tsc to run: the TypeScript of our devDependencies. */
+/**
+ * The tsc to run: the TypeScript of our devDependencies, or the package directory given in
+ * TYPES_TEST_TYPESCRIPT (e.g. to try another TypeScript version).
+ */
 function tscCommand() {
-  const pkgPath = require.resolve('typescript/package.json', { paths: [root] })
+  const pkgPath = process.env.TYPES_TEST_TYPESCRIPT
+    ? path.join(path.resolve(process.env.TYPES_TEST_TYPESCRIPT), 'package.json')
+    : require.resolve('typescript/package.json', { paths: [root] })
   const pkg = JSON.parse(fs.readFileSync(pkgPath, 'utf8'))
   const bin = path.join(path.dirname(pkgPath), typeof pkg.bin === 'string' ? pkg.bin : pkg.bin.tsc)
   // Under Bun, run tsc with Node anyway (the test only spawns it).
@@ -77,7 +87,7 @@ export function sharedTypeNames() {
     if (!f.endsWith('.d.ts') || f === 'anthropic.d.ts') continue
     for (const m of fs.readFileSync(path.join(root, 'types', f), 'utf8').matchAll(/^export (?:declare )?(?:type|interface) ([A-Za-z0-9_]+)/gm)) ours.add(m[1])
   }
-  const byHand = new Set(['McpSdkServerConfigWithInstance', 'McpServerConfig', 'Options', 'Query', 'InferShape', 'SdkMcpToolDefinition'])
+  const byHand = new Set(['McpSdkServerConfigWithInstance', 'McpServerConfig', 'Options', 'Query', 'WarmQuery', 'InferShape', 'SdkMcpToolDefinition'])
   return [...officialNames.keys()].filter((n) => ours.has(n) && !byHand.has(n)).sort()
 }
 
@@ -97,6 +107,32 @@ function generatedEquivalence(names) {
   return lines.join('\n') + '\n'
 }
 
+const DIRECTIVE = /^\s*\/\/ @ts-expect-error\b(.*)$/
+
+/** The copy of a negative program that is compiled without its directives, and its marked lines. */
+function strippedNegative(source) {
+  const lines = source.split('\n')
+  const expected = new Map() // 1-based line -> whether its error code may differ between the packages
+  lines.forEach((line, i) => {
+    const m = DIRECTIVE.exec(line)
+    if (m) expected.set(i + 2, /code may differ/.test(m[1]))
+  })
+  return { text: lines.map((l) => l.replace(DIRECTIVE, (all) => all.replace('@ts-expect-error', '(expected error)'))).join('\n'), expected }
+}
+
+/** tsc's output as diagnostics: { file, line, code, text } (text with its continuation lines). */
+function parseDiagnostics(output) {
+  const diagnostics = []
+  const other = []
+  for (const line of output.split('\n')) {
+    const m = /^(.+?)\((\d+),(\d+)\): error (TS\d+): /.exec(line)
+    if (m) diagnostics.push({ file: m[1], line: Number(m[2]), code: m[4], text: line })
+    else if (/^\s/.test(line) && diagnostics.length) diagnostics[diagnostics.length - 1].text += '\n' + line
+    else if (line.trim()) other.push(line)
+  }
+  return { diagnostics, other }
+}
+
 function runTsc(tsc, project, cwd) {
   return new Promise((resolve) => {
     const started = Date.now()
@@ -111,7 +147,8 @@ function runTsc(tsc, project, cwd) {
 
 /**
  * Runs both compilations.
- * @returns {Promise<{ tsc: string, official: {ok, output, ms, files}, native: {ok, output, ms, files}, dir: string }>}
+ * @returns {Promise<{ tsc: string, official: {ok, output, ms, files}, native: {ok, output, ms, files},
+ *   comparison: {ok, output, lines}, dir: string }>}
  */
 export async function runTypeTests({ keep = false } = {}) {
   const tsc = tscCommand()
@@ -126,15 +163,24 @@ export async function runTypeTests({ keep = false } = {}) {
     const nativeFiles = []
     fs.mkdirSync(path.join(dir, 'official'))
     fs.mkdirSync(path.join(dir, 'native'))
+    const negatives = new Map() // stripped copy's name -> { file, expected }
     for (const file of listPrograms(programsDir)) {
       const source = fs.readFileSync(path.join(programsDir, file), 'utf8')
-      const name = scratchName(file)
-      fs.writeFileSync(path.join(dir, 'official', name), source)
-      fs.writeFileSync(path.join(dir, 'native', name), rewriteSpecifier(source))
-      officialFiles.push(`official/${name}`)
-      nativeFiles.push(`native/${name}`)
-      map.push([`official/${name}`, `__test__/types/programs/${file} [${OFFICIAL}]`])
-      map.push([`native/${name}`, `__test__/types/programs/${file} [${NATIVE}]`])
+      const copies = [[scratchName(file), source, '']]
+      if (file.startsWith('neg-')) {
+        const { text, expected } = strippedNegative(source)
+        const name = scratchName(file).replace(/\.mts$/, '.stripped.mts')
+        negatives.set(name, { file, expected })
+        copies.push([name, text, ' without @ts-expect-error'])
+      }
+      for (const [name, text, note] of copies) {
+        fs.writeFileSync(path.join(dir, 'official', name), text)
+        fs.writeFileSync(path.join(dir, 'native', name), rewriteSpecifier(text))
+        officialFiles.push(`official/${name}`)
+        nativeFiles.push(`native/${name}`)
+        map.push([`official/${name}`, `__test__/types/programs/${file} [${OFFICIAL}${note}]`])
+        map.push([`native/${name}`, `__test__/types/programs/${file} [${NATIVE}${note}]`])
+      }
     }
     for (const file of listPrograms(nativeOnlyDir)) {
       const name = scratchName(file)
@@ -146,7 +192,7 @@ export async function runTypeTests({ keep = false } = {}) {
     fs.writeFileSync(path.join(dir, 'native', 'equivalence-names.mts'), generatedEquivalence(sharedTypeNames()))
     nativeFiles.push('native/equivalence.mts', 'native/equivalence-names.mts')
     map.push(['native/equivalence.mts', '__test__/types/equivalence.mts'])
-    map.push(['native/equivalence-names.mts', `${path.relative(root, dir)}/native/equivalence-names.mts (generated)`])
+    map.push(['native/equivalence-names.mts', 'equivalence-names.mts (generated by __test__/types/run.mjs)'])
 
     for (const [side, files] of [['official', officialFiles], ['native', nativeFiles]]) {
       fs.writeFileSync(path.join(dir, `tsconfig.${side}.json`), JSON.stringify({ compilerOptions: COMPILER_OPTIONS, files }, null, 2))
@@ -155,12 +201,51 @@ export async function runTypeTests({ keep = false } = {}) {
       runTsc(tsc, `tsconfig.official.json`, dir),
       runTsc(tsc, `tsconfig.native.json`, dir),
     ])
-    const readable = (output) => map.reduce((out, [from, to]) => out.split(from).join(to), output)
-    official.output = readable(official.output)
-    native.output = readable(native.output)
+    // Errors in the generated checks are shown with the check's text.
+    const generated = fs.readFileSync(path.join(dir, 'native', 'equivalence-names.mts'), 'utf8').split('\n')
+    const withCheck = (output) => output.replace(/^native\/equivalence-names\.mts\((\d+),\d+\): [^\n]*$/gm, (line, n) => `${line}\n    in: ${generated[Number(n) - 1]}`)
+    const readable = (output) => map.reduce((out, [from, to]) => out.split(from).join(to), withCheck(output))
+
+    // Errors are expected in the stripped negatives only; anywhere else they fail the side.
+    const isStripped = (f) => negatives.has(path.posix.basename(f))
+    const byLine = {}
+    for (const [side, result] of [['official', official], ['native', native]]) {
+      const { diagnostics, other } = parseDiagnostics(result.output)
+      const unexpected = diagnostics.filter((d) => !isStripped(d.file))
+      result.ok = unexpected.length === 0 && other.length === 0 && (result.ok || diagnostics.length > 0)
+      result.output = readable([...unexpected.map((d) => d.text), ...other].join('\n') || (result.ok ? '' : result.output))
+      byLine[side] = new Map()
+      for (const d of diagnostics.filter((x) => isStripped(x.file))) {
+        const key = `${path.posix.basename(d.file)}:${d.line}`
+        if (!byLine[side].has(key)) byLine[side].set(key, [])
+        byLine[side].get(key).push(d)
+      }
+    }
+    // Each marked line is rejected by both packages with the same codes; no other line is.
+    const problems = []
+    for (const [name, { file, expected }] of negatives) {
+      const lines = new Set([...expected.keys()])
+      for (const side of ['official', 'native']) {
+        for (const key of byLine[side].keys()) {
+          const [n, line] = key.split(':')
+          if (n === name && !lines.has(Number(line))) problems.push(`${file}:${line}: an unmarked line is rejected by ${side === 'official' ? OFFICIAL : NATIVE}\n${byLine[side].get(key).map((d) => d.text).join('\n')}`)
+        }
+      }
+      for (const [line, mayDiffer] of expected) {
+        const o = byLine.official.get(`${name}:${line}`) ?? []
+        const nat = byLine.native.get(`${name}:${line}`) ?? []
+        const codes = (ds) => [...new Set(ds.map((d) => d.code))].sort().join(',')
+        if (!o.length || !nat.length) {
+          problems.push(`${file}:${line}: not rejected by ${!o.length ? OFFICIAL : NATIVE}`)
+        } else if (!mayDiffer && codes(o) !== codes(nat)) {
+          problems.push(`${file}:${line}: rejected with ${codes(o)} by ${OFFICIAL} but ${codes(nat)} by ${NATIVE} (if intended, say \`code may differ\` on its @ts-expect-error line)\n${[...o, ...nat].map((d) => d.text).join('\n')}`)
+        }
+      }
+    }
+    const comparison = { ok: problems.length === 0, output: readable(problems.join('\n')), lines: [...negatives.values()].reduce((n, v) => n + v.expected.size, 0) }
     official.files = officialFiles.length
     native.files = nativeFiles.length
-    return { tsc: `${tsc.bin} (typescript ${tsc.version})`, official, native, dir }
+    return { tsc: `${tsc.bin} (typescript ${tsc.version})`, official, native, comparison, dir }
   } finally {
     if (!keep) fs.rmSync(dir, { recursive: true, force: true })
   }
@@ -178,6 +263,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
       failed = true
       console.log(r.output)
     }
+  }
+  console.log(`tsc: ${result.tsc}`)
+  const c = result.comparison
+  console.log(`${c.ok ? 'ok  ' : 'FAIL'} rejected the same way by both: ${c.lines} wrong lines in programs/neg-*.ts`)
+  if (!c.ok) {
+    failed = true
+    console.log(c.output)
   }
   if (keep) console.log(`kept ${result.dir}`)
   process.exitCode = failed ? 1 : 0

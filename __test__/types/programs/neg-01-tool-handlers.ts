@@ -1,5 +1,5 @@
-// Negative: wrong tool definitions are rejected. Every `@ts-expect-error` line must be an error
-// (and every other line valid) against both packages.
+// Negative: wrong tool definitions are rejected. Every line after a `@ts-expect-error` must be an
+// error against both packages, with the same error code unless the directive says otherwise.
 import { createSdkMcpServer, tool } from '@anthropic-ai/claude-agent-sdk'
 import { z } from 'zod'
 import { z as z3 } from 'zod/v3'
@@ -42,8 +42,8 @@ tool('t', 'd', {}, async () => ({ content: [{ type: 'text' }] }))
 // @ts-expect-error
 tool('t', 'd', {}, () => ({ content: [] }))
 
-// The input schema must be a Zod raw shape.
-// @ts-expect-error
+// The input schema must be a Zod raw shape (for claude-agent-sdk-native: or a JSON Schema object).
+// @ts-expect-error -- code may differ: our inputSchema also takes a JSON Schema, so the message names both
 tool('t', 'd', { n: 'number' }, async () => ({ content: [] }))
 
 // Annotations have boolean hints.
@@ -55,7 +55,7 @@ tool('t', 'd', {}, async () => ({ content: [] }), { annotations: { readOnlyHint:
 createSdkMcpServer({ version: '1.0.0', tools: [ok] })
 
 // Tools must be tool definitions.
-// @ts-expect-error
+// @ts-expect-error -- code may differ: our `tools` also takes JSON Schema tool definitions
 createSdkMcpServer({ name: 's', tools: [{ name: 'x', description: 'y' }] })
 
 // The server's config is not a stdio config.

@@ -5,6 +5,11 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+
+use crate::session::StdinWriter;
 
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
@@ -46,9 +51,54 @@ pub struct HostCall {
 /// user code threw.
 pub type HostResult = Result<String, String>;
 
+/// How a call is answered: once, from any thread, with the outcome. The answer is turned into
+/// the control response and written to the CLI right there (a direct pipe write when it can), so
+/// a host answering on its own thread costs no hop to another one. A `Reply` dropped unanswered
+/// answers with an error: the CLI is never left waiting on silence.
+pub struct Reply {
+  request_id: String,
+  answer: Option<Box<dyn FnOnce(&str, HostResult) -> String + Send>>,
+  writer: Arc<StdinWriter>,
+  done: mpsc::UnboundedSender<String>,
+}
+
+impl Reply {
+  pub(crate) fn new(
+    request_id: String,
+    answer: Box<dyn FnOnce(&str, HostResult) -> String + Send>,
+    writer: Arc<StdinWriter>,
+    done: mpsc::UnboundedSender<String>,
+  ) -> Self {
+    Self { request_id, answer: Some(answer), writer, done }
+  }
+
+  pub fn request_id(&self) -> &str {
+    &self.request_id
+  }
+
+  pub fn send(mut self, result: HostResult) {
+    self.finish(result);
+  }
+
+  fn finish(&mut self, result: HostResult) {
+    if let Some(answer) = self.answer.take() {
+      let line = answer(&self.request_id, result);
+      self.writer.write_line(&line);
+      let _ = self.done.send(std::mem::take(&mut self.request_id));
+    }
+  }
+}
+
+impl Drop for Reply {
+  fn drop(&mut self) {
+    self.finish(Err("The SDK host ended the call without answering it".to_string()));
+  }
+}
+
 pub trait Host: Send + Sync + 'static {
-  /// Runs user code. Many calls may be in flight at once; the future must not block a thread.
-  fn invoke(&self, call: HostCall) -> BoxFuture<HostResult>;
+  /// Runs user code and answers through `reply`, now or later, from any thread. Many calls may
+  /// be in flight at once; this must return without waiting for the user code.
+  fn invoke(&self, call: HostCall, reply: Reply);
 
   /// The CLI withdrew the request, or the session ended: fire the call's abort signal. The
   /// call's future may still complete; its answer is then dropped or sent, as the session sees fit.

@@ -58,7 +58,7 @@ pub fn spawn(launch: &Launch) -> Result<Spawned, Error> {
     return Err(Error::Spawn("Failed to spawn Claude Code process: stdio pipes were not created".into()));
   };
   tracing::debug!(pid = child.id(), program = %launch.program, args = launch.args.len(), "spawned Claude Code");
-  Ok(Spawned { child: LocalChild(child), stdin, stdout, stderr })
+  Ok(Spawned { child: LocalChild::new(child), stdin, stdout, stderr })
 }
 
 fn spawn_error(launch: &Launch, e: std::io::Error) -> Error {

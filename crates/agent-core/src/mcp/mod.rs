@@ -4,4 +4,4 @@
 
 mod server;
 
-pub use server::{McpAction, McpServerDef, ToolCall, LATEST_PROTOCOL_VERSION};
+pub use server::{McpAction, McpServerDef, ToolCall, LATEST_PROTOCOL_VERSION, NOTIFICATION_ACK};

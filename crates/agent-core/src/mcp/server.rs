@@ -39,6 +39,9 @@ pub enum McpAction {
   Reply(String),
   /// Run a tool in the host; answer with its CallToolResult under `id`.
   CallTool(ToolCall),
+  /// `notifications/cancelled`: abort the tool call with this JSON-RPC id (raw JSON text);
+  /// acknowledge the notification as any other.
+  Cancel(String),
 }
 
 #[derive(Debug)]
@@ -68,6 +71,15 @@ struct CallParams<'a> {
   #[serde(borrow, default, rename = "_meta")]
   meta: Option<&'a RawValue>,
 }
+
+#[derive(Deserialize)]
+struct CancelParams<'a> {
+  #[serde(borrow, default, rename = "requestId")]
+  request_id: Option<&'a RawValue>,
+}
+
+/// What the official SDK answers to any notification.
+pub const NOTIFICATION_ACK: &str = r#"{"jsonrpc":"2.0","result":{},"id":0}"#;
 
 #[derive(Deserialize)]
 struct InitParams {
@@ -125,8 +137,14 @@ impl McpServerDef {
     };
     let method = msg.method.as_deref().unwrap_or("");
     let Some(id) = msg.id else {
+      if method == "notifications/cancelled" {
+        let cancelled = msg.params.and_then(|p| serde_json::from_str::<CancelParams>(p.get()).ok()).and_then(|p| p.request_id);
+        if let Some(rid) = cancelled {
+          return McpAction::Cancel(rid.get().to_string());
+        }
+      }
       // A notification (no id), e.g. notifications/initialized: nothing to do but acknowledge.
-      return McpAction::Reply(r#"{"jsonrpc":"2.0","result":{},"id":0}"#.to_string());
+      return McpAction::Reply(NOTIFICATION_ACK.to_string());
     };
     match method {
       "initialize" => {
@@ -153,11 +171,14 @@ impl McpServerDef {
           let text = format!("MCP error -32602: Tool {} not found", params.name);
           return McpAction::Reply(jsonrpc_result(id, &crate::session::error_result(&text)));
         }
+        // `arguments` stays absent when the CLI sent none (validation reports that as the
+        // official does); `id` is the JSON-RPC id, handed to the handler as `extra.requestId`.
+        let arguments = params.arguments.map(|a| format!(",\"arguments\":{}", a.get())).unwrap_or_default();
         let payload = format!(
-          "{{\"server\":{},\"tool\":{},\"arguments\":{},\"meta\":{}}}",
+          "{{\"server\":{},\"tool\":{},\"id\":{}{arguments},\"meta\":{}}}",
           serde_json::to_string(served_as).expect("string"),
           serde_json::to_string(params.name.as_ref()).expect("string"),
-          params.arguments.map(RawValue::get).unwrap_or("{}"),
+          id.get(),
           params.meta.map(RawValue::get).unwrap_or("null"),
         );
         McpAction::CallTool(ToolCall { id: id.to_owned(), tool: params.name.into_owned(), payload })
@@ -196,6 +217,10 @@ mod tests {
     let unknown_version = reply(s.handle("demo", r#"{"method":"initialize","params":{"protocolVersion":"1999-01-01"},"jsonrpc":"2.0","id":0}"#));
     assert_eq!(unknown_version["result"]["protocolVersion"], LATEST_PROTOCOL_VERSION);
     assert_eq!(reply(s.handle("demo", r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#)), json!({"jsonrpc":"2.0","result":{},"id":0}));
+    match s.handle("demo", r#"{"method":"notifications/cancelled","params":{"requestId":7,"reason":"x"},"jsonrpc":"2.0"}"#) {
+      McpAction::Cancel(id) => assert_eq!(id, "7"),
+      other => panic!("{other:?}"),
+    }
     let list = reply(s.handle("demo", r#"{"method":"tools/list","jsonrpc":"2.0","id":1}"#));
     assert_eq!(list["result"]["tools"][0]["name"], "greet");
     assert_eq!(reply(s.handle("demo", r#"{"method":"ping","jsonrpc":"2.0","id":"p"}"#))["result"], json!({}));
@@ -219,7 +244,7 @@ mod tests {
       McpAction::CallTool(call) => {
         assert_eq!(call.id.get(), "2");
         let p: Value = serde_json::from_str(&call.payload).unwrap();
-        assert_eq!(p, json!({"server":"demo","tool":"greet","arguments":{"name":"Al\"ice"},"meta":{"progressToken":2}}));
+        assert_eq!(p, json!({"server":"demo","tool":"greet","id":2,"arguments":{"name":"Al\"ice"},"meta":{"progressToken":2}}));
       }
       other => panic!("{other:?}"),
     }

@@ -15,6 +15,8 @@ mod run;
 mod stderr;
 mod writer;
 
+pub use writer::StdinWriter;
+
 pub use handle::SessionHandle;
 pub use initialize::initialize_request;
 pub use queue::{Messages, DEFAULT_QUEUE_BYTES};
@@ -82,19 +84,21 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
       ProcessSpec::Spawn(launch) => {
         let s = process::spawn(&launch)?;
         let stderr = stderr::spawn_stderr(s.stderr, forward);
-        (Box::new(s.child), Box::new(s.stdin) as Box<dyn tokio::io::AsyncWrite + Send + Unpin>, Box::new(s.stdout), stderr)
+        // tokio keeps child pipes non-blocking: direct writes from any thread are safe.
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&s.stdin);
+        (Box::new(s.child), (Box::new(s.stdin) as Box<dyn tokio::io::AsyncWrite + Send + Unpin>, Some(fd)), Box::new(s.stdout), stderr)
       }
       // A host-started process has no stderr pipe of ours: the host sees it directly.
-      ProcessSpec::Host(p) => (p.child, p.stdin, p.stdout, stderr::spawn_stderr(tokio::io::empty(), None)),
+      ProcessSpec::Host(p) => (p.child, (p.stdin, None), p.stdout, stderr::spawn_stderr(tokio::io::empty(), None)),
     };
   let pid = child.id();
-  let writer = writer::spawn_writer(stdin);
+  let writer = writer::spawn_writer(stdin.0, stdin.1);
 
   let init_id = run::next_request_id();
-  let _ = writer.send(writer::WriterMsg::Line(outgoing::control_request(&init_id, &spec.initialize)));
+  writer.write_line(&outgoing::control_request(&init_id, &spec.initialize));
   let prompt_sent = spec.prompt.is_some();
   if let Some(prompt) = &spec.prompt {
-    let _ = writer.send(writer::WriterMsg::Line(outgoing::user_text_message(prompt)));
+    writer.write_line(&outgoing::user_text_message(prompt));
   }
 
   let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
@@ -107,6 +111,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
     can_use_tool: spec.can_use_tool,
     writer: writer.clone(),
     done: done_tx,
+    tool_calls: Default::default(),
   });
   let state = run::Loop::new(run::LoopParts {
     child,

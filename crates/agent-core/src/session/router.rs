@@ -4,25 +4,28 @@
 //! permission prompt or a hook. Every request gets an answer, never silence.
 
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use serde_json::{json, value::RawValue, Value};
 use tokio::sync::mpsc;
 
-use crate::host::{CallKind, Host, HostCall};
-use crate::mcp::{McpAction, McpServerDef};
+use crate::host::{CallKind, Host, HostCall, HostResult, Reply};
+use crate::mcp::{McpAction, McpServerDef, NOTIFICATION_ACK};
 use crate::protocol::incoming::RequestHead;
 use crate::protocol::outgoing::{error_response, jsonrpc_result, mcp_response_body, success_response};
-use crate::session::writer::{WriterMsg, WriterTx};
+use crate::session::writer::StdinWriter;
 
 pub struct Router {
   /// In-process servers by the name the CLI knows them under; replaced by `setMcpServers()`.
   pub servers: RwLock<HashMap<String, Arc<McpServerDef>>>,
   pub host: Arc<dyn Host>,
   pub can_use_tool: bool,
-  pub writer: WriterTx,
+  pub writer: Arc<StdinWriter>,
   /// Tells the loop a spawned request finished (its id leaves the in-flight set).
   pub done: mpsc::UnboundedSender<String>,
+  /// Tool calls in flight by server and JSON-RPC id → the control request carrying them, so an
+  /// MCP `notifications/cancelled` can abort the right handler.
+  pub tool_calls: Arc<Mutex<HashMap<String, String>>>,
 }
 
 /// Whether the request now runs in the background (and so is in flight until `done`).
@@ -34,7 +37,7 @@ pub enum Dispatched {
 
 impl Router {
   fn write(&self, line: String) {
-    let _ = self.writer.send(WriterMsg::Line(line));
+    self.writer.write_line(&line);
   }
 
   pub fn dispatch(self: &Arc<Self>, request_id: String, request: Box<RawValue>) -> Dispatched {
@@ -90,9 +93,22 @@ impl Router {
         self.write(success_response(&request_id, &mcp_response_body(&response)));
         Dispatched::Answered
       }
+      McpAction::Cancel(jsonrpc_id) => {
+        let target = self.tool_calls.lock().unwrap_or_else(|p| p.into_inner()).get(&tool_key(name, &jsonrpc_id)).cloned();
+        if let Some(target) = target {
+          tracing::debug!(request_id = %target, "MCP notifications/cancelled: aborting the tool call");
+          self.host.cancel(&target);
+        }
+        self.write(success_response(&request_id, &mcp_response_body(NOTIFICATION_ACK)));
+        Dispatched::Answered
+      }
       McpAction::CallTool(call) => {
         let id = call.id;
+        let key = tool_key(name, id.get());
+        self.tool_calls.lock().unwrap_or_else(|p| p.into_inner()).insert(key.clone(), request_id.clone());
+        let tool_calls = self.tool_calls.clone();
         self.run(request_id, CallKind::Tool, call.payload, move |rid, result| {
+          tool_calls.lock().unwrap_or_else(|p| p.into_inner()).remove(&key);
           let response = match result.map(one_line).map(|json| tool_answer(&id, &json)) {
             Ok(Some(response)) => response,
             Ok(None) => jsonrpc_result(&id, &error_result("The SDK host answered a tool call without `result` or `error`")),
@@ -104,23 +120,23 @@ impl Router {
     }
   }
 
-  /// Runs user code in its own task and writes the answer `answer` builds from its outcome.
+  /// Hands the call to user code; the answer `answer` builds from its outcome is written when
+  /// the host replies, on whatever thread it replies from.
   fn run(
     self: &Arc<Self>,
     request_id: String,
     kind: CallKind,
     payload: String,
-    answer: impl FnOnce(&str, Result<String, String>) -> String + Send + 'static,
+    answer: impl FnOnce(&str, HostResult) -> String + Send + 'static,
   ) -> Dispatched {
-    let router = self.clone();
-    tokio::spawn(tracing::Instrument::in_current_span(async move {
-      let call = HostCall { request_id: request_id.clone(), kind, payload };
-      let outcome = router.host.invoke(call).await;
-      router.write(answer(&request_id, outcome));
-      let _ = router.done.send(request_id);
-    }));
+    let reply = Reply::new(request_id.clone(), Box::new(answer), self.writer.clone(), self.done.clone());
+    self.host.invoke(HostCall { request_id, kind, payload }, reply);
     Dispatched::Running
   }
+}
+
+fn tool_key(server: &str, jsonrpc_id: &str) -> String {
+  format!("{server}\u{0}{jsonrpc_id}")
 }
 
 #[derive(serde::Deserialize)]

@@ -25,7 +25,7 @@ use crate::session::handle::{Command, InitState};
 use crate::session::queue::QueueSender;
 use crate::session::router::{Dispatched, Router};
 use crate::session::stderr::StderrTail;
-use crate::session::writer::{WriterMsg, WriterTx};
+use crate::session::writer::StdinWriter;
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -37,7 +37,7 @@ pub fn next_request_id() -> String {
 pub(crate) struct LoopParts {
   pub child: Box<dyn ChildProcess>,
   pub stdout: Option<Box<dyn AsyncRead + Send + Unpin>>,
-  pub writer: WriterTx,
+  pub writer: Arc<StdinWriter>,
   pub router: Arc<Router>,
   pub host: Arc<dyn Host>,
   pub cmd_rx: mpsc::UnboundedReceiver<Command>,
@@ -120,7 +120,8 @@ impl Loop {
             }
           }
           Ok(ReadLine::TooLong { len, prefix }) => {
-            tracing::warn!(len, prefix = %prefix, "skipped a line from Claude Code longer than the limit");
+            tracing::warn!(len, "skipped a line from Claude Code longer than the limit");
+            tracing::trace!(prefix = %crate::session::redact_keys(&prefix), "the skipped line began");
           }
           Ok(ReadLine::Eof) => break Stop::Eof,
           Err(e) => {
@@ -169,7 +170,7 @@ impl Loop {
   }
 
   fn write(&self, line: String) {
-    let _ = self.p.writer.send(WriterMsg::Line(line));
+    self.p.writer.write_line(&line);
   }
 
   /// Handles one line; returns `Some` when the session must stop.
@@ -186,7 +187,10 @@ impl Loop {
         }
       }
       Incoming::ControlRequest { request_id, request } => {
-        if self.p.router.dispatch(request_id.clone(), request) == Dispatched::Running {
+        if self.inflight.contains(&request_id) {
+          // The official SDK skips a request it is already handling.
+          tracing::warn!(request_id = %request_id, "duplicate control request id while the first is in flight (ignored)");
+        } else if self.p.router.dispatch(request_id.clone(), request) == Dispatched::Running {
           self.inflight.insert(request_id);
         }
       }
@@ -209,9 +213,12 @@ impl Loop {
         }
       }
       Incoming::ControlCancel { request_id } => {
-        if self.inflight.contains(&request_id) {
+        // The CLI no longer waits for this answer: abort the callback, and do not let it hold
+        // stdin open (a callback that ignores its signal would otherwise keep the session alive).
+        if self.inflight.remove(&request_id) {
           tracing::debug!(request_id = %request_id, "the CLI cancelled a request; aborting its callback");
           self.p.host.cancel(&request_id);
+          self.maybe_close_stdin();
         }
       }
       Incoming::SessionState { state, host_only } => {
@@ -225,8 +232,9 @@ impl Loop {
       Incoming::HostOnly => {}
       Incoming::Malformed(reason) => {
         // The official SDK skips such lines too; say which one, shortened (it may be large).
-        let shown = crate::session::redact_keys(&line.chars().take(200).collect::<String>());
-        tracing::warn!(reason = %reason, line = %shown, "skipped a line from Claude Code that is not a protocol message");
+        // The line itself may carry tool arguments: only its size at warn level.
+        tracing::warn!(reason = %reason, len = line.len(), "skipped a line from Claude Code that is not a protocol message");
+        tracing::trace!(line = %crate::session::redact_keys(&line.chars().take(200).collect::<String>()), "the skipped line");
       }
     }
     None
@@ -253,7 +261,7 @@ impl Loop {
     }
     tracing::debug!("closing Claude Code's stdin: input ended and the session is idle");
     self.stdin_closed = true;
-    let _ = self.p.writer.send(WriterMsg::Close);
+    self.p.writer.close();
   }
 
   async fn finish(mut self, stop: Stop) {
@@ -265,9 +273,10 @@ impl Loop {
         let result = if abort { Err(Error::Aborted) } else { Ok(()) };
         self.p.queue.end(result.clone());
         end_requests(&mut self.pending, &self.inflight, &*self.p.host, || if abort { Error::Aborted } else { closed_error() });
-        let _ = self.p.writer.send(WriterMsg::Close);
+        self.p.writer.close();
         self.p.host.release();
         process::terminate(child).await;
+        child.end_leftovers();
         return;
       }
       Stop::InitTimeout | Stop::InitFailed(_) => {
@@ -282,7 +291,7 @@ impl Loop {
       Stop::Eof => {
         // stdout is closed; the exit status follows. A CLI that closed stdout but lingers is
         // ended the graceful way.
-        let _ = self.p.writer.send(WriterMsg::Close);
+        self.p.writer.close();
         let (status, signaled_by_us) = match tokio::time::timeout(process::GRACE_AFTER_STDIN, child.wait()).await {
           Ok(s) => (s, false),
           Err(_) => process::terminate(child).await,
@@ -292,6 +301,7 @@ impl Loop {
         exit_outcome(status, signaled_by_us, self.result_seen, &self.p.stderr_tail)
       }
     };
+    child.end_leftovers();
     if let Err(e) = &outcome {
       tracing::debug!(error = %e, "session ended with an error");
     }
