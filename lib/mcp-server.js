@@ -27,7 +27,9 @@ class SdkMcpServer {
       if (this.tools.has(definition.name)) {
         throw new TypeError(`createSdkMcpServer(${JSON.stringify(this.name)}): the tool ${JSON.stringify(definition.name)} is defined twice`)
       }
-      this.tools.set(definition.name, { definition, schema: compileInputSchema(definition.name, definition.inputSchema) })
+      const schema = compileInputSchema(definition.name, definition.inputSchema)
+      if (schema.kind === 'zod4') require('./schema/zod-loader').preloadZod4()
+      this.tools.set(definition.name, { definition, schema })
     }
     this._native = undefined
   }

@@ -1,11 +1,12 @@
 'use strict'
-// query(): the Query async generator over the native session. Messages cross from Rust as
-// batches of raw JSON lines and are parsed here, one JSON.parse each, as they are consumed.
+// query(): the Query async generator over the native session. Messages cross from Rust in
+// batches, each the text of one JSON array, parsed here with one JSON.parse.
 const path = require('path')
 const { loadNative } = require('./native')
 const { splitOptions, splitServers } = require('./options')
 const { makeDispatch } = require('./dispatch')
 const { AbortError, engineError } = require('./errors')
+const { pendingPreload } = require('./schema/zod-loader')
 
 function searchRoots() {
   // The CLI's npm package is our dependency: look beside our own install first, then the app's.
@@ -19,8 +20,10 @@ class Query {
     this._finished = false
     this._error = null
     this._tail = Promise.resolve()
+    this._waiting = 0
     this._session = null
     this._abortSignal = options.abortController ? options.abortController.signal : undefined
+    this._ready = null
     this._onAbort = () => {
       // Nothing more is delivered once aborted: what is buffered is dropped and the next
       // next() throws the AbortError.
@@ -30,6 +33,14 @@ class Query {
       this._close(true)
       this._cleanup()
     }
+    // Tool schemas may still be loading their zod (see preloadZod4): start when they are.
+    const loading = pendingPreload()
+    if (loading) this._ready = loading.then(() => this._begin(prompt, options))
+    else this._begin(prompt, options)
+  }
+
+  _begin(prompt, options) {
+    if (this._finished) return // closed before it could start
     try {
       this._start(prompt, options)
     } catch (e) {
@@ -143,10 +154,11 @@ class Query {
   }
 
   async _next() {
+    if (this._ready) await this._ready
     if (this._pos < this._buffer.length) {
-      const line = this._buffer[this._pos]
+      const value = this._buffer[this._pos]
       this._buffer[this._pos++] = undefined
-      return { value: JSON.parse(line), done: false }
+      return { value, done: false }
     }
     if (this._finished) {
       if (this._error) {
@@ -165,15 +177,22 @@ class Query {
       if (reason) this._error = engineError(reason.code, reason.message)
       return this._next()
     }
-    this._buffer = batch
+    this._buffer = JSON.parse(batch)
     this._pos = 0
     return this._next()
   }
 
   next() {
-    // Calls are served in order, as an async generator's are.
+    // Fast path: a message is already here and no earlier next() is pending — no promise chain.
+    if (this._waiting === 0 && this._pos < this._buffer.length) {
+      const value = this._buffer[this._pos]
+      this._buffer[this._pos++] = undefined
+      return Promise.resolve({ value, done: false })
+    }
+    // Otherwise calls are served in order, as an async generator's are.
+    this._waiting++
     const p = this._tail.then(() => this._next())
-    this._tail = p.then(() => {}, () => {})
+    this._tail = p.then(() => { this._waiting-- }, () => { this._waiting-- })
     return p
   }
 
@@ -206,6 +225,7 @@ class Query {
   }
 
   async _control(request) {
+    if (this._ready) await this._ready
     if (!this._session) throw this._error ?? new Error('The query did not start')
     try {
       return JSON.parse(await this._session.control(JSON.stringify(request)))
@@ -239,6 +259,7 @@ class Query {
 
   /** The CLI's answer to `initialize`: commands, models, agents, account, ... */
   async initializationResult() {
+    if (this._ready) await this._ready
     if (!this._session) throw this._error ?? new Error('The query did not start')
     try {
       return JSON.parse(await this._session.initializationResult())
@@ -284,6 +305,7 @@ class Query {
    * engine from now on; the CLI learns the set (in-process ones by name) from `mcp_set_servers`.
    */
   async setMcpServers(servers) {
+    if (this._ready) await this._ready
     const { sdk, processServers } = splitServers(servers)
     if (!this._session) throw this._error ?? new Error('The query did not start')
     const all = sdk // as the official: the given set replaces every in-process server
@@ -304,6 +326,7 @@ class Query {
 
   /** Adds user messages to a streaming-input query. */
   async streamInput(stream) {
+    if (this._ready) await this._ready
     for await (const message of stream) {
       if (this._finished) return
       this._session.sendUserMessage(JSON.stringify(message))

@@ -63,6 +63,11 @@ function missing(what, detail) {
 function loadZod4(wanted) {
   const key = `4:${wanted ? `${wanted.major}.${wanted.minor}.${wanted.patch}` : ''}`
   if (cache.has(key)) return cache.get(key)
+  const esm = cache.get('4esm')
+  if (esm && (!wanted || sameVersion(esm.core?.version, wanted))) {
+    cache.set(key, esm)
+    return esm
+  }
   const found = resolveAll('zod/v4/mini')
   if (found.length === 0) throw missing('zod', 'no zod 4 found; zod >= 3.25 or zod 4 is needed for zod 4 schemas')
   let pick = found[0]
@@ -73,6 +78,29 @@ function loadZod4(wanted) {
   const mini = require(pick.file)
   cache.set(key, mini)
   return mini
+}
+
+function sameVersion(v, wanted) {
+  return Boolean(v) && v.major === wanted.major && v.minor === wanted.minor && v.patch === wanted.patch
+}
+
+let preloading = null
+
+/**
+ * Loads zod 4's mini API as an ES module, ahead of need. An app that imported zod as ESM has
+ * most of it in memory already, where require() would load a second, CommonJS copy (tens to
+ * hundreds of ms on the first query). Started by createSdkMcpServer(); query() waits for it.
+ */
+function preloadZod4() {
+  if (cache.has('4esm') || preloading) return
+  preloading = import('zod/v4/mini')
+    .then((mini) => { cache.set('4esm', mini) }, () => {})
+    .finally(() => { preloading = null })
+}
+
+/** The preload still running, if any. */
+function pendingPreload() {
+  return preloading
 }
 
 /** zod 4's classic API (`zod/v4`), for schemas of our own (the MCP result schema). */
@@ -118,4 +146,4 @@ function loadZodToJsonSchema() {
   return fn
 }
 
-module.exports = { loadZod4, loadZod4Classic, loadZod3, loadZodToJsonSchema }
+module.exports = { loadZod4, loadZod4Classic, loadZod3, loadZodToJsonSchema, preloadZod4, pendingPreload }

@@ -75,10 +75,11 @@ impl QueueSender {
 }
 
 impl Messages {
-  /// Waits for at least one message, then takes up to `max` that are already queued, so a
-  /// consumer that is behind catches up in one crossing. `None` at the clean end of the stream;
-  /// the session's error after the messages that preceded it.
-  pub async fn next_batch(&mut self, max: usize) -> Option<Result<Vec<String>, Error>> {
+  /// Waits for at least one message, then takes more that are already queued — up to `max`
+  /// messages and `max_bytes` bytes — so a consumer that is behind catches up in one crossing
+  /// without the batch itself becoming a large unbounded buffer. `None` at the clean end of the
+  /// stream; the session's error after the messages that preceded it.
+  pub async fn next_batch(&mut self, max: usize, max_bytes: usize) -> Option<Result<Vec<String>, Error>> {
     if self.done {
       return None;
     }
@@ -95,9 +96,13 @@ impl Messages {
       }
     };
     let mut item = Some(first);
+    let mut bytes = 0;
     while let Some(it) = item.take() {
       match it {
-        Item::Line(line, _permit) => batch.push(line),
+        Item::Line(line, _permit) => {
+          bytes += line.len();
+          batch.push(line);
+        }
         Item::End(result) => {
           if batch.is_empty() {
             self.done = true;
@@ -107,7 +112,7 @@ impl Messages {
           break;
         }
       }
-      if batch.len() >= max {
+      if batch.len() >= max || bytes >= max_bytes {
         break;
       }
       item = self.rx.try_recv().ok();
@@ -127,10 +132,11 @@ mod tests {
       tx.try_push(format!("m{i}")).unwrap();
     }
     tx.end(Err(Error::Aborted));
-    assert_eq!(rx.next_batch(3).await.unwrap().unwrap(), ["m0", "m1", "m2"]);
-    assert_eq!(rx.next_batch(3).await.unwrap().unwrap(), ["m3", "m4"]);
-    assert_eq!(rx.next_batch(3).await.unwrap().unwrap_err(), Error::Aborted);
-    assert!(rx.next_batch(3).await.is_none());
+    assert_eq!(rx.next_batch(3, 100).await.unwrap().unwrap(), ["m0", "m1", "m2"]);
+    assert_eq!(rx.next_batch(3, 2).await.unwrap().unwrap(), ["m3"], "the byte bound stops the batch");
+    assert_eq!(rx.next_batch(3, 100).await.unwrap().unwrap(), ["m4"]);
+    assert_eq!(rx.next_batch(3, 100).await.unwrap().unwrap_err(), Error::Aborted);
+    assert!(rx.next_batch(3, 100).await.is_none());
   }
 
   #[tokio::test]
@@ -141,10 +147,10 @@ mod tests {
     assert_eq!(back, "abc");
     // A line bigger than the whole budget still passes once the queue is empty.
     assert_eq!(tx.cost(&"x".repeat(100)), 10);
-    assert_eq!(rx.next_batch(10).await.unwrap().unwrap(), ["12345678"]);
+    assert_eq!(rx.next_batch(10, 100).await.unwrap().unwrap(), ["12345678"]);
     tx.try_push("abc".into()).unwrap();
     tx.end(Ok(()));
-    assert_eq!(rx.next_batch(10).await.unwrap().unwrap(), ["abc"]);
-    assert!(rx.next_batch(10).await.is_none());
+    assert_eq!(rx.next_batch(10, 100).await.unwrap().unwrap(), ["abc"]);
+    assert!(rx.next_batch(10, 100).await.is_none());
   }
 }
