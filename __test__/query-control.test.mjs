@@ -18,6 +18,11 @@ const CONTROL_CLI = `
       mcp_reconnect: {}, mcp_toggle: {},
       mcp_set_servers: { added: ['extra'], removed: [], errors: {} },
       rewind_files: { canRewind: true, filesChanged: ['a.txt'] },
+      set_mcp_permission_mode_override: { applied: true }, apply_flag_settings: {}, update_settings: {},
+      get_usage: { totalCostUsd: 0.5 }, read_file: { content: 'hello', encoding: 'utf-8' },
+      reload_plugins: { commands: [], plugins: [] }, reload_skills: { skills: [] }, reload_output_styles: { styles: [] },
+      seed_read_state: {}, mcp_read_resource: { contents: [{ uri: 'x://y', text: 't' }] },
+      background_tasks: { backgrounded: false }, cancel_async_message: { cancelled: true },
     }
     for (const [subtype, body] of Object.entries(answers)) cli.onControlRequest(subtype, () => body)
     cli.onControlRequest('set_model', (r) => { if (r.model === 'bad') throw new Error('Unknown model: bad'); return {} })
@@ -72,6 +77,18 @@ async function methods(q, out) {
   out.rewindFiles = await q.rewindFiles('msg-1', { dryRun: true })
   out.stopTask = await q.stopTask('task-1')
   out.setMcpServers = await q.setMcpServers({ remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' } })
+  out.setMcpPermissionModeOverride = await q.setMcpPermissionModeOverride('demo', 'acceptEdits')
+  out.applyFlagSettings = await q.applyFlagSettings({ model: 'x' })
+  out.updateSettings = await q.updateSettings('userSettings', { theme: 'dark' })
+  out.usage = await q.usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET({ skipBehaviors: true })
+  out.readFile = await q.readFile('a.txt', { maxBytes: 10 })
+  out.reloadPlugins = await q.reloadPlugins({ refuseIfBusy: true })
+  out.reloadSkills = await q.reloadSkills()
+  out.reloadOutputStyles = await q.reloadOutputStyles()
+  out.seedReadState = await q.seedReadState('a.txt', 123)
+  out.readMcpResource = await q.readMcpResource('demo', 'x://y')
+  out.backgroundTasks = await q.backgroundTasks('toolu_1')
+  out.cancelAsyncMessage = await q.cancelAsyncMessage('uuid-1')
   const init = await q.initializationResult()
   out.initializationResult = { commands: init.commands, models: init.models, agents: init.agents, account: init.account }
 }

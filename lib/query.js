@@ -324,6 +324,77 @@ class Query {
     await this._control({ subtype: 'stop_task', task_id: taskId })
   }
 
+  /** Sends `initialize` again (a fresh answer, unlike initializationResult()). */
+  async reinitialize() {
+    if (this._ready) await this._ready
+    if (!this._session) throw this._error ?? new Error('The query did not start')
+    try {
+      return JSON.parse(await this._session.reinitialize())
+    } catch (e) {
+      throw engineError(e)
+    }
+  }
+
+  // The remaining control methods of the official Query: one control request each, the same
+  // request the official SDK sends, resolving with the same part of the CLI's answer.
+
+  async setMcpPermissionModeOverride(serverName, mode) {
+    return (await this._control({ subtype: 'set_mcp_permission_mode_override', serverName, mode })) ?? {}
+  }
+
+  async applyFlagSettings(settings) {
+    await this._control({ subtype: 'apply_flag_settings', settings })
+  }
+
+  async updateSettings(source, settings) {
+    await this._control({ subtype: 'update_settings', source, settings })
+  }
+
+  async usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET(options) {
+    return this._control({ subtype: 'get_usage', ...(options?.skipBehaviors && { skip_behaviors: true }) })
+  }
+
+  async readFile(path, options) {
+    try {
+      return await this._control({ subtype: 'read_file', path, max_bytes: options?.maxBytes, encoding: options?.encoding })
+    } catch {
+      return null
+    }
+  }
+
+  async reloadPlugins(options) {
+    return this._control({
+      subtype: 'reload_plugins',
+      ...(options?.holdOnCacheImpact && { hold_on_cache_impact: true }),
+      ...(options?.addPlugins && options.addPlugins.length > 0 && { add_plugins: options.addPlugins }),
+      ...(options?.refuseIfBusy && { refuse_if_busy: true }),
+    })
+  }
+
+  async reloadSkills() {
+    return this._control({ subtype: 'reload_skills' })
+  }
+
+  async reloadOutputStyles() {
+    return this._control({ subtype: 'reload_output_styles' })
+  }
+
+  async seedReadState(path, mtime) {
+    await this._control({ subtype: 'seed_read_state', path, mtime })
+  }
+
+  async readMcpResource(serverName, uri) {
+    return this._control({ subtype: 'mcp_read_resource', serverName, uri })
+  }
+
+  async backgroundTasks(toolUseId) {
+    return (await this._control({ subtype: 'background_tasks', tool_use_id: toolUseId })).backgrounded ?? true
+  }
+
+  async cancelAsyncMessage(messageUuid) {
+    return (await this._control({ subtype: 'cancel_async_message', message_uuid: messageUuid })).cancelled
+  }
+
   /** Adds user messages to a streaming-input query. */
   async streamInput(stream) {
     if (this._ready) await this._ready

@@ -211,6 +211,12 @@ impl NativeSession {
     self.handle.control(body).await.map_err(|e| Error::new(Status::GenericFailure, format!("{}: {}", e.code(), e)))
   }
 
+  /// Sends `initialize` again; resolves with the CLI's fresh answer.
+  #[napi]
+  pub async fn reinitialize(&self) -> Result<String> {
+    self.handle.reinitialize().await.map_err(|e| Error::new(Status::GenericFailure, format!("{}: {}", e.code(), e)))
+  }
+
   /// The CLI's answer to `initialize`.
   #[napi]
   pub async fn initialization_result(&self) -> Result<String> {

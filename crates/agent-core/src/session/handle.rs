@@ -26,6 +26,8 @@ pub struct SessionHandle {
   pub(crate) init: watch::Receiver<InitState>,
   pub(crate) pid: Option<u32>,
   pub(crate) trace_id: u64,
+  /// The `initialize` body, for `reinitialize()`.
+  pub(crate) initialize: Arc<Value>,
 }
 
 fn closed() -> Error {
@@ -49,6 +51,11 @@ impl SessionHandle {
     let (reply, rx) = oneshot::channel();
     self.cmd.send(Command::Control { body, reply }).map_err(|_| closed())?;
     rx.await.map_err(|_| closed())?
+  }
+
+  /// Sends the `initialize` request again and returns the CLI's fresh answer.
+  pub async fn reinitialize(&self) -> Result<String, Error> {
+    self.control((*self.initialize).clone()).await
   }
 
   /// Writes a user message (one JSON object, no trailing newline needed).

@@ -96,6 +96,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
 
   let init_id = run::next_request_id();
   writer.write_line(&outgoing::control_request(&init_id, &spec.initialize));
+  let initialize = Arc::new(spec.initialize);
   let prompt_sent = spec.prompt.is_some();
   if let Some(prompt) = &spec.prompt {
     writer.write_line(&outgoing::user_text_message(prompt));
@@ -132,5 +133,5 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
   });
   drop(_entered);
   tokio::spawn(state.run().instrument(span));
-  Ok((SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id }, messages))
+  Ok((SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id, initialize }, messages))
 }
