@@ -32,6 +32,10 @@ class SdkMcpServer {
       this.tools.set(definition.name, { definition, schema })
     }
     this._native = undefined
+    // Warm up off the query's critical path: once zod is loaded (as ESM), compute the manifest
+    // and load the engine, so the first query() starts at once.
+    const loading = require('./schema/zod-loader').pendingPreload()
+    if (loading) loading.then(() => { try { this.native() } catch {} })
   }
 
   /** The tools/list entries, in the shape and key order the official server lists them. */
