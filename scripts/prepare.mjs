@@ -17,6 +17,8 @@ const needed = [
   'node_modules/@anthropic-ai/claude-agent-sdk/package.json',
   'node_modules/zod/package.json',
   'node_modules/bun/package.json',
+  'node_modules/node18/package.json',
+  'node_modules/node22/package.json',
 ]
 if (needed.some((p) => !fs.existsSync(path.join(root, p)))) {
   console.log('[prepare] installing npm dependencies')
