@@ -32,10 +32,13 @@ class SdkMcpServer {
       this.tools.set(definition.name, { definition, schema })
     }
     this._native = undefined
-    // Warm up off the query's critical path: once zod is loaded (as ESM), compute the manifest
-    // and load the engine, so the first query() starts at once.
+    // Warm up off the query's critical path: once zod is loaded (as ESM), or on the next turn
+    // of the event loop, compute the manifest and load the engine, so the first query() starts
+    // at once. A failure here is left for query() to report.
+    const warm = () => { try { this.native() } catch {} }
     const loading = require('./schema/zod-loader').pendingPreload()
-    if (loading) loading.then(() => { try { this.native() } catch {} })
+    if (loading) loading.then(warm)
+    else setImmediate(warm)
   }
 
   /** The tools/list entries, in the shape and key order the official server lists them. */
