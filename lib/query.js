@@ -224,14 +224,19 @@ class Query {
     this._cleanup()
   }
 
-  async _control(request) {
+  /** Calls an async method of the native session that answers with JSON text. */
+  async _ask(call) {
     if (this._ready) await this._ready
     if (!this._session) throw this._error ?? new Error('The query did not start')
     try {
-      return JSON.parse(await this._session.control(JSON.stringify(request)))
+      return JSON.parse(await call(this._session))
     } catch (e) {
       throw engineError(e)
     }
+  }
+
+  _control(request) {
+    return this._ask((s) => s.control(JSON.stringify(request)))
   }
 
   /** Interrupts the current turn. With `{cancelQueued: true}` also drops queued prompts. */
@@ -258,14 +263,8 @@ class Query {
   }
 
   /** The CLI's answer to `initialize`: commands, models, agents, account, ... */
-  async initializationResult() {
-    if (this._ready) await this._ready
-    if (!this._session) throw this._error ?? new Error('The query did not start')
-    try {
-      return JSON.parse(await this._session.initializationResult())
-    } catch (e) {
-      throw engineError(e)
-    }
+  initializationResult() {
+    return this._ask((s) => s.initializationResult())
   }
 
   async supportedCommands() {
@@ -325,14 +324,8 @@ class Query {
   }
 
   /** Sends `initialize` again (a fresh answer, unlike initializationResult()). */
-  async reinitialize() {
-    if (this._ready) await this._ready
-    if (!this._session) throw this._error ?? new Error('The query did not start')
-    try {
-      return JSON.parse(await this._session.reinitialize())
-    } catch (e) {
-      throw engineError(e)
-    }
+  reinitialize() {
+    return this._ask((s) => s.reinitialize())
   }
 
   // The remaining control methods of the official Query: one control request each, the same
