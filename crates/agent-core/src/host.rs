@@ -3,21 +3,18 @@
 //! napi binding) and are reached through this trait. Payloads cross as JSON text so the binding
 //! can hand them to `JSON.parse` instead of converting field by field.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
 use crate::session::StdinWriter;
 
-pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
-
 /// What the host is asked to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallKind {
   /// A `tools/call` on an in-process MCP server. Payload:
-  /// `{"server":..,"tool":..,"arguments":{..},"meta":{..}|null}`. Answer: `{"result":
+  /// `{"server":..,"tool":..,"id":<JSON-RPC id>,"arguments":{..}?,"meta":{..}|null}` (no
+  /// `arguments` when the CLI sent none). Answer: `{"result":
   /// CallToolResult}`, or `{"error":{"code","message"}}` for a JSON-RPC error. A rejected call
   /// becomes an `isError` result carrying the message.
   Tool,
@@ -55,9 +52,12 @@ pub type HostResult = Result<String, String>;
 /// the control response and written to the CLI right there (a direct pipe write when it can), so
 /// a host answering on its own thread costs no hop to another one. A `Reply` dropped unanswered
 /// answers with an error: the CLI is never left waiting on silence.
+/// Builds the control-response line for a call from its outcome.
+pub(crate) type AnswerFn = Box<dyn FnOnce(&str, HostResult) -> String + Send>;
+
 pub struct Reply {
   request_id: String,
-  answer: Option<Box<dyn FnOnce(&str, HostResult) -> String + Send>>,
+  answer: Option<AnswerFn>,
   writer: Arc<StdinWriter>,
   done: mpsc::UnboundedSender<String>,
 }
@@ -65,7 +65,7 @@ pub struct Reply {
 impl Reply {
   pub(crate) fn new(
     request_id: String,
-    answer: Box<dyn FnOnce(&str, HostResult) -> String + Send>,
+    answer: AnswerFn,
     writer: Arc<StdinWriter>,
     done: mpsc::UnboundedSender<String>,
   ) -> Self {

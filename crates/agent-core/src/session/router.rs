@@ -190,7 +190,7 @@ fn permission_answer(result: Result<String, String>, (input, tool_use_id): &(Val
     Ok(json) => match serde_json::from_str::<Value>(&json) {
       Ok(Value::Object(mut m)) => match m.get("behavior").and_then(Value::as_str) {
         Some("allow") => {
-          if m.get("updatedInput").map_or(true, Value::is_null) {
+          if m.get("updatedInput").is_none_or(Value::is_null) {
             m.insert("updatedInput".into(), input.clone());
           }
           Value::Object(m)
