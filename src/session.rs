@@ -259,7 +259,7 @@ impl NativeSession {
 
 
 /// A batch of JSON lines joined into the text of one JSON array, handed to JS as a one-byte
-/// (Latin-1) string: characters outside ASCII are written as `\uXXXX` escapes, which mean the
+/// (Latin-1) string: characters outside ASCII are written as `\u00e9`-style escapes, which mean the
 /// same inside JSON strings (the only place they can occur), so V8 gets a compact string it
 /// can parse fast instead of decoding UTF-8.
 pub struct JsonArrayText(Vec<u8>);
