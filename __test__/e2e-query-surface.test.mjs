@@ -128,6 +128,30 @@ for (const [version, cli] of Object.entries(CLIS)) {
       }
     })
 
+    it('UserPromptSubmit adds context the model sees; Stop is observed', async () => {
+      const model = await startScriptedModel({ turns: [{ text: 'ok' }] })
+      const seen = []
+      try {
+        const q = query({
+          prompt: 'hello there',
+          options: base(model, {
+            hooks: {
+              UserPromptSubmit: [{ hooks: [async (input) => {
+                seen.push(`${input.hook_event_name}:${input.prompt}`)
+                return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'CONTEXT-FROM-HOOK-42' } }
+              }] }],
+              Stop: [{ hooks: [async (input) => { seen.push(input.hook_event_name); return {} }] }],
+            },
+          }),
+        })
+        for await (const m of q) if (m.type === 'result') assert.equal(m.subtype, 'success')
+        assert.deepEqual(seen, ['UserPromptSubmit:hello there', 'Stop'])
+        assert.ok(JSON.stringify(model.requests[0]).includes('CONTEXT-FROM-HOOK-42'), 'the model received the added context')
+      } finally {
+        await model.close()
+      }
+    })
+
     it('abort during a tool call: AbortError, the handler is signalled, no process left', async () => {
       const abortController = new AbortController()
       let handlerSignal

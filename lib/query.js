@@ -55,9 +55,6 @@ class Query {
     const { data, sdkServers, hookCallbacks } = splitOptions(options)
     // The dispatcher reads this map; setMcpServers() updates it in place.
     this._sdkServers = sdkServers
-    if (options.canUseTool !== undefined && typeof options.canUseTool !== 'function') {
-      throw new TypeError('Invalid option `canUseTool`: expected a function')
-    }
     // The app's own process, when it starts the CLI itself (spawnClaudeCodeProcess).
     const hostProcess = { proc: undefined }
     const { dispatch, abortAll, attach } = makeDispatch({
