@@ -211,9 +211,6 @@ class Query {
     return this
   }
 
-  async [Symbol.asyncDispose]() {
-    await this.return(undefined)
-  }
 
   /** Ends the query and the CLI process now. */
   close() {
@@ -397,6 +394,15 @@ class Query {
 
 const WARM = Symbol('warm query: the prompt comes later')
 
+// `await using` support where the runtime has it (Symbol.asyncDispose: Node 20.4+, Bun); on
+// older runtimes a computed key of `undefined` would add a method named "undefined".
+const ASYNC_DISPOSE = Symbol.asyncDispose
+if (ASYNC_DISPOSE) {
+  Query.prototype[ASYNC_DISPOSE] = async function () {
+    await this.return(undefined)
+  }
+}
+
 function checkPrompt(prompt) {
   if (typeof prompt !== 'string' && !(prompt && typeof prompt[Symbol.asyncIterator] === 'function')) {
     throw new TypeError('query(): `prompt` must be a string or an AsyncIterable of SDKUserMessage')
@@ -429,9 +435,7 @@ async function startup({ options, initializeTimeoutMs } = {}) {
     close() {
       if (!used) q.close()
     },
-    async [Symbol.asyncDispose]() {
-      if (!used) q.close()
-    },
+    ...(ASYNC_DISPOSE && { async [ASYNC_DISPOSE]() { if (!used) q.close() } }),
   }
 }
 
