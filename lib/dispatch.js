@@ -60,7 +60,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
   async function callTool(requestId, payload) {
     const controller = track(requestId)
     try {
-      const { server, tool, id, arguments: args, meta } = JSON.parse(payload)
+      const { server, tool, id, arguments: args, meta } = payload
       const entry = sdkServers.get(server)?.tools.get(tool)
       if (!entry) return answer(errorResult(toolNotFoundMessage(tool)))
       const checked = await entry.schema.validate(args)
@@ -94,7 +94,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
 
   async function permission(requestId, payload) {
     const controller = track(requestId)
-    const r = JSON.parse(payload)
+    const r = payload
     try {
       // The CanUseTool options object, field for field as the official SDK builds it.
       const str = (v) => typeof v === 'string'
@@ -138,7 +138,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
 
   async function hook(requestId, payload) {
     const controller = track(requestId)
-    const r = JSON.parse(payload)
+    const r = payload
     const fn = hookCallbacks.get(r.callback_id)
     if (!fn) throw new Error(`No hook callback found for ID: ${r.callback_id}`)
     try {
@@ -152,9 +152,17 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
   function dispatch(kind, requestId, payload) {
     try {
       switch (kind) {
-        case 'tool': return settle(requestId, callTool(requestId, payload))
-        case 'can_use_tool': return settle(requestId, permission(requestId, payload))
-        case 'hook_callback': return settle(requestId, hook(requestId, payload))
+        // A burst of calls: [kind, requestId, payload] entries, payloads already parsed.
+        case 'calls': {
+          const session = sessionRef?.deref()
+          if (!session) return
+          for (const [callKind, id, body] of JSON.parse(session.takeCalls())) {
+            if (callKind === 'tool') settle(id, callTool(id, body))
+            else if (callKind === 'can_use_tool') settle(id, permission(id, body))
+            else settle(id, hook(id, body))
+          }
+          return
+        }
         case 'cancel': return running.get(requestId)?.abort()
         case 'stderr': return stderr?.(payload)
         // I/O of a process the app started itself (spawnClaudeCodeProcess).

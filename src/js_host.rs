@@ -29,11 +29,19 @@ pub struct JsHost {
   dispatch: Mutex<Option<Arc<DispatchFn>>>,
   /// Calls JS has not answered yet, by the CLI's request id.
   replies: Mutex<HashMap<String, Reply>>,
+  /// Calls not yet taken by JS, as `[kind,id,payload]` JSON entries. A burst of requests (the
+  /// CLI's parallel tool calls) reaches JS as one wake-up and one `JSON.parse`.
+  inbox: Mutex<Vec<String>>,
 }
 
 impl JsHost {
   pub fn new(dispatch: DispatchFn, forward_stderr: bool) -> Self {
-    Self { forward_stderr, dispatch: Mutex::new(Some(Arc::new(dispatch))), replies: Mutex::new(HashMap::new()) }
+    Self {
+      forward_stderr,
+      dispatch: Mutex::new(Some(Arc::new(dispatch))),
+      replies: Mutex::new(HashMap::new()),
+      inbox: Mutex::new(Vec::new()),
+    }
   }
 
   fn get(&self) -> Option<Arc<DispatchFn>> {
@@ -57,6 +65,12 @@ impl JsHost {
     }
   }
 
+  /// The calls waiting for JS, as the text of one JSON array (`[]` when none).
+  pub fn take_calls(&self) -> String {
+    let calls = std::mem::take(&mut *self.inbox.lock().unwrap_or_else(|p| p.into_inner()));
+    format!("[{}]", calls.join(","))
+  }
+
   /// JS's answer to a call (on the JS thread).
   pub fn reply(&self, request_id: &str, result: HostResult) {
     let reply = self.replies.lock().unwrap_or_else(|p| p.into_inner()).remove(request_id);
@@ -72,7 +86,20 @@ impl Host for JsHost {
     // error as it is dropped (outside the lock).
     let replaced = self.replies.lock().unwrap_or_else(|p| p.into_inner()).insert(call.request_id.clone(), reply);
     drop(replaced);
-    if !self.notify(call.kind.as_str(), &call.request_id, call.payload) {
+    let entry = format!(
+      "[\"{}\",{},{}]",
+      call.kind.as_str(),
+      serde_json::to_string(&call.request_id).expect("a string serializes"),
+      call.payload
+    );
+    let first = {
+      let mut inbox = self.inbox.lock().unwrap_or_else(|p| p.into_inner());
+      inbox.push(entry);
+      inbox.len() == 1
+    };
+    // Only the first call of a burst wakes JS; it takes every call queued by then.
+    if first && !self.notify("calls", "", String::new()) {
+      self.inbox.lock().unwrap_or_else(|p| p.into_inner()).clear();
       let reply = self.replies.lock().unwrap_or_else(|p| p.into_inner()).remove(&call.request_id);
       if let Some(reply) = reply {
         reply.send(Err("The query has ended".to_string()));

@@ -149,6 +149,12 @@ impl NativeSession {
     }
   }
 
+  /// The calls dispatch('calls') announced: a JSON array of `[kind, requestId, payload]`.
+  #[napi]
+  pub fn take_calls(&self) -> JsonArrayText {
+    JsonArrayText::join(vec![self.host.take_calls()]).into_single()
+  }
+
   /// JS's answer to a call dispatched as `dispatch(kind, requestId, payload)`: `ok` with the
   /// answer's JSON, or not `ok` with the message of what the user code threw. Written to the
   /// CLI from this thread.
@@ -265,6 +271,14 @@ impl NativeSession {
 pub struct JsonArrayText(Vec<u8>);
 
 impl JsonArrayText {
+  /// A single JSON value (not wrapped in an array), made ASCII the same way.
+  fn into_single(self) -> Self {
+    let mut bytes = self.0;
+    bytes.remove(0);
+    bytes.pop();
+    Self(bytes)
+  }
+
   fn join(lines: Vec<String>) -> Self {
     let total: usize = lines.iter().map(|l| l.len() + 1).sum::<usize>() + 1;
     let mut out = Vec::with_capacity(total);
