@@ -152,17 +152,15 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
   function dispatch(kind, requestId, payload) {
     try {
       switch (kind) {
-        // A burst of calls: [kind, requestId, payload] entries, payloads already parsed.
+        // A burst of tool calls: [kind, requestId, payload] entries, payloads parsed together.
         case 'calls': {
           const session = sessionRef?.deref()
           if (!session) return
-          for (const [callKind, id, body] of JSON.parse(session.takeCalls())) {
-            if (callKind === 'tool') settle(id, callTool(id, body))
-            else if (callKind === 'can_use_tool') settle(id, permission(id, body))
-            else settle(id, hook(id, body))
-          }
+          for (const [, id, body] of JSON.parse(session.takeCalls())) settle(id, callTool(id, body))
           return
         }
+        case 'can_use_tool': return settle(requestId, permission(requestId, JSON.parse(payload)))
+        case 'hook_callback': return settle(requestId, hook(requestId, JSON.parse(payload)))
         case 'cancel': return running.get(requestId)?.abort()
         case 'stderr': return stderr?.(payload)
         // I/O of a process the app started itself (spawnClaudeCodeProcess).

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use agent_core::host::{Host, HostCall, HostResult, Reply};
+use agent_core::host::{CallKind, Host, HostCall, HostResult, Reply};
 use napi::bindgen_prelude::FnArgs;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode, UnknownReturnValue};
 use napi::Status;
@@ -29,7 +29,7 @@ pub struct JsHost {
   dispatch: Mutex<Option<Arc<DispatchFn>>>,
   /// Calls JS has not answered yet, by the CLI's request id.
   replies: Mutex<HashMap<String, Reply>>,
-  /// Calls not yet taken by JS, as `[kind,id,payload]` JSON entries. A burst of requests (the
+  /// Tool calls not yet taken by JS, as `[kind,id,payload]` JSON entries. A burst of them (the
   /// CLI's parallel tool calls) reaches JS as one wake-up and one `JSON.parse`.
   inbox: Mutex<Vec<String>>,
 }
@@ -65,7 +65,15 @@ impl JsHost {
     }
   }
 
-  /// The calls waiting for JS, as the text of one JSON array (`[]` when none).
+  /// Answers a call JS can no longer be reached for.
+  fn fail(&self, request_id: &str) {
+    let reply = self.replies.lock().unwrap_or_else(|p| p.into_inner()).remove(request_id);
+    if let Some(reply) = reply {
+      reply.send(Err("The query has ended".to_string()));
+    }
+  }
+
+  /// Tool calls waiting for JS, as the text of one JSON array (`[]` when none).
   pub fn take_calls(&self) -> String {
     let calls = std::mem::take(&mut *self.inbox.lock().unwrap_or_else(|p| p.into_inner()));
     format!("[{}]", calls.join(","))
@@ -86,6 +94,13 @@ impl Host for JsHost {
     // error as it is dropped (outside the lock).
     let replaced = self.replies.lock().unwrap_or_else(|p| p.into_inner()).insert(call.request_id.clone(), reply);
     drop(replaced);
+    if call.kind != CallKind::Tool {
+      // Permission prompts and hooks come one at a time: straight to JS, no inbox round trip.
+      if !self.notify(call.kind.as_str(), &call.request_id, call.payload) {
+        self.fail(&call.request_id);
+      }
+      return;
+    }
     let entry = format!(
       "[\"{}\",{},{}]",
       call.kind.as_str(),
@@ -100,10 +115,7 @@ impl Host for JsHost {
     // Only the first call of a burst wakes JS; it takes every call queued by then.
     if first && !self.notify("calls", "", String::new()) {
       self.inbox.lock().unwrap_or_else(|p| p.into_inner()).clear();
-      let reply = self.replies.lock().unwrap_or_else(|p| p.into_inner()).remove(&call.request_id);
-      if let Some(reply) = reply {
-        reply.send(Err("The query has ended".to_string()));
-      }
+      self.fail(&call.request_id);
     }
   }
 
