@@ -190,3 +190,23 @@ test('can_use_tool without a canUseTool callback gets an error answer, not silen
   assert.equal(answer.subtype, 'error')
   assert.match(answer.error, /canUseTool/)
 })
+
+test('plain JSON Schema tools: arguments the engine certifies skip the JS check; failures are worded by it', async () => {
+  const server = createSdkMcpServer({
+    name: 'demo',
+    tools: [tool('count', 'd', { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] }, async ({ n }) => ({ content: [{ type: 'text', text: `n=${n}` }] }))],
+  })
+  const schema = server.instance.tools.get('count').schema
+  const validate = schema.validate.bind(schema)
+  let jsChecks = 0
+  schema.validate = (args) => { jsChecks++; return validate(args) }
+  const { log, options } = mockOptions(callScenario([['count', { n: 2 }], ['count', { n: 0 }], ['count', { n: 3 }]]), { mcpServers: { demo: server } })
+  const { error } = await collect(query({ prompt: 'go', options }))
+  assert.equal(error, null)
+  const [[good, bad, again]] = scenarioRecords(log)
+  assert.deepEqual(good.result, { content: [{ type: 'text', text: 'n=2' }] })
+  assert.deepEqual(again.result, { content: [{ type: 'text', text: 'n=3' }] })
+  assert.equal(bad.result.isError, true)
+  assert.match(bad.result.content[0].text, /^MCP error -32602: Input validation error: Invalid arguments for tool count: [\s\S]*Too small/)
+  assert.equal(jsChecks, 1, 'only the failing call reached the JS validator')
+})

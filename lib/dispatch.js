@@ -60,10 +60,11 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
   async function callTool(requestId, payload) {
     const controller = track(requestId)
     try {
-      const { server, tool, id, arguments: args, meta } = payload
+      const { server, tool, id, arguments: args, meta, validated } = payload
       const entry = sdkServers.get(server)?.tools.get(tool)
       if (!entry) return answer(errorResult(toolNotFoundMessage(tool)))
-      const checked = await entry.schema.validate(args)
+      // `validated`: the engine found the arguments pass this tool's plain JSON Schema unchanged.
+      const checked = validated && entry.schema.kind === 'json' ? { ok: true, value: args } : await entry.schema.validate(args)
       if (!checked.ok) return answer(errorResult(checked.message))
       const extra = {
         get signal() { return controller.signal },

@@ -75,6 +75,8 @@ class SdkMcpServer {
         version: this.version,
         instructions: this.instructions,
         tools: this.listTools(),
+        // Plain JSON Schema tools: the engine checks their arguments before they cross to JS.
+        argsChecks: Object.fromEntries([...this.tools].filter(([, t]) => t.schema.kind === 'json').map(([name, t]) => [name, t.schema.jsonSchema])),
       }))
     }
     return this._native

@@ -3,5 +3,8 @@
 //! manifests computed once per server) and turns `tools/call` into a call to the host.
 
 mod server;
+mod validate;
+
+pub use validate::ArgsCheck;
 
 pub use server::{McpAction, McpServerDef, ToolCall, LATEST_PROTOCOL_VERSION, NOTIFICATION_ACK};

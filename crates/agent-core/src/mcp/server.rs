@@ -2,6 +2,7 @@ use serde::Deserialize;
 use serde_json::{json, value::RawValue, Map, Value};
 use std::collections::HashMap;
 
+use crate::mcp::validate::ArgsCheck;
 use crate::protocol::outgoing::{jsonrpc_error, jsonrpc_result};
 
 /// The MCP protocol version we announce when the client asks for one we do not know.
@@ -17,6 +18,8 @@ pub struct McpServerDef {
   /// `{"tools":[...]}` as JSON text, ready to splice into answers.
   tools_list_result: String,
   tools: HashMap<String, usize>,
+  /// Argument checks for the tools whose input schema is plain JSON Schema.
+  checks: HashMap<String, ArgsCheck>,
 }
 
 #[derive(Deserialize)]
@@ -30,6 +33,9 @@ struct Spec {
   /// annotations, ...): the host owns schema conversion.
   #[serde(default)]
   tools: Vec<Map<String, Value>>,
+  /// Plain-JSON-Schema tools' input schemas, by tool name: checked here before crossing to JS.
+  #[serde(default, rename = "argsChecks")]
+  args_checks: Map<String, Value>,
 }
 
 /// What to do with one MCP message.
@@ -110,7 +116,8 @@ impl McpServerDef {
       initialize_result["instructions"] = Value::String(instructions);
     }
     let tools_list_result = json!({ "tools": spec.tools }).to_string();
-    Ok(Self { name: spec.name, initialize_result, tools_list_result, tools })
+    let checks = spec.args_checks.iter().filter_map(|(name, schema)| Some((name.clone(), ArgsCheck::compile(schema)?))).collect();
+    Ok(Self { name: spec.name, initialize_result, tools_list_result, tools, checks })
   }
 
   /// The manifest the official SDK 0.3.x sends in `initialize` as `sdkMcpServerManifests[name]`,
@@ -174,6 +181,12 @@ impl McpServerDef {
         // `arguments` stays absent when the CLI sent none (validation reports that as the
         // official does); `id` is the JSON-RPC id, handed to the handler as `extra.requestId`.
         let arguments = params.arguments.map(|a| format!(",\"arguments\":{}", a.get())).unwrap_or_default();
+        // Arguments that certainly pass the tool's JSON Schema are marked so JS skips its check.
+        let validated = match (self.checks.get(params.name.as_ref()), params.arguments) {
+          (Some(check), Some(args)) => serde_json::from_str::<Value>(args.get()).is_ok_and(|v| check.accepts(&v)),
+          _ => false,
+        };
+        let arguments = if validated { format!("{arguments},\"validated\":true") } else { arguments };
         let payload = format!(
           "{{\"server\":{},\"tool\":{},\"id\":{}{arguments},\"meta\":{}}}",
           serde_json::to_string(served_as).expect("string"),
@@ -248,6 +261,20 @@ mod tests {
       }
       other => panic!("{other:?}"),
     }
+  }
+
+  #[test]
+  fn json_schema_tools_are_checked_before_crossing() {
+    let s = McpServerDef::from_spec_json(
+      r#"{"name":"demo","tools":[{"name":"t"}],"argsChecks":{"t":{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}}}"#,
+    )
+    .unwrap();
+    let payload = |args: &str| match s.handle("demo", &format!(r#"{{"method":"tools/call","params":{{"name":"t","arguments":{args}}},"jsonrpc":"2.0","id":1}}"#)) {
+      McpAction::CallTool(call) => serde_json::from_str::<Value>(&call.payload).unwrap(),
+      other => panic!("{other:?}"),
+    };
+    assert_eq!(payload(r#"{"n":1}"#)["validated"], true);
+    assert!(payload(r#"{"n":"x"}"#).get("validated").is_none(), "left to JS, which words the error");
   }
 
   #[test]
