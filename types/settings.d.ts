@@ -199,6 +199,7 @@ type SettingsMcpServerMatcher = {
 type SettingsPluginOptionValue = string | number | boolean | string[]
 
 /** Claude Code settings. */
+import type { SandboxNetworkConfig } from './options.js'
 export interface Settings {
   $schema?: string
   apiKeyHelper?: string
@@ -393,22 +394,7 @@ export interface Settings {
     failIfUnavailable?: boolean
     autoAllowBashIfSandboxed?: boolean
     allowUnsandboxedCommands?: boolean
-    network?: {
-      allowedDomains?: string[]
-      deniedDomains?: string[]
-      strictAllowlist?: boolean
-      allowManagedDomainsOnly?: boolean
-      allowUnixSockets?: string[]
-      allowAllUnixSockets?: boolean
-      allowLocalBinding?: boolean
-      allowMachLookup?: string[]
-      httpProxyPort?: number
-      socksProxyPort?: number
-      tlsTerminate?: {
-        caCertPath?: string
-        caKeyPath?: string
-      }
-    }
+    network?: SandboxNetworkConfig
     filesystem?: {
       allowWrite?: string[]
       denyWrite?: string[]
