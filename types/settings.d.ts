@@ -1,6 +1,8 @@
 // Claude Code settings (settings.json), as `options.settings` / `options.managedSettings` take
 // them and `Query.applyFlagSettings()` changes them. Unknown keys are allowed.
 
+import type { SandboxNetworkConfig } from './options.js'
+
 type StringMap = {
   [k: string]: string
 }
@@ -199,7 +201,6 @@ type SettingsMcpServerMatcher = {
 type SettingsPluginOptionValue = string | number | boolean | string[]
 
 /** Claude Code settings. */
-import type { SandboxNetworkConfig } from './options.js'
 export interface Settings {
   $schema?: string
   apiKeyHelper?: string
