@@ -165,6 +165,7 @@ class Query {
       }
       return { value: undefined, done: true }
     }
+    if (this._takeQueued()) return this._next()
     const batch = await this._session.nextBatch()
     if (batch === null) {
       const reason = this._session.endReason()
@@ -179,9 +180,20 @@ class Query {
     return this._next()
   }
 
+  /** Parses the messages Rust already holds into the buffer, without waiting; false if none. */
+  _takeQueued() {
+    if (!this._session || this._finished) return false
+    const batch = this._session.tryBatch()
+    if (batch === null) return false
+    this._buffer = JSON.parse(batch)
+    this._pos = 0
+    return true
+  }
+
   next() {
-    // Fast path: a message is already here and no earlier next() is pending — no promise chain.
-    if (this._waiting === 0 && this._pos < this._buffer.length) {
+    // Fast path: a message is here (or already queued in Rust) and no earlier next() is
+    // pending — no promise chain, no wake-up.
+    if (this._waiting === 0 && (this._pos < this._buffer.length || this._takeQueued())) {
       const value = this._buffer[this._pos]
       this._buffer[this._pos++] = undefined
       return Promise.resolve({ value, done: false })

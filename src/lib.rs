@@ -7,6 +7,7 @@ extern crate napi_derive;
 
 mod diagnostics;
 mod js_host;
+mod json_text;
 mod mcp_server;
 mod session;
 

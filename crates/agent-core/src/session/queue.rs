@@ -87,14 +87,38 @@ impl Messages {
       self.done = true;
       return end.err().map(Err);
     }
-    let mut batch = Vec::new();
-    let first = match self.rx.recv().await {
-      Some(item) => item,
+    match self.rx.recv().await {
+      Some(first) => self.collect(first, max, max_bytes),
       None => {
         self.done = true;
-        return None;
+        None
       }
-    };
+    }
+  }
+
+  /// The messages already queued, without waiting (same bounds as [`Self::next_batch`]); `None`
+  /// when none is queued yet or the stream is at its end, which only `next_batch` reports. A
+  /// consumer that is behind takes its batches this way, with no wake-up in between.
+  pub fn try_batch(&mut self, max: usize, max_bytes: usize) -> Option<Vec<String>> {
+    if self.done || self.end.is_some() {
+      return None;
+    }
+    match self.rx.try_recv() {
+      Ok(Item::Line(line, permit)) => match self.collect(Item::Line(line, permit), max, max_bytes) {
+        Some(Ok(batch)) => Some(batch),
+        _ => unreachable!("a batch that starts with a line holds messages"),
+      },
+      Ok(Item::End(result)) => {
+        // Kept for next_batch, which ends the stream.
+        self.end = Some(result);
+        None
+      }
+      Err(_) => None,
+    }
+  }
+
+  fn collect(&mut self, first: Item, max: usize, max_bytes: usize) -> Option<Result<Vec<String>, Error>> {
+    let mut batch = Vec::new();
     let mut item = Some(first);
     let mut bytes = 0;
     while let Some(it) = item.take() {
@@ -151,6 +175,28 @@ mod tests {
     tx.try_push("abc".into()).unwrap();
     tx.end(Ok(()));
     assert_eq!(rx.next_batch(10, 100).await.unwrap().unwrap(), ["abc"]);
+    assert!(rx.next_batch(10, 100).await.is_none());
+  }
+
+  #[tokio::test]
+  async fn try_batch_takes_what_is_queued_and_leaves_the_end_to_next_batch() {
+    let (tx, mut rx) = queue(1024);
+    assert!(rx.try_batch(10, 100).is_none(), "nothing queued yet");
+    tx.try_push("a".into()).unwrap();
+    tx.try_push("b".into()).unwrap();
+    tx.end(Err(Error::Aborted));
+    assert_eq!(rx.try_batch(10, 100).unwrap(), ["a", "b"]);
+    assert!(rx.try_batch(10, 100).is_none(), "the end is not a batch");
+    assert_eq!(rx.next_batch(10, 100).await.unwrap().unwrap_err(), Error::Aborted);
+    assert!(rx.try_batch(10, 100).is_none());
+    assert!(rx.next_batch(10, 100).await.is_none());
+  }
+
+  #[tokio::test]
+  async fn try_batch_sees_an_end_that_is_alone_in_the_queue() {
+    let (tx, mut rx) = queue(1024);
+    tx.end(Ok(()));
+    assert!(rx.try_batch(10, 100).is_none());
     assert!(rx.next_batch(10, 100).await.is_none());
   }
 }
