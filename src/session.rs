@@ -124,6 +124,8 @@ pub fn start_session(params: StartParams, dispatch: DispatchFn) -> Result<Native
     forward_stderr: params.forward_stderr,
     initialize_timeout: options.initialize_timeout_ms.map(Duration::from_millis).unwrap_or(session::DEFAULT_INITIALIZE_TIMEOUT),
     queue_bytes: session::DEFAULT_QUEUE_BYTES,
+    // Encoded on the engine's thread as each line is read: the JS thread only joins bytes.
+    message_text: session::MessageText::Latin1Json,
   };
   // Spawning needs the runtime's reactor; this runs on the JS thread, which also makes it the
   // child's parent thread for PR_SET_PDEATHSIG (it lives as long as the host process).
@@ -156,7 +158,7 @@ impl NativeSession {
   /// The calls dispatch('calls') announced: a JSON array of `[kind, requestId, payload]`.
   #[napi]
   pub fn take_calls(&self) -> JsonArrayText {
-    JsonArrayText::single(&self.host.take_calls())
+    JsonArrayText::single(agent_core::codec::latin1_json(&self.host.take_calls()))
   }
 
   /// JS's answer to a call dispatched as `dispatch(kind, requestId, payload)`: `ok` with the

@@ -1,7 +1,10 @@
 //! NDJSON framing. The CLI writes one JSON value per line; lines can be any length (a tool
 //! result or a file read can be megabytes) and arrive split across reads at arbitrary byte
-//! offsets, including inside a multi-byte UTF-8 sequence.
+//! offsets, including inside a multi-byte UTF-8 sequence. And the text of a line as a
+//! JavaScript consumer wants it (`latin1`).
 
+mod latin1;
 mod line_reader;
 
+pub use latin1::{latin1_json, push_latin1_json};
 pub use line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE_BYTES};

@@ -19,7 +19,7 @@ pub use writer::StdinWriter;
 
 pub use handle::SessionHandle;
 pub use initialize::initialize_request;
-pub use queue::{Messages, DEFAULT_QUEUE_BYTES};
+pub use queue::{MessageText, Messages, DEFAULT_QUEUE_BYTES};
 pub use router::error_result;
 pub use stderr::redact_keys;
 
@@ -59,6 +59,8 @@ pub struct SessionSpec {
   pub forward_stderr: bool,
   pub initialize_timeout: Duration,
   pub queue_bytes: usize,
+  /// How messages reach the consumer ([`Messages`]).
+  pub message_text: MessageText,
 }
 
 static NEXT_TRACE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -105,7 +107,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
   let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
   let (done_tx, done_rx) = tokio::sync::mpsc::unbounded_channel();
   let (init_tx, init_rx) = tokio::sync::watch::channel(None);
-  let (queue_tx, messages) = queue::queue(spec.queue_bytes);
+  let (queue_tx, messages) = queue::queue(spec.queue_bytes, spec.message_text);
   let router = Arc::new(router::Router {
     servers: std::sync::RwLock::new(servers),
     host: host.clone(),

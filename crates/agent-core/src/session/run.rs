@@ -73,7 +73,7 @@ pub(crate) struct Loop {
   idle: bool,
   result_seen: bool,
   /// A message that did not fit the consumer queue; reading pauses until it does.
-  blocked: Option<String>,
+  blocked: Option<Vec<u8>>,
 }
 
 impl Loop {
@@ -241,7 +241,7 @@ impl Loop {
   }
 
   fn deliver(&mut self, line: String) {
-    if let Err(line) = self.p.queue.try_push(line) {
+    if let Err(line) = self.p.queue.try_push(self.p.queue.encode(line)) {
       self.blocked = Some(line);
     }
   }
