@@ -10,9 +10,11 @@ use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore, TryAcquireError};
 use crate::codec::latin1_json;
 use crate::error::Error;
 
-/// 16 MiB of messages may wait for the consumer. A single larger message still passes (it takes
-/// the whole budget), so the bound is max(16 MiB, largest message).
-pub const DEFAULT_QUEUE_BYTES: usize = 16 * 1024 * 1024;
+/// 4 MiB of messages may wait for the consumer. A single larger message still passes (it takes
+/// the whole budget), so the bound is max(4 MiB, largest message). Enough slack for the reader
+/// to stay ahead of a consumer that keeps up: `stream_1m` (1 MB messages) runs as fast with it as
+/// with 16 MiB, with 13 MB less peak RSS.
+pub const DEFAULT_QUEUE_BYTES: usize = 4 * 1024 * 1024;
 
 /// How each message's JSON text reaches the consumer. Encoding happens as the session reads the
 /// line (on its own thread), not when the consumer takes it, so a consumer whose thread is the
