@@ -5,9 +5,7 @@
 
 use std::sync::Arc;
 
-use tokio::sync::mpsc;
-
-use crate::session::StdinWriter;
+use crate::session::{Inflight, StdinWriter};
 
 /// What the host is asked to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +57,7 @@ pub struct Reply {
   request_id: String,
   answer: Option<AnswerFn>,
   writer: Arc<StdinWriter>,
-  done: mpsc::UnboundedSender<String>,
+  inflight: Arc<Inflight>,
 }
 
 impl Reply {
@@ -67,9 +65,9 @@ impl Reply {
     request_id: String,
     answer: AnswerFn,
     writer: Arc<StdinWriter>,
-    done: mpsc::UnboundedSender<String>,
+    inflight: Arc<Inflight>,
   ) -> Self {
-    Self { request_id, answer: Some(answer), writer, done }
+    Self { request_id, answer: Some(answer), writer, inflight }
   }
 
   pub fn request_id(&self) -> &str {
@@ -84,7 +82,8 @@ impl Reply {
     if let Some(answer) = self.answer.take() {
       let line = answer(&self.request_id, result);
       self.writer.write_line(&line);
-      let _ = self.done.send(std::mem::take(&mut self.request_id));
+      // After the write: stdin may close once the last call is out of the set.
+      self.inflight.finish(&self.request_id);
     }
   }
 }

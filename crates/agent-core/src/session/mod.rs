@@ -9,12 +9,14 @@
 
 mod handle;
 mod initialize;
+mod inflight;
 mod queue;
 mod router;
 mod run;
 mod stderr;
 mod writer;
 
+pub use inflight::Inflight;
 pub use writer::StdinWriter;
 
 pub use handle::SessionHandle;
@@ -105,7 +107,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
   }
 
   let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
-  let (done_tx, done_rx) = tokio::sync::mpsc::unbounded_channel();
+  let (inflight, idle_rx) = inflight::Inflight::new();
   let (init_tx, init_rx) = tokio::sync::watch::channel(None);
   let (queue_tx, messages) = queue::queue(spec.queue_bytes, spec.message_text);
   let router = Arc::new(router::Router {
@@ -113,7 +115,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
     host: host.clone(),
     can_use_tool: spec.can_use_tool,
     writer: writer.clone(),
-    done: done_tx,
+    inflight: inflight.clone(),
     tool_calls: Default::default(),
   });
   let state = run::Loop::new(run::LoopParts {
@@ -123,7 +125,8 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
     router,
     host,
     cmd_rx,
-    done_rx,
+    inflight,
+    idle_rx,
     queue: queue_tx,
     init_id,
     init_tx,

@@ -7,12 +7,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 
 use serde_json::{json, value::RawValue, Value};
-use tokio::sync::mpsc;
 
 use crate::host::{CallKind, Host, HostCall, HostResult, Reply};
 use crate::mcp::{McpAction, McpServerDef, NOTIFICATION_ACK};
 use crate::protocol::incoming::RequestHead;
 use crate::protocol::outgoing::{error_response, jsonrpc_result, mcp_response_body, success_response};
+use crate::session::inflight::Inflight;
 use crate::session::writer::StdinWriter;
 
 pub struct Router {
@@ -21,14 +21,14 @@ pub struct Router {
   pub host: Arc<dyn Host>,
   pub can_use_tool: bool,
   pub writer: Arc<StdinWriter>,
-  /// Tells the loop a spawned request finished (its id leaves the in-flight set).
-  pub done: mpsc::UnboundedSender<String>,
+  /// Requests running in the host; each one's [`Reply`] takes it out.
+  pub inflight: Arc<Inflight>,
   /// Tool calls in flight by server and JSON-RPC id → the control request carrying them, so an
   /// MCP `notifications/cancelled` can abort the right handler.
   pub tool_calls: Arc<Mutex<HashMap<String, String>>>,
 }
 
-/// Whether the request now runs in the background (and so is in flight until `done`).
+/// Whether the request now runs in the host (and so is in flight until its reply).
 #[derive(Debug, PartialEq, Eq)]
 pub enum Dispatched {
   Answered,
@@ -129,7 +129,7 @@ impl Router {
     payload: String,
     answer: impl FnOnce(&str, HostResult) -> String + Send + 'static,
   ) -> Dispatched {
-    let reply = Reply::new(request_id.clone(), Box::new(answer), self.writer.clone(), self.done.clone());
+    let reply = Reply::new(request_id.clone(), Box::new(answer), self.writer.clone(), self.inflight.clone());
     self.host.invoke(HostCall { request_id, kind, payload }, reply);
     Dispatched::Running
   }

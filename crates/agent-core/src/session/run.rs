@@ -1,8 +1,8 @@
 //! The session loop: the one task that reads the CLI's stdout, owns the map of our pending
-//! control requests and the set of the CLI's requests in flight, and decides when stdin closes
-//! and how the session ends.
+//! control requests, registers the CLI's requests in flight (their replies take them out, see
+//! `inflight.rs`), and decides when stdin closes and how the session ends.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,6 +22,7 @@ use crate::host::Host;
 use crate::protocol::incoming::{classify, Incoming};
 use crate::protocol::outgoing;
 use crate::session::handle::{Command, InitState};
+use crate::session::inflight::Inflight;
 use crate::session::queue::QueueSender;
 use crate::session::router::{Dispatched, Router};
 use crate::session::stderr::StderrTail;
@@ -41,7 +42,9 @@ pub(crate) struct LoopParts {
   pub router: Arc<Router>,
   pub host: Arc<dyn Host>,
   pub cmd_rx: mpsc::UnboundedReceiver<Command>,
-  pub done_rx: mpsc::UnboundedReceiver<String>,
+  pub inflight: Arc<Inflight>,
+  /// The last running call finished while the loop waited for that to close stdin.
+  pub idle_rx: mpsc::UnboundedReceiver<()>,
   pub queue: QueueSender,
   pub init_id: String,
   pub init_tx: watch::Sender<InitState>,
@@ -65,7 +68,6 @@ enum Stop {
 pub(crate) struct Loop {
   p: LoopParts,
   pending: HashMap<String, oneshot::Sender<Result<String, Error>>>,
-  inflight: HashSet<String>,
   init_deadline: Option<Instant>,
   stdin_closed: bool,
   /// Seen any `session_state_changed` (newer CLIs report state; older ones do not).
@@ -82,7 +84,6 @@ impl Loop {
     Self {
       p,
       pending: HashMap::new(),
-      inflight: HashSet::new(),
       init_deadline,
       stdin_closed: false,
       state_reported: false,
@@ -100,10 +101,7 @@ impl Loop {
       let blocked_cost = self.blocked.as_deref().map(|l| self.p.queue.cost(l));
       tokio::select! {
         biased;
-        Some(id) = self.p.done_rx.recv() => {
-          self.inflight.remove(&id);
-          self.maybe_close_stdin();
-        }
+        Some(()) = self.p.idle_rx.recv() => self.maybe_close_stdin(),
         cmd = self.p.cmd_rx.recv() => match cmd {
           None => break Stop::Closed { abort: false },
           Some(Command::Close { abort }) => break Stop::Closed { abort },
@@ -187,11 +185,11 @@ impl Loop {
         }
       }
       Incoming::ControlRequest { request_id, request } => {
-        if self.inflight.contains(&request_id) {
+        if self.p.inflight.contains(&request_id) {
           // The official SDK skips a request it is already handling.
           tracing::warn!(request_id = %request_id, "duplicate control request id while the first is in flight (ignored)");
         } else if self.p.router.dispatch(request_id.clone(), request) == Dispatched::Running {
-          self.inflight.insert(request_id);
+          self.p.inflight.insert(request_id);
         }
       }
       Incoming::ControlResponse { request_id, outcome } => {
@@ -215,7 +213,7 @@ impl Loop {
       Incoming::ControlCancel { request_id } => {
         // The CLI no longer waits for this answer: abort the callback, and do not let it hold
         // stdin open (a callback that ignores its signal would otherwise keep the session alive).
-        if self.inflight.remove(&request_id) {
+        if self.p.inflight.remove(&request_id) {
           tracing::debug!(request_id = %request_id, "the CLI cancelled a request; aborting its callback");
           self.p.host.cancel(&request_id);
           self.maybe_close_stdin();
@@ -253,9 +251,9 @@ impl Loop {
     if self.stdin_closed
       || !self.p.input_done
       || self.p.awaiting_result
-      || !self.inflight.is_empty()
       || !self.pending.is_empty()
       || (self.state_reported && !self.idle)
+      || !self.p.inflight.is_empty_or_wake()
     {
       return;
     }
@@ -272,7 +270,7 @@ impl Loop {
         // official grace periods to flush its session file).
         let result = if abort { Err(Error::Aborted) } else { Ok(()) };
         self.p.queue.end(result.clone());
-        end_requests(&mut self.pending, &self.inflight, &*self.p.host, || if abort { Error::Aborted } else { closed_error() });
+        end_requests(&mut self.pending, &self.p.inflight, &*self.p.host, || if abort { Error::Aborted } else { closed_error() });
         self.p.writer.close();
         self.p.host.release();
         process::terminate(child).await;
@@ -306,7 +304,7 @@ impl Loop {
       tracing::debug!(error = %e, "session ended with an error");
     }
     let err = outcome.as_ref().err().cloned();
-    end_requests(&mut self.pending, &self.inflight, &*self.p.host, || {
+    end_requests(&mut self.pending, &self.p.inflight, &*self.p.host, || {
       err.clone().unwrap_or_else(closed_error)
     });
     if self.p.init_tx.borrow().is_none() {
@@ -324,15 +322,15 @@ fn closed_error() -> Error {
 /// Rejects our pending requests and fires the abort signal of every callback still running.
 fn end_requests(
   pending: &mut HashMap<String, oneshot::Sender<Result<String, Error>>>,
-  inflight: &HashSet<String>,
+  inflight: &Inflight,
   host: &dyn Host,
   error: impl Fn() -> Error,
 ) {
   for (_, reply) in pending.drain() {
     let _ = reply.send(Err(error()));
   }
-  for id in inflight {
-    host.cancel(id);
+  for id in inflight.ids() {
+    host.cancel(&id);
   }
 }
 
