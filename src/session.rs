@@ -126,11 +126,13 @@ pub fn start_session(params: StartParams, dispatch: DispatchFn) -> Result<Native
     queue_bytes: session::DEFAULT_QUEUE_BYTES,
     // Encoded on the engine's thread as each line is read: the JS thread only joins bytes.
     message_text: session::MessageText::Latin1Json,
+    external_stdout: false,
   };
   // Spawning needs the runtime's reactor; this runs on the JS thread, which also makes it the
   // child's parent thread for PR_SET_PDEATHSIG (it lives as long as the host process).
-  let (handle, messages) =
+  let started =
     napi::bindgen_prelude::within_runtime_if_available(|| session::start(spec, host.clone())).map_err(invalid)?;
+  let (handle, messages) = (started.handle, started.messages);
   diagnostics::register(handle.trace_id(), &host);
   Ok(NativeSession { handle, host, launch, feed, messages: Arc::new(tokio::sync::Mutex::new(messages)), end: Arc::new(Mutex::new(None)) })
 }

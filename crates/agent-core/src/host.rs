@@ -108,4 +108,11 @@ pub trait Host: Send + Sync + 'static {
 
   /// The session is over and will make no more calls: drop whatever keeps the host busy.
   fn release(&self) {}
+
+  /// The session's [`ExternalReader`] paused because the consumer was behind, and may read
+  /// again: the host should call its `read_ready()` from the host's thread. Called from the
+  /// engine's thread; only sessions started with an external reader call it.
+  ///
+  /// [`ExternalReader`]: crate::session::ExternalReader
+  fn wake_reader(&self) {}
 }

@@ -1,30 +1,11 @@
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
-/// Lines longer than this are skipped (and reported) instead of buffered: one bad line must not
-/// take the host's memory with it. 256 MiB is far above anything the CLI legitimately prints
-/// (a 64 MiB line passes) while still bounding a runaway writer.
-pub const DEFAULT_MAX_LINE_BYTES: usize = 256 * 1024 * 1024;
+use super::line_framer::{LineFramer, ReadLine, DEFAULT_MAX_LINE_BYTES};
 
-/// What one read produced.
-#[derive(Debug, PartialEq, Eq)]
-pub enum ReadLine {
-  /// A complete non-blank line without its terminator. Bytes that are not valid UTF-8 are
-  /// replaced by U+FFFD, as Node's stream decoder (and so the official SDK) does.
-  Line(String),
-  /// A line longer than the limit: its length and its first bytes, for the report.
-  TooLong { len: usize, prefix: String },
-  /// End of stream. A final line without a terminator is returned as a `Line` first.
-  Eof,
-}
-
-/// Splits a byte stream into lines. Splitting happens on bytes, before decoding, so a UTF-8
-/// sequence cut by a read boundary is reassembled intact.
+/// Splits a byte stream into lines, reading it with `fill_buf` (see [`LineFramer`]).
 pub struct LineReader<R> {
   inner: R,
-  line: Vec<u8>,
-  max_line: usize,
-  /// Bytes of the current over-long line seen so far; `Some` while skipping to its end.
-  skipping: Option<usize>,
+  framer: LineFramer,
 }
 
 impl<R: AsyncBufRead + Unpin> LineReader<R> {
@@ -33,7 +14,7 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
   }
 
   pub fn with_max_line(inner: R, max_line: usize) -> Self {
-    Self { inner, line: Vec::new(), max_line, skipping: None }
+    Self { inner, framer: LineFramer::with_max_line(max_line) }
   }
 
   /// Reads the next non-blank line.
@@ -41,62 +22,14 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
     loop {
       let available = self.inner.fill_buf().await?;
       if available.is_empty() {
-        if let Some(len) = self.skipping.take() {
-          return Ok(self.too_long(len));
-        }
-        if self.line.is_empty() {
-          return Ok(ReadLine::Eof);
-        }
-        if let Some(line) = self.take_line() {
-          return Ok(ReadLine::Line(line));
-        }
-        return Ok(ReadLine::Eof);
+        return Ok(self.framer.finish().unwrap_or(ReadLine::Eof));
       }
-      let (chunk_len, complete) = match memchr::memchr(b'\n', available) {
-        Some(i) => (i, true),
-        None => (available.len(), false),
-      };
-      if let Some(seen) = self.skipping.as_mut() {
-        *seen += chunk_len;
-      } else if self.line.len() + chunk_len > self.max_line {
-        // Keep a prefix for the report, drop the rest as it streams by.
-        let keep = 200usize.saturating_sub(self.line.len()).min(chunk_len);
-        self.line.extend_from_slice(&available[..keep]);
-        self.skipping = Some(self.line.len() - keep + chunk_len);
-        self.line.truncate(200);
-        self.line.shrink_to_fit();
-      } else {
-        self.line.extend_from_slice(&available[..chunk_len]);
-      }
-      self.inner.consume(chunk_len + usize::from(complete));
-      if !complete {
-        continue;
-      }
-      if let Some(len) = self.skipping.take() {
-        return Ok(self.too_long(len));
-      }
-      if let Some(line) = self.take_line() {
-        return Ok(ReadLine::Line(line));
+      let (consumed, line) = self.framer.feed(available);
+      self.inner.consume(consumed);
+      if let Some(line) = line {
+        return Ok(line);
       }
     }
-  }
-
-  fn too_long(&mut self, len: usize) -> ReadLine {
-    let prefix = String::from_utf8_lossy(&self.line[..self.line.len().min(200)]).into_owned();
-    self.line.clear();
-    ReadLine::TooLong { len, prefix }
-  }
-
-  /// Takes the buffered line, or `None` when it is blank (blank lines carry nothing).
-  fn take_line(&mut self) -> Option<String> {
-    let bytes = std::mem::take(&mut self.line);
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-      return None;
-    }
-    Some(match String::from_utf8(bytes) {
-      Ok(s) => s,
-      Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
   }
 }
 

@@ -40,8 +40,9 @@ impl Inflight {
     self.lock().ids.contains(id)
   }
 
-  pub fn insert(&self, id: String) {
-    self.lock().ids.insert(id);
+  /// Adds a call; false if one with this id is already running.
+  pub fn insert(&self, id: String) -> bool {
+    self.lock().ids.insert(id)
   }
 
   /// Withdraws a call (the CLI cancelled it); true if it was running.

@@ -2,11 +2,15 @@
 //!
 //! ```text
 //!  CLI stdout ──▶ loop (one task: framing, pending map, routing) ──▶ Messages (consumer)
-//!                   │  inline answers          │ spawned user-code calls
+//!                   │  inline answers          │ user-code calls, answered from the host
 //!                   ▼                          ▼
-//!  CLI stdin  ◀── writer task ◀────────────────┘
+//!  CLI stdin  ◀── writer (direct write, or its task when the pipe is full)
 //! ```
+//!
+//! Or, with an [`ExternalReader`], stdout is read and routed on the host's thread, and the loop
+//! hears only what it decides on (answers to our requests, results, state, the end).
 
+mod external_reader;
 mod handle;
 mod initialize;
 mod inflight;
@@ -16,6 +20,7 @@ mod run;
 mod stderr;
 mod writer;
 
+pub use external_reader::{ExternalReader, ReadState};
 pub use inflight::Inflight;
 pub use writer::StdinWriter;
 
@@ -63,6 +68,19 @@ pub struct SessionSpec {
   pub queue_bytes: usize,
   /// How messages reach the consumer ([`Messages`]).
   pub message_text: MessageText,
+  /// Read the CLI's stdout on the host's thread, through the [`ExternalReader`] that [`start`]
+  /// returns, instead of on the engine's. Only for a CLI we spawn (a host-started process
+  /// already feeds us its output).
+  pub external_stdout: bool,
+}
+
+/// A started session.
+pub struct Started {
+  pub handle: SessionHandle,
+  pub messages: Messages,
+  /// When [`SessionSpec::external_stdout`] was asked for (and the process is ours): the host
+  /// must poll its fd and call `read_ready()`, or the session sees no output.
+  pub reader: Option<ExternalReader>,
 }
 
 static NEXT_TRACE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -71,7 +89,7 @@ static NEXT_TRACE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU6
 pub const DEFAULT_INITIALIZE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Spawns the CLI and starts the session loop. Must run inside a tokio runtime.
-pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, Messages), Error> {
+pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
   let mut servers = HashMap::new();
   for (name, s) in &spec.servers {
     if servers.insert(name.clone(), s.clone()).is_some() {
@@ -83,18 +101,22 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
   let span = tracing::debug_span!("session", sid = trace_id);
   let _entered = span.enter();
   let forward = if spec.forward_stderr { Some(host.clone()) } else { None };
-  let (child, stdin, stdout, (stderr_task, stderr_tail)): (Box<dyn ChildProcess>, _, Box<dyn tokio::io::AsyncRead + Send + Unpin>, _) =
-    match spec.process {
-      ProcessSpec::Spawn(launch) => {
-        let s = process::spawn(&launch)?;
-        let stderr = stderr::spawn_stderr(s.stderr, forward);
-        // tokio keeps child pipes non-blocking: direct writes from any thread are safe.
-        let fd = std::os::fd::AsRawFd::as_raw_fd(&s.stdin);
-        (Box::new(s.child), (Box::new(s.stdin) as Box<dyn tokio::io::AsyncWrite + Send + Unpin>, Some(fd)), Box::new(s.stdout), stderr)
-      }
-      // A host-started process has no stderr pipe of ours: the host sees it directly.
-      ProcessSpec::Host(p) => (p.child, (p.stdin, None), p.stdout, stderr::spawn_stderr(tokio::io::empty(), None)),
-    };
+  let (child, stdin, stdout, (stderr_task, stderr_tail)): (Box<dyn ChildProcess>, _, StdoutPipe, _) = match spec.process {
+    ProcessSpec::Spawn(launch) => {
+      let s = process::spawn(&launch)?;
+      let stderr = stderr::spawn_stderr(s.stderr, forward);
+      // tokio keeps child pipes non-blocking: direct writes from any thread are safe.
+      let fd = std::os::fd::AsRawFd::as_raw_fd(&s.stdin);
+      let stdout = if spec.external_stdout {
+        StdoutPipe::Fd(s.stdout.into_owned_fd().map_err(|e| Error::Spawn(format!("Claude Code's stdout: {e}")))?)
+      } else {
+        StdoutPipe::Async(Box::new(s.stdout))
+      };
+      (Box::new(s.child), (Box::new(s.stdin) as Box<dyn tokio::io::AsyncWrite + Send + Unpin>, Some(fd)), stdout, stderr)
+    }
+    // A host-started process has no stderr pipe of ours: the host sees it directly.
+    ProcessSpec::Host(p) => (p.child, (p.stdin, None), StdoutPipe::Async(p.stdout), stderr::spawn_stderr(tokio::io::empty(), None)),
+  };
   let pid = child.id();
   let writer = writer::spawn_writer(stdin.0, stdin.1);
 
@@ -118,6 +140,15 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
     inflight: inflight.clone(),
     tool_calls: Default::default(),
   });
+  let (stdout, reader) = match stdout {
+    StdoutPipe::Async(pipe) => (run::Stdout::Own(pipe), None),
+    StdoutPipe::Fd(fd) => {
+      let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+      let reader = ExternalReader::new(fd, router.clone(), host.clone(), queue_tx.clone(), tx, span.clone())
+        .map_err(|e| Error::Spawn(format!("Claude Code's stdout: {e}")))?;
+      (run::Stdout::External(rx), Some(reader))
+    }
+  };
   let state = run::Loop::new(run::LoopParts {
     child,
     stdout: Some(stdout),
@@ -138,5 +169,10 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<(SessionHandle, M
   });
   drop(_entered);
   tokio::spawn(state.run().instrument(span));
-  Ok((SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id, initialize }, messages))
+  Ok(Started { handle: SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id, initialize }, messages, reader })
+}
+
+enum StdoutPipe {
+  Async(Box<dyn tokio::io::AsyncRead + Send + Unpin>),
+  Fd(std::os::fd::OwnedFd),
 }

@@ -34,7 +34,10 @@ enum Item {
   End(Result<(), Error>),
 }
 
-/// The session's side.
+/// The session's side (the loop ends the stream; an [`ExternalReader`] pushes messages).
+///
+/// [`ExternalReader`]: crate::session::ExternalReader
+#[derive(Clone)]
 pub struct QueueSender {
   tx: mpsc::UnboundedSender<Item>,
   budget: Arc<Semaphore>,

@@ -40,6 +40,20 @@ impl Router {
     self.writer.write_line(&line);
   }
 
+  /// A control request from the CLI, from whichever thread read it. Skipped when one with the
+  /// same id is still running (the official SDK skips such duplicates). The id enters the
+  /// in-flight set before the host sees the call, so an answer given at once on another thread
+  /// always finds it there.
+  pub fn accept(self: &Arc<Self>, request_id: String, request: Box<RawValue>) {
+    if !self.inflight.insert(request_id.clone()) {
+      tracing::warn!(request_id = %request_id, "duplicate control request id while the first is in flight (ignored)");
+      return;
+    }
+    if self.dispatch(request_id.clone(), request) == Dispatched::Answered {
+      self.inflight.remove(&request_id);
+    }
+  }
+
   pub fn dispatch(self: &Arc<Self>, request_id: String, request: Box<RawValue>) -> Dispatched {
     let head: RequestHead = match serde_json::from_str(request.get()) {
       Ok(h) => h,

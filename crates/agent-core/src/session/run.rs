@@ -1,6 +1,7 @@
-//! The session loop: the one task that reads the CLI's stdout, owns the map of our pending
-//! control requests, registers the CLI's requests in flight (their replies take them out, see
-//! `inflight.rs`), and decides when stdin closes and how the session ends.
+//! The session loop: the one task that reads the CLI's stdout (or hears from the reader that
+//! does, see `external_reader.rs`), owns the map of our pending control requests, and decides
+//! when stdin closes and how the session ends. The CLI's requests in flight are in a shared set
+//! their replies take them out of (`inflight.rs`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -22,9 +23,10 @@ use crate::host::Host;
 use crate::protocol::incoming::{classify, Incoming};
 use crate::protocol::outgoing;
 use crate::session::handle::{Command, InitState};
+use crate::session::external_reader::Input;
 use crate::session::inflight::Inflight;
 use crate::session::queue::QueueSender;
-use crate::session::router::{Dispatched, Router};
+use crate::session::router::Router;
 use crate::session::stderr::StderrTail;
 use crate::session::writer::StdinWriter;
 
@@ -37,7 +39,7 @@ pub fn next_request_id() -> String {
 
 pub(crate) struct LoopParts {
   pub child: Box<dyn ChildProcess>,
-  pub stdout: Option<Box<dyn AsyncRead + Send + Unpin>>,
+  pub stdout: Option<Stdout>,
   pub writer: Arc<StdinWriter>,
   pub router: Arc<Router>,
   pub host: Arc<dyn Host>,
@@ -53,6 +55,42 @@ pub(crate) struct LoopParts {
   pub awaiting_result: bool,
   pub stderr_task: JoinHandle<()>,
   pub stderr_tail: StderrTail,
+}
+
+/// Where the loop's lines come from.
+pub(crate) enum Stdout {
+  /// The loop reads the pipe itself.
+  Own(Box<dyn AsyncRead + Send + Unpin>),
+  /// An [`ExternalReader`](crate::session::ExternalReader) reads it on the host's thread.
+  External(mpsc::UnboundedReceiver<Input>),
+}
+
+enum Source {
+  Own(LineReader<BufReader<Box<dyn AsyncRead + Send + Unpin>>>),
+  External(mpsc::UnboundedReceiver<Input>),
+}
+
+impl Source {
+  async fn next(&mut self) -> Input {
+    match self {
+      Source::Own(reader) => loop {
+        match reader.next_line().await {
+          Ok(ReadLine::Line(line)) => return Input::Line(line),
+          Ok(ReadLine::TooLong { len, prefix }) => {
+            tracing::warn!(len, "skipped a line from Claude Code longer than the limit");
+            tracing::trace!(prefix = %crate::session::redact_keys(&prefix), "the skipped line began");
+          }
+          Ok(ReadLine::Eof) => return Input::Eof,
+          Err(e) => {
+            tracing::warn!(error = %e, "reading Claude Code's stdout failed");
+            return Input::Eof;
+          }
+        }
+      },
+      // A reader gone without a word (its host dropped it) ends stdout too.
+      Source::External(rx) => rx.recv().await.unwrap_or(Input::Eof),
+    }
+  }
 }
 
 /// Why the loop stopped reading.
@@ -94,8 +132,10 @@ impl Loop {
   }
 
   pub(crate) async fn run(mut self) {
-    let stdout = self.p.stdout.take().expect("run is called once");
-    let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, stdout));
+    let mut source = match self.p.stdout.take().expect("run is called once") {
+      Stdout::Own(stdout) => Source::Own(LineReader::new(BufReader::with_capacity(256 * 1024, stdout))),
+      Stdout::External(rx) => Source::External(rx),
+    };
     let stop = loop {
       let init_deadline = self.init_deadline;
       let blocked_cost = self.blocked.as_deref().map(|l| self.p.queue.cost(l));
@@ -111,26 +151,20 @@ impl Loop {
           let line = self.blocked.take().expect("blocked");
           self.p.queue.push_reserved(line, permit);
         }
-        line = reader.next_line(), if self.blocked.is_none() => match line {
-          Ok(ReadLine::Line(line)) => {
+        input = source.next(), if self.blocked.is_none() => match input {
+          Input::Line(line) => {
             if let Some(stop) = self.line(line) {
               break stop;
             }
           }
-          Ok(ReadLine::TooLong { len, prefix }) => {
-            tracing::warn!(len, "skipped a line from Claude Code longer than the limit");
-            tracing::trace!(prefix = %crate::session::redact_keys(&prefix), "the skipped line began");
-          }
-          Ok(ReadLine::Eof) => break Stop::Eof,
-          Err(e) => {
-            tracing::warn!(error = %e, "reading Claude Code's stdout failed");
-            break Stop::Eof;
-          }
+          Input::Result => self.result_queued(),
+          Input::State { idle } => self.state_changed(idle),
+          Input::Eof => break Stop::Eof,
         },
         _ = sleep_until(init_deadline), if init_deadline.is_some() => break Stop::InitTimeout,
       }
     };
-    drop(reader);
+    drop(source);
     self.finish(stop).await;
   }
 
@@ -175,23 +209,12 @@ impl Loop {
   fn line(&mut self, line: String) -> Option<Stop> {
     match classify(&line) {
       Incoming::Message { is_result } => {
-        if is_result {
-          self.result_seen = true;
-          self.p.awaiting_result = false;
-        }
         self.deliver(line);
         if is_result {
-          self.maybe_close_stdin();
+          self.result_queued();
         }
       }
-      Incoming::ControlRequest { request_id, request } => {
-        if self.p.inflight.contains(&request_id) {
-          // The official SDK skips a request it is already handling.
-          tracing::warn!(request_id = %request_id, "duplicate control request id while the first is in flight (ignored)");
-        } else if self.p.router.dispatch(request_id.clone(), request) == Dispatched::Running {
-          self.p.inflight.insert(request_id);
-        }
-      }
+      Incoming::ControlRequest { request_id, request } => self.p.router.accept(request_id, request),
       Incoming::ControlResponse { request_id, outcome } => {
         if request_id == self.p.init_id {
           self.init_deadline = None;
@@ -220,12 +243,10 @@ impl Loop {
         }
       }
       Incoming::SessionState { state, host_only } => {
-        self.state_reported = true;
-        self.idle = state == "idle";
         if !host_only {
           self.deliver(line);
         }
-        self.maybe_close_stdin();
+        self.state_changed(state == "idle");
       }
       Incoming::HostOnly => {}
       Incoming::Malformed(reason) => {
@@ -236,6 +257,18 @@ impl Loop {
       }
     }
     None
+  }
+
+  fn result_queued(&mut self) {
+    self.result_seen = true;
+    self.p.awaiting_result = false;
+    self.maybe_close_stdin();
+  }
+
+  fn state_changed(&mut self, idle: bool) {
+    self.state_reported = true;
+    self.idle = idle;
+    self.maybe_close_stdin();
   }
 
   fn deliver(&mut self, line: String) {

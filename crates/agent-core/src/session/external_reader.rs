@@ -1,0 +1,236 @@
+//! The CLI's stdout read on the host's own thread, when the host's event loop can poll the
+//! pipe (the napi binding under Node: a `uv_poll` on the fd). A tool call or a permission
+//! prompt then reaches user code in the wake-up that read it, where the engine's own reader
+//! costs a wake-up of its thread and then one of the host's (20–50 µs each on a 2-vCPU VM).
+//!
+//! What needs no loop state is done right here: control requests are routed and messages are
+//! queued for the consumer. The loop gets the rest as [`Input`]s: our own requests' answers,
+//! cancels and malformed lines (as lines), and the facts it decides on (a result, a state
+//! change, the end of the stream). That channel is unbounded on purpose: it carries only those
+//! rare lines and small events, never the message stream, which is bounded by the queue.
+
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+
+use crate::codec::{LineFramer, ReadLine};
+use crate::host::Host;
+use crate::protocol::incoming::{classify, Incoming};
+use crate::session::queue::QueueSender;
+use crate::session::router::Router;
+
+/// What the loop learns from an external reader.
+#[derive(Debug)]
+pub(crate) enum Input {
+  /// A line the loop handles itself (it classifies it again).
+  Line(String),
+  /// A `result` message was queued.
+  Result,
+  /// A `session_state_changed` was seen.
+  State { idle: bool },
+  /// stdout ended (or failed); everything before it was handled.
+  Eof,
+}
+
+/// What the host should do with its poll after [`ExternalReader::read_ready`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum ReadState {
+  /// Keep polling.
+  Open,
+  /// Stop polling until [`Host::wake_reader`]: the consumer is behind, and the CLI should
+  /// block on its writes meanwhile.
+  Paused,
+  /// stdout ended: stop polling for good.
+  Ended,
+}
+
+const READ_CHUNK: usize = 64 * 1024;
+/// At most this much is read per wake-up, so a flood of output cannot starve the host's other
+/// work (its timers, the consumer); a level-triggered poll calls again right away.
+const READ_BUDGET: usize = 1024 * 1024;
+
+pub struct ExternalReader {
+  fd: OwnedFd,
+  framer: LineFramer,
+  /// Bytes read but not framed yet are `buf[pos..]` (a pause can leave some).
+  buf: Vec<u8>,
+  pos: usize,
+  router: Arc<Router>,
+  host: Arc<dyn Host>,
+  queue: QueueSender,
+  loop_tx: mpsc::UnboundedSender<Input>,
+  /// Set while a message waits for room in the consumer queue; the task that waits for the room
+  /// clears it, then wakes the host.
+  blocked: Arc<AtomicBool>,
+  /// stdout ended while a message waited: the end is reported once it is queued.
+  eof_pending: bool,
+  ended: bool,
+  runtime: tokio::runtime::Handle,
+  span: tracing::Span,
+}
+
+impl ExternalReader {
+  pub(crate) fn new(
+    fd: OwnedFd,
+    router: Arc<Router>,
+    host: Arc<dyn Host>,
+    queue: QueueSender,
+    loop_tx: mpsc::UnboundedSender<Input>,
+    span: tracing::Span,
+  ) -> std::io::Result<Self> {
+    set_nonblocking(&fd)?;
+    Ok(Self {
+      fd,
+      framer: LineFramer::default(),
+      buf: Vec::with_capacity(READ_CHUNK),
+      pos: 0,
+      router,
+      host,
+      queue,
+      loop_tx,
+      blocked: Arc::new(AtomicBool::new(false)),
+      eof_pending: false,
+      ended: false,
+      runtime: tokio::runtime::Handle::current(),
+      span,
+    })
+  }
+
+  /// The pipe to poll for readability.
+  pub fn fd(&self) -> std::os::fd::RawFd {
+    self.fd.as_raw_fd()
+  }
+
+  /// The pipe is readable (or the host resumes after a pause): reads what is there, up to a
+  /// budget, and handles every complete line. Calls into the host happen from here, on the
+  /// caller's thread.
+  pub fn read_ready(&mut self) -> ReadState {
+    if self.ended {
+      return ReadState::Ended;
+    }
+    if self.blocked.load(Ordering::Acquire) {
+      return ReadState::Paused;
+    }
+    let span = self.span.clone();
+    let _entered = span.enter();
+    if self.eof_pending {
+      return self.end();
+    }
+    let mut read = 0;
+    loop {
+      while self.pos < self.buf.len() {
+        let (n, line) = self.framer.feed(&self.buf[self.pos..]);
+        self.pos += n;
+        if let Some(line) = line {
+          self.handle(line);
+          if self.blocked.load(Ordering::Acquire) {
+            return ReadState::Paused;
+          }
+        }
+      }
+      if read >= READ_BUDGET {
+        return ReadState::Open;
+      }
+      self.buf.clear();
+      self.pos = 0;
+      let n = unsafe { libc::read(self.fd.as_raw_fd(), self.buf.as_mut_ptr().cast(), self.buf.capacity()) };
+      if n > 0 {
+        // SAFETY: read(2) initialized the first n bytes.
+        unsafe { self.buf.set_len(n as usize) };
+        read += n as usize;
+        continue;
+      }
+      if n < 0 {
+        let e = std::io::Error::last_os_error();
+        match e.kind() {
+          std::io::ErrorKind::WouldBlock => return ReadState::Open,
+          std::io::ErrorKind::Interrupted => continue,
+          _ => tracing::warn!(error = %e, "reading Claude Code's stdout failed"),
+        }
+      }
+      // End of stream (or a read error, which ends it the same way).
+      if let Some(last) = self.framer.finish() {
+        self.handle(last);
+      }
+      if self.blocked.load(Ordering::Acquire) {
+        self.eof_pending = true;
+        return ReadState::Paused;
+      }
+      return self.end();
+    }
+  }
+
+  fn end(&mut self) -> ReadState {
+    self.ended = true;
+    let _ = self.loop_tx.send(Input::Eof);
+    ReadState::Ended
+  }
+
+  fn handle(&mut self, line: ReadLine) {
+    let line = match line {
+      ReadLine::Line(line) => line,
+      ReadLine::TooLong { len, prefix } => {
+        tracing::warn!(len, "skipped a line from Claude Code longer than the limit");
+        tracing::trace!(prefix = %crate::session::redact_keys(&prefix), "the skipped line began");
+        return;
+      }
+      ReadLine::Eof => return,
+    };
+    match classify(&line) {
+      Incoming::Message { is_result } => {
+        self.deliver(line);
+        if is_result {
+          let _ = self.loop_tx.send(Input::Result);
+        }
+      }
+      Incoming::SessionState { state, host_only } => {
+        if !host_only {
+          self.deliver(line);
+        }
+        let _ = self.loop_tx.send(Input::State { idle: state == "idle" });
+      }
+      Incoming::ControlRequest { request_id, request } => self.router.accept(request_id, request),
+      Incoming::HostOnly => {}
+      Incoming::ControlResponse { .. } | Incoming::ControlCancel { .. } | Incoming::Malformed(_) => {
+        let _ = self.loop_tx.send(Input::Line(line));
+      }
+    }
+  }
+
+  /// Queues a message for the consumer. When it does not fit, reading pauses (the CLI then
+  /// blocks on its writes) until a task on the engine's runtime has queued it.
+  fn deliver(&mut self, line: String) {
+    let Err(line) = self.queue.try_push(self.queue.encode(line)) else {
+      return;
+    };
+    self.blocked.store(true, Ordering::Release);
+    let (queue, blocked, host, loop_tx) = (self.queue.clone(), self.blocked.clone(), self.host.clone(), self.loop_tx.clone());
+    let cost = queue.cost(&line);
+    self.runtime.spawn(async move {
+      tokio::select! {
+        permit = queue.reserve(cost) => {
+          if let Some(permit) = permit {
+            queue.push_reserved(line, permit);
+          }
+        }
+        // The session ended: nobody will read this message.
+        _ = loop_tx.closed() => return,
+      }
+      blocked.store(false, Ordering::Release);
+      host.wake_reader();
+    });
+  }
+}
+
+fn set_nonblocking(fd: &OwnedFd) -> std::io::Result<()> {
+  let fd = fd.as_raw_fd();
+  unsafe {
+    let flags = libc::fcntl(fd, libc::F_GETFL);
+    if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+      return Err(std::io::Error::last_os_error());
+    }
+  }
+  Ok(())
+}
