@@ -13,7 +13,7 @@ const SECRET_KEY = 'sk-ant-api03-SECRETSECRETSECRET'
 const SECRET_ARG = 'tool-arg-secret-4711'
 
 /** Runs one query in a fresh host process; returns its stderr and what the `stderr` option got. */
-function runHost({ debugEnv = false, debugOption = false, stderrOption = false } = {}) {
+function runHost({ debugEnv = false, debugOption = false, stderrOption = false, extraEnv = {} } = {}) {
   const scenario = tempScenario(`
     export default async function (cli) {
       await cli.initialize()
@@ -35,7 +35,7 @@ function runHost({ debugEnv = false, debugOption = false, stderrOption = false }
       process.stdout.write(JSON.stringify(captured))
     })()`
   const r = spawnSync(process.execPath, ['-e', script], {
-    env: { ...process.env, DEBUG_CLAUDE_AGENT_SDK: debugEnv ? '1' : '' },
+    env: { ...process.env, DEBUG_CLAUDE_AGENT_SDK: debugEnv ? '1' : '', ...extraEnv },
     encoding: 'utf8',
   })
   assert.equal(r.status, 0, r.stderr)
@@ -64,4 +64,14 @@ test('options.debug with a stderr option: the session lines go to the option', (
   assert.match(option, /session \d+: control request/)
   assert.doesNotMatch(stderr, /session \d+: control request/)
   assert.ok(!option.includes(SECRET_KEY) && !option.includes(SECRET_ARG))
+})
+
+test("the CLI's stdout is read on the JS thread under Node, on the engine's thread elsewhere or when asked", () => {
+  const { stderr } = runHost({ debugEnv: true })
+  const expected = process.versions.bun ? 'engine' : 'host'
+  assert.match(stderr, new RegExp(`DEBUG session \\d+: reading Claude Code's stdout thread=${expected}$`, 'm'))
+  const forced = runHost({ debugEnv: true, extraEnv: { CLAUDE_AGENT_SDK_STDOUT: 'engine' } })
+  assert.match(forced.stderr, /reading Claude Code's stdout thread=engine$/m)
+  // Either way the tool call was answered and the query ended cleanly (runHost checks the exit).
+  assert.match(forced.stderr, /control request request_id=\S+ subtype=mcp_message/)
 })

@@ -153,16 +153,21 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
   function dispatch(kind, requestId, payload) {
     try {
       switch (kind) {
-        // A burst of tool calls: [kind, requestId, payload] entries, payloads parsed together.
+        // A burst of calls: [kind, requestId, payload] entries, payloads parsed together. Tool
+        // calls always come this way; every call does when stdout is read on this thread.
         case 'calls': {
           const session = sessionRef?.deref()
           if (!session) return
-          for (const [, id, body] of JSON.parse(session.takeCalls())) settle(id, callTool(id, body))
+          for (const [k, id, body] of JSON.parse(session.takeCalls())) {
+            settle(id, k === 'tool' ? callTool(id, body) : k === 'can_use_tool' ? permission(id, body) : hook(id, body))
+          }
           return
         }
         case 'can_use_tool': return settle(requestId, permission(requestId, JSON.parse(payload)))
         case 'hook_callback': return settle(requestId, hook(requestId, JSON.parse(payload)))
         case 'cancel': return running.get(requestId)?.abort()
+        // Reading stdout (on this thread) paused for the consumer, which now has room.
+        case 'read': return sessionRef?.deref()?.resumeReading()
         case 'stderr': return stderr?.(payload)
         // I/O of a process the app started itself (spawnClaudeCodeProcess).
         case 'stdin': return hostProcess.proc?.stdin.write(payload)

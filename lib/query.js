@@ -78,6 +78,9 @@ class Query {
       searchFrom: searchRoots(),
       runtime: process.execPath,
       hostProcess: typeof spawner === 'function',
+      // Node's event loop (libuv) polls the CLI's stdout for the engine; other runtimes leave
+      // reading to the engine's thread.
+      stdoutOnJsThread: IS_NODE,
     }, dispatch)
     attach(this._session)
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
@@ -405,6 +408,7 @@ class Query {
 }
 
 const WARM = Symbol('warm query: the prompt comes later')
+const IS_NODE = typeof process.versions.bun !== 'string' && typeof globalThis.Deno === 'undefined' && typeof process.versions.node === 'string'
 
 // `await using` support where the runtime has it (Symbol.asyncDispose: Node 20.4+, Bun); on
 // older runtimes a computed key of `undefined` would add a method named "undefined".

@@ -4,6 +4,7 @@
 //! thread, and the answer is written to the CLI right there. Events (`cancel`, `stderr`,
 //! host-process I/O) need no answer.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -21,6 +22,20 @@ pub type DispatchFn = ThreadsafeFunction<
   false,
 >;
 
+thread_local! {
+  /// The session's stdout is being read on this (the JS) thread: calls queue for the one direct
+  /// `dispatch('calls')` that follows the read (see `stdout_poll.rs`), not through the TSFN.
+  static READING_ON_JS_THREAD: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` (a read of stdout on the JS thread) with calls queued for a direct dispatch.
+pub fn on_js_thread<R>(f: impl FnOnce() -> R) -> R {
+  let outer = READING_ON_JS_THREAD.replace(true);
+  let r = f();
+  READING_ON_JS_THREAD.set(outer);
+  r
+}
+
 pub struct JsHost {
   /// The query has a `stderr` option: the CLI's stderr and our diagnostics go there.
   forward_stderr: bool,
@@ -29,7 +44,8 @@ pub struct JsHost {
   dispatch: Mutex<Option<Arc<DispatchFn>>>,
   /// Calls JS has not answered yet, by the CLI's request id.
   replies: Mutex<HashMap<String, Reply>>,
-  /// Tool calls not yet taken by JS, as `[kind,id,payload]` JSON entries. A burst of them (the
+  /// Calls not yet taken by JS, as `[kind,id,payload]` JSON entries: tool calls, and every
+  /// call while stdout is read on the JS thread. A burst of them (the
   /// CLI's parallel tool calls) reaches JS as one wake-up and one `JSON.parse`.
   inbox: Mutex<Vec<String>>,
 }
@@ -73,7 +89,12 @@ impl JsHost {
     }
   }
 
-  /// Tool calls waiting for JS, as the text of one JSON array (`[]` when none).
+  /// Calls are queued for JS.
+  pub fn has_calls(&self) -> bool {
+    !self.inbox.lock().unwrap_or_else(|p| p.into_inner()).is_empty()
+  }
+
+  /// Calls waiting for JS, as the text of one JSON array (`[]` when none).
   pub fn take_calls(&self) -> String {
     let calls = std::mem::take(&mut *self.inbox.lock().unwrap_or_else(|p| p.into_inner()));
     format!("[{}]", calls.join(","))
@@ -94,7 +115,8 @@ impl Host for JsHost {
     // error as it is dropped (outside the lock).
     let replaced = self.replies.lock().unwrap_or_else(|p| p.into_inner()).insert(call.request_id.clone(), reply);
     drop(replaced);
-    if call.kind != CallKind::Tool {
+    let direct = READING_ON_JS_THREAD.get();
+    if call.kind != CallKind::Tool && !direct {
       // Permission prompts and hooks come one at a time: straight to JS, no inbox round trip.
       if !self.notify(call.kind.as_str(), &call.request_id, call.payload) {
         self.fail(&call.request_id);
@@ -112,8 +134,9 @@ impl Host for JsHost {
       inbox.push(entry);
       inbox.len() == 1
     };
-    // Only the first call of a burst wakes JS; it takes every call queued by then.
-    if first && !self.notify("calls", "", String::new()) {
+    // Only the first call of a burst wakes JS; it takes every call queued by then. Read on the
+    // JS thread, the reader hands them over itself once it has read what is there.
+    if first && !direct && !self.notify("calls", "", String::new()) {
       self.inbox.lock().unwrap_or_else(|p| p.into_inner()).clear();
       self.fail(&call.request_id);
     }
@@ -125,6 +148,10 @@ impl Host for JsHost {
 
   fn stderr(&self, chunk: &str) {
     self.notify("stderr", "", chunk.to_string());
+  }
+
+  fn wake_reader(&self) {
+    self.notify("read", "", String::new());
   }
 
   fn release(&self) {

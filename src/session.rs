@@ -11,12 +11,15 @@ use agent_core::session::ProcessSpec;
 use napi::bindgen_prelude::Buffer;
 use agent_core::options::QueryOptions;
 use agent_core::session::{self, initialize_request, Messages, SessionHandle, SessionSpec};
-use napi::{Error, Result, Status};
+use napi::bindgen_prelude::{FnArgs, Function};
+use napi::threadsafe_function::UnknownReturnValue;
+use napi::{Env, Error, Result, Status};
 
 use crate::diagnostics;
 use crate::json_text::JsonArrayText;
 use crate::js_host::{DispatchFn, JsHost};
 use crate::mcp_server;
+use crate::stdout_poll::StdoutPoll;
 
 /// How many queued messages one batch may carry: one napi crossing costs tens of µs, a batch of
 /// 256 about the same, so a consumer that is behind catches up cheaply. The byte bound keeps the
@@ -45,6 +48,9 @@ pub struct StartParams {
   /// `launchSpec()`, feeds the process's output in, and receives `stdin`/`stdin_end`/`kill`
   /// events through dispatch.
   pub host_process: Option<bool>,
+  /// The runtime's event loop can poll the CLI's stdout (Node): read it on the JS thread, with
+  /// no thread hop between a request and its handler. Otherwise the engine's thread reads it.
+  pub stdout_on_js_thread: Option<bool>,
 }
 
 #[napi(object)]
@@ -77,6 +83,8 @@ pub struct NativeSession {
   feed: Option<HostProcessFeed>,
   messages: Arc<tokio::sync::Mutex<Messages>>,
   end: Arc<Mutex<Option<agent_core::Error>>>,
+  /// When stdout is read on the JS thread.
+  poll: Mutex<Option<StdoutPoll>>,
 }
 
 fn invalid(e: agent_core::Error) -> Error {
@@ -85,8 +93,14 @@ fn invalid(e: agent_core::Error) -> Error {
 
 /// Starts a session: validates options, finds the CLI, spawns it, writes `initialize` (and the
 /// prompt). Errors (bad option, no CLI) are thrown as `CODE: message`.
-#[napi]
-pub fn start_session(params: StartParams, dispatch: DispatchFn) -> Result<NativeSession> {
+#[napi(ts_args_type = "params: StartParams, dispatch: (kind: string, requestId: string, payload: string) => unknown")]
+pub fn start_session(
+  env: Env,
+  params: StartParams,
+  dispatch: Function<FnArgs<(String, String, String)>, UnknownReturnValue>,
+) -> Result<NativeSession> {
+  let dispatch_ref = dispatch.create_ref()?;
+  let dispatch: DispatchFn = dispatch.build_threadsafe_function().callee_handled::<false>().build()?;
   let options = QueryOptions::from_json(&params.options).map_err(invalid)?;
   diagnostics::init(options.debug == Some(true));
   let servers = params.servers.iter().map(|s| Ok((s.name.clone(), mcp_server::lookup(s.id)?))).collect::<Result<Vec<_>>>()?;
@@ -102,6 +116,10 @@ pub fn start_session(params: StartParams, dispatch: DispatchFn) -> Result<Native
   let launch = build_launch(&options, &exe, &params.runtime).map_err(invalid)?;
   let initialize = initialize_request(&options, &servers).map_err(invalid)?;
   let host = Arc::new(JsHost::new(dispatch, params.forward_stderr));
+  let stdout_on_js_thread = params.stdout_on_js_thread == Some(true)
+    && params.host_process != Some(true)
+    && std::env::var("CLAUDE_AGENT_SDK_STDOUT").as_deref() != Ok("engine")
+    && crate::stdout_poll::available();
   let (process, feed) = if params.host_process == Some(true) {
     let h = host.clone();
     let (p, feed) = host_process(Arc::new(move |event| {
@@ -126,7 +144,7 @@ pub fn start_session(params: StartParams, dispatch: DispatchFn) -> Result<Native
     queue_bytes: session::DEFAULT_QUEUE_BYTES,
     // Encoded on the engine's thread as each line is read: the JS thread only joins bytes.
     message_text: session::MessageText::Latin1Json,
-    external_stdout: false,
+    external_stdout: stdout_on_js_thread,
   };
   // Spawning needs the runtime's reactor; this runs on the JS thread, which also makes it the
   // child's parent thread for PR_SET_PDEATHSIG (it lives as long as the host process).
@@ -134,7 +152,19 @@ pub fn start_session(params: StartParams, dispatch: DispatchFn) -> Result<Native
     napi::bindgen_prelude::within_runtime_if_available(|| session::start(spec, host.clone())).map_err(invalid)?;
   let (handle, messages) = (started.handle, started.messages);
   diagnostics::register(handle.trace_id(), &host);
-  Ok(NativeSession { handle, host, launch, feed, messages: Arc::new(tokio::sync::Mutex::new(messages)), end: Arc::new(Mutex::new(None)) })
+  let poll = match started.reader {
+    Some(reader) => Some(StdoutPoll::start(&env, reader, dispatch_ref, host.clone()).inspect_err(|_| handle.abort())?),
+    None => None,
+  };
+  Ok(NativeSession {
+    handle,
+    host,
+    launch,
+    feed,
+    messages: Arc::new(tokio::sync::Mutex::new(messages)),
+    end: Arc::new(Mutex::new(None)),
+    poll: Mutex::new(poll),
+  })
 }
 
 #[napi]
@@ -169,6 +199,15 @@ impl NativeSession {
   #[napi]
   pub fn reply(&self, request_id: String, ok: bool, text: String) {
     self.host.reply(&request_id, if ok { Ok(text) } else { Err(text) });
+  }
+
+  /// The engine paused reading stdout (on the JS thread) for the consumer, and there is room
+  /// again (announced as dispatch('read')).
+  #[napi]
+  pub fn resume_reading(&self) {
+    if let Some(poll) = self.poll.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
+      poll.resume();
+    }
   }
 
   /// Output of a host-started process.
@@ -276,6 +315,10 @@ impl NativeSession {
       self.handle.abort();
     } else {
       self.handle.close();
+    }
+    // As the engine's own reader stops reading when the session closes.
+    if let Some(poll) = self.poll.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
+      poll.close();
     }
   }
 }

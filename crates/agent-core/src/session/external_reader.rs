@@ -234,3 +234,143 @@ fn set_nonblocking(fd: &OwnedFd) -> std::io::Result<()> {
   }
   Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+  use std::sync::mpsc as std_mpsc;
+  use std::sync::Mutex;
+  use std::time::Duration;
+
+  use super::*;
+  use crate::cli::launch::Launch;
+  use crate::host::{HostCall, Reply};
+  use crate::session::{start, MessageText, ProcessSpec, SessionSpec};
+
+  /// Answers every call at once, on the reading thread (as a synchronous JS handler would, before
+  /// the reader has returned), and tells the test when the reader may read again.
+  struct TestHost {
+    calls: Mutex<Vec<String>>,
+    wake: Mutex<std_mpsc::Sender<()>>,
+  }
+
+  impl Host for TestHost {
+    fn invoke(&self, call: HostCall, reply: Reply) {
+      self.calls.lock().unwrap().push(call.request_id);
+      reply.send(Ok(r#"{"behavior":"allow"}"#.into()));
+    }
+    fn cancel(&self, _: &str) {}
+    fn wake_reader(&self) {
+      let _ = self.wake.lock().unwrap().send(());
+    }
+  }
+
+  /// A CLI in sh: answers `initialize`, reads the prompt, prints what `body` prints, then a
+  /// result, and exits when stdin closes.
+  fn sh_cli(body: &str) -> Launch {
+    let script = format!(
+      r#"read init; id=$(printf '%s' "$init" | sed 's/.*"request_id":"\([^"]*\)".*/\1/')
+printf '{{"type":"control_response","response":{{"subtype":"success","request_id":"%s","response":{{}}}}}}\n' "$id"
+read prompt
+{body}
+printf '{{"type":"result","subtype":"success"}}\n'
+cat >/dev/null"#
+    );
+    Launch { program: "/bin/sh".into(), args: vec!["-c".into(), script], env: vec![("PATH".into(), std::env::var("PATH").unwrap_or_default())], cwd: None }
+  }
+
+  fn spec(launch: Launch, queue_bytes: usize) -> SessionSpec {
+    SessionSpec {
+      process: ProcessSpec::Spawn(launch),
+      initialize: serde_json::json!({"subtype": "initialize"}),
+      servers: vec![],
+      prompt: Some("hi".into()),
+      can_use_tool: true,
+      forward_stderr: false,
+      initialize_timeout: Duration::from_secs(20),
+      queue_bytes,
+      message_text: MessageText::Utf8,
+      external_stdout: true,
+    }
+  }
+
+  /// Drives the reader as a host event loop would: poll(2) for readability, or a wake-up after
+  /// a pause. Returns how many times it paused.
+  fn drive(mut reader: ExternalReader, wake: std_mpsc::Receiver<()>) -> usize {
+    let mut pauses = 0;
+    loop {
+      match reader.read_ready() {
+        ReadState::Ended => return pauses,
+        ReadState::Paused => {
+          pauses += 1;
+          wake.recv_timeout(Duration::from_secs(20)).expect("woken after a pause");
+        }
+        ReadState::Open => {
+          let mut fds = libc::pollfd { fd: reader.fd(), events: libc::POLLIN, revents: 0 };
+          unsafe { libc::poll(&mut fds, 1, 20_000) };
+        }
+      }
+    }
+  }
+
+  /// Every message up to the end of the stream, which must come within 20 s (a session whose
+  /// stdin is held open by a stale call never ends).
+  async fn all_messages(messages: &mut crate::session::Messages) -> Vec<String> {
+    let mut out = vec![];
+    let take = async {
+      while let Some(batch) = messages.next_batch(3, 1 << 20).await {
+        out.extend(batch.expect("a clean end").into_iter().map(|m| String::from_utf8(m).unwrap()));
+      }
+    };
+    tokio::time::timeout(Duration::from_secs(20), take).await.expect("the session ended");
+    out
+  }
+
+  #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+  async fn routes_on_the_readers_thread_and_the_session_ends_cleanly() {
+    let (wake_tx, wake_rx) = std_mpsc::channel();
+    let host = Arc::new(TestHost { calls: Mutex::default(), wake: Mutex::new(wake_tx) });
+    let body = r#"printf '{"type":"assistant","n":1}\n'
+printf '{"type":"control_request","request_id":"c1","request":{"subtype":"can_use_tool","tool_name":"T","input":{"a":1}}}\n'
+read answer; printf '{"type":"answer","got":%s}\n' "$answer""#;
+    let started = start(spec(sh_cli(body), 1 << 20), host.clone()).unwrap();
+    let mut messages = started.messages;
+    let reader = std::thread::spawn({
+      let reader = started.reader.expect("an external reader");
+      move || drive(reader, wake_rx)
+    });
+    let got = all_messages(&mut messages).await;
+    assert_eq!(reader.join().unwrap(), 0);
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[0], r#"{"type":"assistant","n":1}"#);
+    // The answer given at once, on the reading thread, reached the CLI: the call was in flight
+    // (registered before the host saw it) and stdin stayed open for it.
+    assert!(got[1].contains(r#""behavior":"allow""#) && got[1].contains(r#""request_id":"c1""#), "{}", got[1]);
+    assert!(got[2].contains(r#""type":"result""#));
+    assert_eq!(*host.calls.lock().unwrap(), ["c1"]);
+    assert!(started.handle.initialization_result().await.is_ok());
+  }
+
+  #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+  async fn pauses_while_the_consumer_is_behind_and_loses_nothing() {
+    let (wake_tx, wake_rx) = std_mpsc::channel();
+    let host = Arc::new(TestHost { calls: Mutex::default(), wake: Mutex::new(wake_tx) });
+    // 200 messages of ~100 bytes through a 512-byte queue.
+    let body = r#"i=0; while [ $i -lt 200 ]; do printf '{"type":"assistant","n":%d,"pad":"%s"}\n' $i xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; i=$((i+1)); done"#;
+    let started = start(spec(sh_cli(body), 512), host).unwrap();
+    let mut messages = started.messages;
+    let reader = std::thread::spawn({
+      let reader = started.reader.expect("an external reader");
+      move || drive(reader, wake_rx)
+    });
+    // A slow consumer: the reader must wait for it rather than buffer.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let got = all_messages(&mut messages).await;
+    let pauses = reader.join().unwrap();
+    assert!(pauses > 0, "the reader never paused");
+    assert_eq!(got.len(), 201);
+    for (i, m) in got[..200].iter().enumerate() {
+      assert!(m.starts_with(&format!(r#"{{"type":"assistant","n":{i},"#)), "message {i} out of order: {m}");
+    }
+    assert!(got[200].contains(r#""type":"result""#));
+  }
+}

@@ -140,6 +140,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
     inflight: inflight.clone(),
     tool_calls: Default::default(),
   });
+  tracing::debug!(thread = %if matches!(stdout, StdoutPipe::Fd(_)) { "host" } else { "engine" }, "reading Claude Code's stdout");
   let (stdout, reader) = match stdout {
     StdoutPipe::Async(pipe) => (run::Stdout::Own(pipe), None),
     StdoutPipe::Fd(fd) => {
