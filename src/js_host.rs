@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use agent_core::host::{CallKind, Host, HostCall, HostResult, Reply};
+use agent_core::session::ExternalReader;
 use napi::bindgen_prelude::FnArgs;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode, UnknownReturnValue};
 use napi::Status;
@@ -48,6 +49,9 @@ pub struct JsHost {
   /// call while stdout is read on the JS thread. A burst of them (the
   /// CLI's parallel tool calls) reaches JS as one wake-up and one `JSON.parse`.
   inbox: Mutex<Vec<String>>,
+  /// The stdout reader, back from the engine's thread, until the JS thread takes it
+  /// (`take_reader`, announced as dispatch('read')).
+  returned_reader: Mutex<Option<ExternalReader>>,
 }
 
 impl JsHost {
@@ -57,6 +61,7 @@ impl JsHost {
       dispatch: Mutex::new(Some(Arc::new(dispatch))),
       replies: Mutex::new(HashMap::new()),
       inbox: Mutex::new(Vec::new()),
+      returned_reader: Mutex::new(None),
     }
   }
 
@@ -87,6 +92,11 @@ impl JsHost {
     if let Some(reply) = reply {
       reply.send(Err("The query has ended".to_string()));
     }
+  }
+
+  /// The stdout reader the engine's thread gave back, if it did.
+  pub fn take_reader(&self) -> Option<ExternalReader> {
+    self.returned_reader.lock().unwrap_or_else(|p| p.into_inner()).take()
   }
 
   /// Calls are queued for JS.
@@ -152,6 +162,16 @@ impl Host for JsHost {
 
   fn wake_reader(&self) {
     self.notify("read", "", String::new());
+  }
+
+  fn adopt_reader(&self, reader: ExternalReader) -> Option<ExternalReader> {
+    *self.returned_reader.lock().unwrap_or_else(|p| p.into_inner()) = Some(reader);
+    if self.notify("read", "", String::new()) {
+      None
+    } else {
+      // The session is over for JS: the engine's thread reads to the end.
+      self.take_reader()
+    }
   }
 
   fn release(&self) {

@@ -4,6 +4,9 @@
 //! reach JS in the same wake-up, through one direct call of `dispatch`. That leaves no thread
 //! hop on a round trip: the answer is written from the JS thread too (see `js_host.rs`).
 //!
+//! A stream of output (a whole read budget waiting at one wake-up) is read on the engine's
+//! thread instead, in parallel with the consumer; the reader comes back when the CLI is quiet.
+//!
 //! libuv's functions are looked up in the host process when first needed (Node exports them);
 //! where one is missing the session reads on the engine's thread instead. Everything here runs
 //! on the JS thread that started the session.
@@ -122,8 +125,16 @@ impl StdoutPoll {
     Ok(Self { state })
   }
 
-  /// The reader paused for the consumer queue, which has room again.
+  /// dispatch('read'): the reader paused for the consumer queue, which has room again, or it
+  /// is back from the engine's thread.
   pub fn resume(&mut self) {
+    if self.state.reader.is_none() {
+      let back = self.state.host.take_reader();
+      if self.state.handle.is_null() {
+        return; // closed meanwhile: the reader (and the pipe) just goes
+      }
+      self.state.reader = back;
+    }
     unsafe { State::pump(&mut *self.state) };
   }
 
@@ -179,6 +190,14 @@ impl State {
       ReadState::Open => state.poll(),
       ReadState::Paused => state.pause(),
       ReadState::Ended => state.shut(),
+      // A stream: the engine's thread reads it, in parallel with the consumer, and gives the
+      // reader back when the CLI is quiet again.
+      ReadState::Streaming => {
+        state.pause();
+        if let Some(reader) = state.reader.take() {
+          reader.read_on_engine();
+        }
+      }
     }
   }
 

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::session::{Inflight, StdinWriter};
+use crate::session::{ExternalReader, Inflight, StdinWriter};
 
 /// What the host is asked to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,4 +115,11 @@ pub trait Host: Send + Sync + 'static {
   ///
   /// [`ExternalReader`]: crate::session::ExternalReader
   fn wake_reader(&self) {}
+
+  /// The reader the host handed to the engine's thread (`ReadState::Streaming`) comes back: the
+  /// CLI is quiet again. The host should poll its fd again, from its own thread. A host that
+  /// cannot returns it, and the engine's thread reads to the end.
+  fn adopt_reader(&self, reader: ExternalReader) -> Option<ExternalReader> {
+    Some(reader)
+  }
 }

@@ -3,34 +3,39 @@
 //! prompt then reaches user code in the wake-up that read it, where the engine's own reader
 //! costs a wake-up of its thread and then one of the host's (20–50 µs each on a 2-vCPU VM).
 //!
-//! What needs no loop state is done right here: control requests are routed and messages are
-//! queued for the consumer. The loop gets the rest as [`Input`]s: our own requests' answers,
-//! cancels and malformed lines (as lines), and the facts it decides on (a result, a state
-//! change, the end of the stream). That channel is unbounded on purpose: it carries only those
-//! rare lines and small events, never the message stream, which is bounded by the queue.
+//! The reader moves between threads with the traffic: a wake-up that finds a whole read budget
+//! waiting (the CLI is streaming) hands it to the engine's thread (`read_on_engine`), which
+//! reads in parallel with the consumer, and after a quiet moment it goes back to the host
+//! ([`Host::adopt_reader`]). One thread at a time holds it, so lines stay in order.
+//!
+//! Only control requests are routed here: the host's thread is also the consumer's, so every
+//! other line (messages, answers to our requests, cancels) goes to the loop as it is, and the
+//! loop classifies, encodes and queues it on the engine's thread as it does with its own reader
+//! (measured: classifying and encoding messages on the JS thread cost `stream_1k` a quarter and
+//! `stream_1m` nearly half of their throughput). What the loop has not taken yet is bounded
+//! ([`Backlog`]): past the bound the reader pauses until the loop catches up, so the loop's own
+//! back-pressure (the consumer queue) still reaches the CLI.
 
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use tokio::sync::mpsc;
+use tokio::io::unix::AsyncFd;
+use tokio::sync::{mpsc, Notify};
+use tracing::Instrument;
 
 use crate::codec::{LineFramer, ReadLine};
 use crate::host::Host;
 use crate::protocol::incoming::{classify, Incoming};
-use crate::session::queue::QueueSender;
 use crate::session::router::Router;
 
-/// What the loop learns from an external reader.
+/// What the loop gets from an external reader.
 #[derive(Debug)]
 pub(crate) enum Input {
-  /// A line the loop handles itself (it classifies it again).
-  Line(String),
-  /// A `result` message was queued.
-  Result,
-  /// A `session_state_changed` was seen.
-  State { idle: bool },
-  /// stdout ended (or failed); everything before it was handled.
+  /// Lines for the loop to handle, in order: all those of one read go together, so the loop's
+  /// thread is woken once per read, not once per line (the host's thread pays for each wake).
+  Lines(Vec<String>),
+  /// stdout ended (or failed); every line before it was sent.
   Eof,
 }
 
@@ -39,17 +44,77 @@ pub(crate) enum Input {
 pub enum ReadState {
   /// Keep polling.
   Open,
-  /// Stop polling until [`Host::wake_reader`]: the consumer is behind, and the CLI should
-  /// block on its writes meanwhile.
+  /// A whole read budget was waiting: the CLI is streaming. The host should stop polling and
+  /// hand the reader to the engine's thread ([`ExternalReader::read_on_engine`]).
+  Streaming,
+  /// Stop polling until [`Host::wake_reader`]: the loop is behind (the consumer is), and the
+  /// CLI should block on its writes meanwhile.
   Paused,
   /// stdout ended: stop polling for good.
   Ended,
 }
 
+/// How the CLI writes a control request (both CLI versions in `shared/traces`, and the official
+/// SDK's own output, put `type` first). A control request written otherwise still works: the
+/// loop routes it, on the engine's thread.
+const CONTROL_REQUEST_PREFIX: &str = r#"{"type":"control_request","#;
 const READ_CHUNK: usize = 64 * 1024;
-/// At most this much is read per wake-up, so a flood of output cannot starve the host's other
-/// work (its timers, the consumer); a level-triggered poll calls again right away.
-const READ_BUDGET: usize = 1024 * 1024;
+/// At most this much is read per wake-up. Finding it all waiting means the CLI writes faster
+/// than the host's thread takes it (a stream; a control request is a few KiB at most), so the
+/// reader reports `Streaming` and the engine's thread takes over (measured on `stream_1k`: with
+/// 1 MiB the hand-over seldom happened and the JS thread read the whole stream, 30 % slower).
+const READ_BUDGET: usize = 128 * 1024;
+/// The most bytes of lines the loop may have not taken yet (at least one line always passes).
+pub(crate) const MAX_READ_AHEAD: usize = 1024 * 1024;
+/// How long the engine's thread keeps reading after the CLI's output stops, before the reader
+/// goes back to the host's thread. Output of a stream comes microseconds apart; a tool call
+/// waits on the model for far longer.
+const QUIET: Duration = Duration::from_millis(5);
+
+/// Bytes of lines sent to the loop and not yet taken by it, and whether the reader paused for
+/// them. Shared by the reader (adds) and the loop (takes, and wakes a paused reader).
+pub(crate) struct Backlog {
+  state: Mutex<(usize, bool)>,
+  limit: usize,
+  /// Wakes a paused reader on the engine's thread (the host is woken too, for its side).
+  resumed: Notify,
+}
+
+impl Backlog {
+  pub(crate) fn new(limit: usize) -> Arc<Self> {
+    Arc::new(Self { state: Mutex::new((0, false)), limit: limit.max(1), resumed: Notify::new() })
+  }
+
+  /// Lines of `len` bytes were sent; true when the reader must pause until woken.
+  fn sent(&self, len: usize) -> bool {
+    let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+    st.0 += len;
+    st.1 = st.0 > self.limit;
+    st.1
+  }
+
+  /// The reader was woken, or asks again: whether it is still paused.
+  fn paused(&self) -> bool {
+    self.state.lock().unwrap_or_else(|p| p.into_inner()).1
+  }
+
+  /// The loop took lines of `len` bytes; wakes the reader once the backlog is under the limit.
+  pub(crate) fn taken(&self, len: usize, host: &dyn Host) {
+    let wake = {
+      let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+      st.0 = st.0.saturating_sub(len);
+      let wake = st.1 && st.0 <= self.limit;
+      if wake {
+        st.1 = false;
+      }
+      wake
+    };
+    if wake {
+      self.resumed.notify_one();
+      host.wake_reader();
+    }
+  }
+}
 
 pub struct ExternalReader {
   fd: OwnedFd,
@@ -59,15 +124,13 @@ pub struct ExternalReader {
   pos: usize,
   router: Arc<Router>,
   host: Arc<dyn Host>,
-  queue: QueueSender,
   loop_tx: mpsc::UnboundedSender<Input>,
-  /// Set while a message waits for room in the consumer queue; the task that waits for the room
-  /// clears it, then wakes the host.
-  blocked: Arc<AtomicBool>,
-  /// stdout ended while a message waited: the end is reported once it is queued.
-  eof_pending: bool,
-  ended: bool,
+  backlog: Arc<Backlog>,
   runtime: tokio::runtime::Handle,
+  /// Lines of this read for the loop, and their bytes.
+  batch: Vec<String>,
+  batch_bytes: usize,
+  ended: bool,
   span: tracing::Span,
 }
 
@@ -76,11 +139,12 @@ impl ExternalReader {
     fd: OwnedFd,
     router: Arc<Router>,
     host: Arc<dyn Host>,
-    queue: QueueSender,
     loop_tx: mpsc::UnboundedSender<Input>,
+    backlog: Arc<Backlog>,
     span: tracing::Span,
   ) -> std::io::Result<Self> {
     set_nonblocking(&fd)?;
+    grow_pipe(&fd);
     Ok(Self {
       fd,
       framer: LineFramer::default(),
@@ -88,12 +152,12 @@ impl ExternalReader {
       pos: 0,
       router,
       host,
-      queue,
       loop_tx,
-      blocked: Arc::new(AtomicBool::new(false)),
-      eof_pending: false,
-      ended: false,
+      backlog,
       runtime: tokio::runtime::Handle::current(),
+      batch: Vec::new(),
+      batch_bytes: 0,
+      ended: false,
       span,
     })
   }
@@ -110,14 +174,28 @@ impl ExternalReader {
     if self.ended {
       return ReadState::Ended;
     }
-    if self.blocked.load(Ordering::Acquire) {
+    if self.backlog.paused() {
       return ReadState::Paused;
     }
     let span = self.span.clone();
     let _entered = span.enter();
-    if self.eof_pending {
-      return self.end();
+    let state = self.read();
+    if self.flush() && matches!(state, ReadState::Open | ReadState::Streaming) {
+      return ReadState::Paused;
     }
+    state
+  }
+
+  /// Goes on reading on the engine's thread (the host stopped polling), and comes back to the
+  /// host through [`Host::adopt_reader`] once the CLI has been quiet for a moment.
+  pub fn read_on_engine(self) {
+    let (runtime, span) = (self.runtime.clone(), self.span.clone());
+    let _entered = span.enter();
+    tracing::trace!("the CLI is streaming: its stdout is read on the engine's thread");
+    runtime.spawn(engine_reads(self, true).instrument(span.clone()));
+  }
+
+  fn read(&mut self) -> ReadState {
     let mut read = 0;
     loop {
       while self.pos < self.buf.len() {
@@ -125,13 +203,14 @@ impl ExternalReader {
         self.pos += n;
         if let Some(line) = line {
           self.handle(line);
-          if self.blocked.load(Ordering::Acquire) {
-            return ReadState::Paused;
+          if self.batch_bytes > self.backlog.limit {
+            // Far enough ahead of the loop for now; what is read stays in `buf`.
+            return ReadState::Open;
           }
         }
       }
       if read >= READ_BUDGET {
-        return ReadState::Open;
+        return ReadState::Streaming;
       }
       self.buf.clear();
       self.pos = 0;
@@ -150,24 +229,19 @@ impl ExternalReader {
           _ => tracing::warn!(error = %e, "reading Claude Code's stdout failed"),
         }
       }
-      // End of stream (or a read error, which ends it the same way).
+      // End of stream (or a read error, which ends it the same way). The end follows the last
+      // line in the channel, so it needs no room.
       if let Some(last) = self.framer.finish() {
         self.handle(last);
       }
-      if self.blocked.load(Ordering::Acquire) {
-        self.eof_pending = true;
-        return ReadState::Paused;
-      }
-      return self.end();
+      self.flush();
+      self.ended = true;
+      let _ = self.loop_tx.send(Input::Eof);
+      return ReadState::Ended;
     }
   }
 
-  fn end(&mut self) -> ReadState {
-    self.ended = true;
-    let _ = self.loop_tx.send(Input::Eof);
-    ReadState::Ended
-  }
-
+  /// Routes a control request, or adds the line to the batch for the loop.
   fn handle(&mut self, line: ReadLine) {
     let line = match line {
       ReadLine::Line(line) => line,
@@ -178,49 +252,99 @@ impl ExternalReader {
       }
       ReadLine::Eof => return,
     };
-    match classify(&line) {
-      Incoming::Message { is_result } => {
-        self.deliver(line);
-        if is_result {
-          let _ = self.loop_tx.send(Input::Result);
-        }
-      }
-      Incoming::SessionState { state, host_only } => {
-        if !host_only {
-          self.deliver(line);
-        }
-        let _ = self.loop_tx.send(Input::State { idle: state == "idle" });
-      }
-      Incoming::ControlRequest { request_id, request } => self.router.accept(request_id, request),
-      Incoming::HostOnly => {}
-      Incoming::ControlResponse { .. } | Incoming::ControlCancel { .. } | Incoming::Malformed(_) => {
-        let _ = self.loop_tx.send(Input::Line(line));
+    if line.starts_with(CONTROL_REQUEST_PREFIX) {
+      if let Incoming::ControlRequest { request_id, request } = classify(&line) {
+        // The lines before it reach the loop first.
+        self.flush();
+        self.router.accept(request_id, request);
+        return;
       }
     }
+    self.batch_bytes += line.len();
+    self.batch.push(line);
   }
 
-  /// Queues a message for the consumer. When it does not fit, reading pauses (the CLI then
-  /// blocks on its writes) until a task on the engine's runtime has queued it.
-  fn deliver(&mut self, line: String) {
-    let Err(line) = self.queue.try_push(self.queue.encode(line)) else {
-      return;
-    };
-    self.blocked.store(true, Ordering::Release);
-    let (queue, blocked, host, loop_tx) = (self.queue.clone(), self.blocked.clone(), self.host.clone(), self.loop_tx.clone());
-    let cost = queue.cost(&line);
-    self.runtime.spawn(async move {
-      tokio::select! {
-        permit = queue.reserve(cost) => {
-          if let Some(permit) = permit {
-            queue.push_reserved(line, permit);
-          }
-        }
-        // The session ended: nobody will read this message.
-        _ = loop_tx.closed() => return,
+  /// Sends the batch to the loop; true when reading must pause until the loop catches up.
+  fn flush(&mut self) -> bool {
+    if self.batch.is_empty() {
+      return false;
+    }
+    let pause = self.backlog.sent(std::mem::take(&mut self.batch_bytes));
+    let _ = self.loop_tx.send(Input::Lines(std::mem::take(&mut self.batch)));
+    pause
+  }
+}
+
+/// The host's thread reads only between its other work (parsing the consumer's batches, running
+/// handlers): a 1 MiB pipe lets the CLI write ahead meanwhile instead of blocking on the default
+/// 64 KiB, so the loop always has lines to work on while the host is busy. Best effort (the
+/// system's `pipe-max-size` may be lower).
+fn grow_pipe(fd: &OwnedFd) {
+  #[cfg(target_os = "linux")]
+  unsafe {
+    libc::fcntl(fd.as_raw_fd(), libc::F_SETPIPE_SZ, PIPE_BYTES);
+  }
+}
+
+#[cfg(target_os = "linux")]
+const PIPE_BYTES: libc::c_int = 1024 * 1024;
+
+/// The fd as tokio's reactor sees it; the reader keeps owning it.
+struct Borrowed(std::os::fd::RawFd);
+
+impl AsRawFd for Borrowed {
+  fn as_raw_fd(&self) -> std::os::fd::RawFd {
+    self.0
+  }
+}
+
+/// Reads on the engine's thread; with `hand_back`, returns the reader to the host once the CLI
+/// has been quiet for [`QUIET`] (a host that will not take it gets it read here to the end).
+async fn engine_reads(mut reader: ExternalReader, hand_back: bool) {
+  // SAFETY: the reader owns the fd and outlives `fd`, a local dropped before the reader is
+  // given back or dropped (parameters drop after locals).
+  let fd = match unsafe { AsyncFd::register_with_interest(Borrowed(reader.fd()), tokio::io::Interest::READABLE) } {
+    Ok(fd) => fd,
+    Err(e) => {
+      tracing::warn!(error = %e, "cannot watch Claude Code's stdout on the engine's thread");
+      if hand_back {
+        give_back(reader);
       }
-      blocked.store(false, Ordering::Release);
-      host.wake_reader();
-    });
+      return;
+    }
+  };
+  let closed = reader.loop_tx.clone();
+  loop {
+    match reader.read_ready() {
+      ReadState::Ended => return,
+      ReadState::Streaming => tokio::task::yield_now().await,
+      ReadState::Paused => tokio::select! {
+        _ = reader.backlog.resumed.notified() => {}
+        // The session ended: nobody takes these lines.
+        _ = closed.closed() => return,
+      },
+      ReadState::Open => tokio::select! {
+        // Readiness is cleared only now that a read found the pipe empty (WouldBlock), and only
+        // the readiness seen before it: newer output still wakes us.
+        ready = fd.readable() => if let Ok(mut guard) = ready {
+          guard.clear_ready();
+        },
+        _ = tokio::time::sleep(QUIET), if hand_back => {
+          drop(fd);
+          return give_back(reader);
+        }
+        _ = closed.closed() => return,
+      },
+    }
+  }
+}
+
+fn give_back(reader: ExternalReader) {
+  tracing::trace!("the CLI is quiet: its stdout goes back to the host's thread");
+  let host = reader.host.clone();
+  if let Some(reader) = host.adopt_reader(reader) {
+    let (runtime, span) = (reader.runtime.clone(), reader.span.clone());
+    runtime.spawn(engine_reads(reader, false).instrument(span));
   }
 }
 
@@ -251,6 +375,15 @@ mod tests {
   struct TestHost {
     calls: Mutex<Vec<String>>,
     wake: Mutex<std_mpsc::Sender<()>>,
+    /// Takes the reader back from the engine's thread (into `adopted`, then wakes the test).
+    adopts: bool,
+    adopted: Mutex<Option<ExternalReader>>,
+  }
+
+  impl TestHost {
+    fn new(wake: std_mpsc::Sender<()>, adopts: bool) -> Arc<Self> {
+      Arc::new(Self { calls: Mutex::default(), wake: Mutex::new(wake), adopts, adopted: Mutex::default() })
+    }
   }
 
   impl Host for TestHost {
@@ -261,6 +394,14 @@ mod tests {
     fn cancel(&self, _: &str) {}
     fn wake_reader(&self) {
       let _ = self.wake.lock().unwrap().send(());
+    }
+    fn adopt_reader(&self, reader: ExternalReader) -> Option<ExternalReader> {
+      if !self.adopts {
+        return Some(reader);
+      }
+      *self.adopted.lock().unwrap() = Some(reader);
+      let _ = self.wake.lock().unwrap().send(());
+      None
     }
   }
 
@@ -304,7 +445,7 @@ cat >/dev/null"#
           pauses += 1;
           wake.recv_timeout(Duration::from_secs(20)).expect("woken after a pause");
         }
-        ReadState::Open => {
+        ReadState::Open | ReadState::Streaming => {
           let mut fds = libc::pollfd { fd: reader.fd(), events: libc::POLLIN, revents: 0 };
           unsafe { libc::poll(&mut fds, 1, 20_000) };
         }
@@ -328,7 +469,7 @@ cat >/dev/null"#
   #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
   async fn routes_on_the_readers_thread_and_the_session_ends_cleanly() {
     let (wake_tx, wake_rx) = std_mpsc::channel();
-    let host = Arc::new(TestHost { calls: Mutex::default(), wake: Mutex::new(wake_tx) });
+    let host = TestHost::new(wake_tx, true);
     let body = r#"printf '{"type":"assistant","n":1}\n'
 printf '{"type":"control_request","request_id":"c1","request":{"subtype":"can_use_tool","tool_name":"T","input":{"a":1}}}\n'
 read answer; printf '{"type":"answer","got":%s}\n' "$answer""#;
@@ -353,7 +494,7 @@ read answer; printf '{"type":"answer","got":%s}\n' "$answer""#;
   #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
   async fn pauses_while_the_consumer_is_behind_and_loses_nothing() {
     let (wake_tx, wake_rx) = std_mpsc::channel();
-    let host = Arc::new(TestHost { calls: Mutex::default(), wake: Mutex::new(wake_tx) });
+    let host = TestHost::new(wake_tx, true);
     // 200 messages of ~100 bytes through a 512-byte queue.
     let body = r#"i=0; while [ $i -lt 200 ]; do printf '{"type":"assistant","n":%d,"pad":"%s"}\n' $i xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; i=$((i+1)); done"#;
     let started = start(spec(sh_cli(body), 512), host).unwrap();
@@ -372,5 +513,47 @@ read answer; printf '{"type":"answer","got":%s}\n' "$answer""#;
       assert!(m.starts_with(&format!(r#"{{"type":"assistant","n":{i},"#)), "message {i} out of order: {m}");
     }
     assert!(got[200].contains(r#""type":"result""#));
+  }
+
+  const QUIET_THEN_ASK: &str = r#"printf '{"type":"assistant","n":1}\n{"type":"assistant","n":2}\n'
+sleep 0.3
+printf '{"type":"control_request","request_id":"c1","request":{"subtype":"can_use_tool","tool_name":"T","input":{}}}\n'
+read answer; printf '{"type":"answer","got":%s}\n' "$answer""#;
+
+  #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+  async fn goes_back_to_the_host_when_the_cli_is_quiet_after_reading_on_the_engine() {
+    let (wake_tx, wake_rx) = std_mpsc::channel();
+    let host = TestHost::new(wake_tx, true);
+    let started = start(spec(sh_cli(QUIET_THEN_ASK), 1 << 20), host.clone()).unwrap();
+    let mut messages = started.messages;
+    // As after a wake-up that found a stream: the engine's thread reads from the start.
+    started.reader.expect("an external reader").read_on_engine();
+    let host_thread = std::thread::spawn({
+      let host = host.clone();
+      move || {
+        wake_rx.recv_timeout(Duration::from_secs(20)).expect("the reader came back");
+        let reader = host.adopted.lock().unwrap().take().expect("adopted");
+        drive(reader, wake_rx)
+      }
+    });
+    let got = all_messages(&mut messages).await;
+    host_thread.join().unwrap();
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert_eq!(got[..2], [r#"{"type":"assistant","n":1}"#, r#"{"type":"assistant","n":2}"#]);
+    assert!(got[2].contains(r#""behavior":"allow""#), "{}", got[2]);
+    assert_eq!(*host.calls.lock().unwrap(), ["c1"]);
+  }
+
+  #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+  async fn a_host_that_does_not_take_the_reader_back_has_it_read_to_the_end_on_the_engine() {
+    let (wake_tx, _wake_rx) = std_mpsc::channel();
+    let host = TestHost::new(wake_tx, false);
+    let started = start(spec(sh_cli(QUIET_THEN_ASK), 1 << 20), host.clone()).unwrap();
+    let mut messages = started.messages;
+    started.reader.expect("an external reader").read_on_engine();
+    let got = all_messages(&mut messages).await;
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert_eq!(*host.calls.lock().unwrap(), ["c1"]);
+    assert!(host.adopted.lock().unwrap().is_none());
   }
 }

@@ -7,8 +7,8 @@
 //!  CLI stdin  ◀── writer (direct write, or its task when the pipe is full)
 //! ```
 //!
-//! Or, with an [`ExternalReader`], stdout is read and routed on the host's thread, and the loop
-//! hears only what it decides on (answers to our requests, results, state, the end).
+//! Or, with an [`ExternalReader`], stdout is read on the host's thread, which routes control
+//! requests right there and hands the loop every other line.
 
 mod external_reader;
 mod handle;
@@ -144,10 +144,12 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
   let (stdout, reader) = match stdout {
     StdoutPipe::Async(pipe) => (run::Stdout::Own(pipe), None),
     StdoutPipe::Fd(fd) => {
+      // The reader runs at most as far ahead of the loop as the consumer queue holds (1 MiB at most).
+      let backlog = external_reader::Backlog::new(spec.queue_bytes.min(external_reader::MAX_READ_AHEAD));
       let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-      let reader = ExternalReader::new(fd, router.clone(), host.clone(), queue_tx.clone(), tx, span.clone())
+      let reader = ExternalReader::new(fd, router.clone(), host.clone(), tx, backlog.clone(), span.clone())
         .map_err(|e| Error::Spawn(format!("Claude Code's stdout: {e}")))?;
-      (run::Stdout::External(rx), Some(reader))
+      (run::Stdout::External(rx, backlog), Some(reader))
     }
   };
   let state = run::Loop::new(run::LoopParts {

@@ -1,5 +1,5 @@
-//! The session loop: the one task that reads the CLI's stdout (or hears from the reader that
-//! does, see `external_reader.rs`), owns the map of our pending control requests, and decides
+//! The session loop: the one task that reads the CLI's stdout (or takes the lines of the reader
+//! that does, see `external_reader.rs`), owns the map of our pending control requests, and decides
 //! when stdin closes and how the session ends. The CLI's requests in flight are in a shared set
 //! their replies take them out of (`inflight.rs`).
 
@@ -23,7 +23,7 @@ use crate::host::Host;
 use crate::protocol::incoming::{classify, Incoming};
 use crate::protocol::outgoing;
 use crate::session::handle::{Command, InitState};
-use crate::session::external_reader::Input;
+use crate::session::external_reader::{Backlog, Input};
 use crate::session::inflight::Inflight;
 use crate::session::queue::QueueSender;
 use crate::session::router::Router;
@@ -61,34 +61,54 @@ pub(crate) struct LoopParts {
 pub(crate) enum Stdout {
   /// The loop reads the pipe itself.
   Own(Box<dyn AsyncRead + Send + Unpin>),
-  /// An [`ExternalReader`](crate::session::ExternalReader) reads it on the host's thread.
-  External(mpsc::UnboundedReceiver<Input>),
+  /// An [`ExternalReader`](crate::session::ExternalReader) reads it on the host's thread and
+  /// sends what it does not route itself.
+  External(mpsc::UnboundedReceiver<Input>, Arc<Backlog>),
 }
 
 enum Source {
   Own(LineReader<BufReader<Box<dyn AsyncRead + Send + Unpin>>>),
-  External(mpsc::UnboundedReceiver<Input>),
+  /// The lines of the last batch not handled yet (in reverse order, taken from the end).
+  External(mpsc::UnboundedReceiver<Input>, Arc<Backlog>, Arc<dyn Host>, Vec<String>),
+}
+
+/// What the loop handles next.
+enum Next {
+  Line(String),
+  Eof,
 }
 
 impl Source {
-  async fn next(&mut self) -> Input {
+  async fn next(&mut self) -> Next {
     match self {
       Source::Own(reader) => loop {
         match reader.next_line().await {
-          Ok(ReadLine::Line(line)) => return Input::Line(line),
+          Ok(ReadLine::Line(line)) => return Next::Line(line),
           Ok(ReadLine::TooLong { len, prefix }) => {
             tracing::warn!(len, "skipped a line from Claude Code longer than the limit");
             tracing::trace!(prefix = %crate::session::redact_keys(&prefix), "the skipped line began");
           }
-          Ok(ReadLine::Eof) => return Input::Eof,
+          Ok(ReadLine::Eof) => return Next::Eof,
           Err(e) => {
             tracing::warn!(error = %e, "reading Claude Code's stdout failed");
-            return Input::Eof;
+            return Next::Eof;
           }
         }
       },
-      // A reader gone without a word (its host dropped it) ends stdout too.
-      Source::External(rx) => rx.recv().await.unwrap_or(Input::Eof),
+      Source::External(rx, backlog, host, lines) => loop {
+        if let Some(line) = lines.pop() {
+          backlog.taken(line.len(), &**host);
+          return Next::Line(line);
+        }
+        // A reader gone without a word (its host dropped it) ends stdout too.
+        match rx.recv().await.unwrap_or(Input::Eof) {
+          Input::Lines(mut batch) => {
+            batch.reverse();
+            *lines = batch;
+          }
+          Input::Eof => return Next::Eof,
+        }
+      },
     }
   }
 }
@@ -134,7 +154,7 @@ impl Loop {
   pub(crate) async fn run(mut self) {
     let mut source = match self.p.stdout.take().expect("run is called once") {
       Stdout::Own(stdout) => Source::Own(LineReader::new(BufReader::with_capacity(256 * 1024, stdout))),
-      Stdout::External(rx) => Source::External(rx),
+      Stdout::External(rx, backlog) => Source::External(rx, backlog, self.p.host.clone(), Vec::new()),
     };
     let stop = loop {
       let init_deadline = self.init_deadline;
@@ -152,14 +172,12 @@ impl Loop {
           self.p.queue.push_reserved(line, permit);
         }
         input = source.next(), if self.blocked.is_none() => match input {
-          Input::Line(line) => {
+          Next::Line(line) => {
             if let Some(stop) = self.line(line) {
               break stop;
             }
           }
-          Input::Result => self.result_queued(),
-          Input::State { idle } => self.state_changed(idle),
-          Input::Eof => break Stop::Eof,
+          Next::Eof => break Stop::Eof,
         },
         _ = sleep_until(init_deadline), if init_deadline.is_some() => break Stop::InitTimeout,
       }
