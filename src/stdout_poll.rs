@@ -41,19 +41,22 @@ const UV_READABLE: c_int = 1;
 fn uv() -> Option<&'static Uv> {
   static UV: OnceLock<Option<Uv>> = OnceLock::new();
   UV.get_or_init(|| unsafe {
-    let sym = |name: &CStr| {
-      let p = libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr());
-      (!p.is_null()).then_some(p)
-    };
     Some(Uv {
-      handle_size: std::mem::transmute::<*mut c_void, _>(sym(c"uv_handle_size")?),
-      poll_init: std::mem::transmute::<*mut c_void, _>(sym(c"uv_poll_init")?),
-      poll_start: std::mem::transmute::<*mut c_void, _>(sym(c"uv_poll_start")?),
-      poll_stop: std::mem::transmute::<*mut c_void, _>(sym(c"uv_poll_stop")?),
-      close: std::mem::transmute::<*mut c_void, _>(sym(c"uv_close")?),
+      handle_size: sym(c"uv_handle_size")?,
+      poll_init: sym(c"uv_poll_init")?,
+      poll_start: sym(c"uv_poll_start")?,
+      poll_stop: sym(c"uv_poll_stop")?,
+      close: sym(c"uv_close")?,
     })
   })
   .as_ref()
+}
+
+/// A function of the host process by name, as the function-pointer type `F` it must have.
+unsafe fn sym<F: Copy>(name: &CStr) -> Option<F> {
+  let p = libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr());
+  // SAFETY: `F` is a function-pointer type (pointer-sized), the signature libuv declares.
+  (!p.is_null()).then(|| std::mem::transmute_copy::<*mut c_void, F>(&p))
 }
 
 /// Whether stdout can be read on this thread's event loop.

@@ -99,11 +99,8 @@ fn accepts(schema: &Value, v: &Value) -> bool {
       }
       for (key, sub) in props.into_iter().flatten() {
         match obj.get(key) {
-          Some(val) => {
-            if !accepts(sub, val) {
-              return false;
-            }
-          }
+          Some(val) if !accepts(sub, val) => return false,
+          Some(_) => {}
           // The JS validator would fill the default in: its value, not ours, reaches the handler.
           None if sub.get("default").is_some() => return false,
           None => {}
