@@ -59,10 +59,11 @@ pub enum ReadState {
 /// loop routes it, on the engine's thread.
 const CONTROL_REQUEST_PREFIX: &str = r#"{"type":"control_request","#;
 const READ_CHUNK: usize = 64 * 1024;
-/// At most this much is read per wake-up. Finding it all waiting means the CLI writes faster
-/// than the host's thread takes it (a stream; a control request is a few KiB at most), so the
-/// reader reports `Streaming` and the engine's thread takes over (measured on `stream_1k`: with
-/// 1 MiB the hand-over seldom happened and the JS thread read the whole stream, 30 % slower).
+/// At most this much is read per wake-up (or half the pipe, if it is smaller). Finding it all
+/// waiting means the CLI writes faster than the host's thread takes it (a stream; a control
+/// request is a few KiB at most), so the reader reports `Streaming` and the engine's thread
+/// takes over (measured on `stream_1k`: with 1 MiB the hand-over seldom happened and the JS
+/// thread read the whole stream, 30 % slower).
 const READ_BUDGET: usize = 128 * 1024;
 /// The most bytes of lines the loop may have not taken yet (at least one line always passes).
 pub(crate) const MAX_READ_AHEAD: usize = 1024 * 1024;
@@ -130,6 +131,9 @@ pub struct ExternalReader {
   /// Lines of this read for the loop, and their bytes.
   batch: Vec<String>,
   batch_bytes: usize,
+  /// [`READ_BUDGET`], or half the pipe when that is smaller (a budget the pipe cannot hold
+  /// would never be found waiting).
+  read_budget: usize,
   ended: bool,
   span: tracing::Span,
 }
@@ -144,7 +148,7 @@ impl ExternalReader {
     span: tracing::Span,
   ) -> std::io::Result<Self> {
     set_nonblocking(&fd)?;
-    grow_pipe(&fd);
+    let read_budget = grow_pipe(&fd).map_or(READ_BUDGET, |pipe| READ_BUDGET.min(pipe / 2).max(READ_CHUNK));
     Ok(Self {
       fd,
       framer: LineFramer::default(),
@@ -157,6 +161,7 @@ impl ExternalReader {
       runtime: tokio::runtime::Handle::current(),
       batch: Vec::new(),
       batch_bytes: 0,
+      read_budget,
       ended: false,
       span,
     })
@@ -209,7 +214,7 @@ impl ExternalReader {
           }
         }
       }
-      if read >= READ_BUDGET {
+      if read >= self.read_budget {
         return ReadState::Streaming;
       }
       self.buf.clear();
@@ -276,14 +281,18 @@ impl ExternalReader {
 }
 
 /// The host's thread reads only between its other work (parsing the consumer's batches, running
-/// handlers): a 1 MiB pipe lets the CLI write ahead meanwhile instead of blocking on the default
-/// 64 KiB, so the loop always has lines to work on while the host is busy. Best effort (the
-/// system's `pipe-max-size` may be lower).
-fn grow_pipe(fd: &OwnedFd) {
+/// handlers): a 1 MiB pipe lets the CLI write ahead meanwhile, and lets a wake-up find a whole
+/// read budget waiting, which is how a stream is told apart (the default 64 KiB could never
+/// hold it). Best effort: the system's `pipe-max-size` may be lower. Returns the pipe's size.
+fn grow_pipe(fd: &OwnedFd) -> Option<usize> {
   #[cfg(target_os = "linux")]
   unsafe {
     libc::fcntl(fd.as_raw_fd(), libc::F_SETPIPE_SZ, PIPE_BYTES);
+    let size = libc::fcntl(fd.as_raw_fd(), libc::F_GETPIPE_SZ);
+    return (size > 0).then_some(size as usize);
   }
+  #[allow(unreachable_code)]
+  None
 }
 
 #[cfg(target_os = "linux")]
