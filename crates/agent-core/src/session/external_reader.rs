@@ -529,14 +529,19 @@ sleep 0.3
 printf '{"type":"control_request","request_id":"c1","request":{"subtype":"can_use_tool","tool_name":"T","input":{}}}\n'
 read answer; printf '{"type":"answer","got":%s}\n' "$answer""#;
 
+  /// A session of `QUIET_THEN_ASK` whose reader starts on the engine's thread, as after a
+  /// wake-up that found a stream. The handle must be kept: dropping it closes the session.
+  fn started_on_engine(adopts: bool) -> (Arc<TestHost>, crate::session::SessionHandle, crate::session::Messages, std_mpsc::Receiver<()>) {
+    let (wake_tx, wake_rx) = std_mpsc::channel();
+    let host = TestHost::new(wake_tx, adopts);
+    let started = start(spec(sh_cli(QUIET_THEN_ASK), 1 << 20), host.clone()).unwrap();
+    started.reader.expect("an external reader").read_on_engine();
+    (host, started.handle, started.messages, wake_rx)
+  }
+
   #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
   async fn goes_back_to_the_host_when_the_cli_is_quiet_after_reading_on_the_engine() {
-    let (wake_tx, wake_rx) = std_mpsc::channel();
-    let host = TestHost::new(wake_tx, true);
-    let started = start(spec(sh_cli(QUIET_THEN_ASK), 1 << 20), host.clone()).unwrap();
-    let mut messages = started.messages;
-    // As after a wake-up that found a stream: the engine's thread reads from the start.
-    started.reader.expect("an external reader").read_on_engine();
+    let (host, _handle, mut messages, wake_rx) = started_on_engine(true);
     let host_thread = std::thread::spawn({
       let host = host.clone();
       move || {
@@ -555,11 +560,7 @@ read answer; printf '{"type":"answer","got":%s}\n' "$answer""#;
 
   #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
   async fn a_host_that_does_not_take_the_reader_back_has_it_read_to_the_end_on_the_engine() {
-    let (wake_tx, _wake_rx) = std_mpsc::channel();
-    let host = TestHost::new(wake_tx, false);
-    let started = start(spec(sh_cli(QUIET_THEN_ASK), 1 << 20), host.clone()).unwrap();
-    let mut messages = started.messages;
-    started.reader.expect("an external reader").read_on_engine();
+    let (host, _handle, mut messages, _wake_rx) = started_on_engine(false);
     let got = all_messages(&mut messages).await;
     assert_eq!(got.len(), 4, "{got:?}");
     assert_eq!(*host.calls.lock().unwrap(), ["c1"]);
