@@ -205,8 +205,13 @@ impl NativeSession {
   /// again (announced as dispatch('read')).
   #[napi]
   pub fn resume_reading(&self) {
-    if let Some(poll) = self.poll.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
-      poll.resume();
+    // The lock is released before reading: the calls into JS that reading makes may close this
+    // session (user code such as canUseTool runs synchronously), which takes the lock again.
+    let resumer = self.poll.lock().unwrap_or_else(|p| p.into_inner()).as_mut().map(StdoutPoll::resumer);
+    if let Some(resumer) = resumer {
+      // SAFETY: this is the JS thread, the poll lives as long as this session, and no borrow
+      // of it is held.
+      unsafe { resumer.resume() };
     }
   }
 

@@ -128,22 +128,35 @@ impl StdoutPoll {
     Ok(Self { state })
   }
 
-  /// dispatch('read'): the reader paused for the consumer queue, which has room again, or it
-  /// is back from the engine's thread.
-  pub fn resume(&mut self) {
-    if self.state.reader.is_none() {
-      let back = self.state.host.take_reader();
-      if self.state.handle.is_null() {
-        return; // closed meanwhile: the reader (and the pipe) just goes
-      }
-      self.state.reader = back;
-    }
-    unsafe { State::pump(&mut *self.state) };
+  /// For [`Resumer::resume`], which must run without the lock that guards this poll held.
+  pub fn resumer(&mut self) -> Resumer {
+    Resumer(&mut *self.state)
   }
 
   /// Stops reading for good (the session is closed): the CLI's stdout is closed with it.
   pub fn close(&mut self) {
     self.state.shut();
+  }
+}
+
+/// Resumes a poll: dispatch('read') said the reader paused for the consumer queue and there is
+/// room again, or it is back from the engine's thread.
+pub struct Resumer(*mut State);
+
+impl Resumer {
+  /// # Safety
+  /// On the JS thread, with the `StdoutPoll` alive and no borrow of it held: the calls into JS
+  /// made from here may close the session (and so the poll) re-entrantly.
+  pub unsafe fn resume(self) {
+    let state = self.0;
+    if (*state).reader.is_none() {
+      let back = (*state).host.take_reader();
+      if (*state).handle.is_null() {
+        return; // closed meanwhile: the reader (and the pipe) just goes
+      }
+      (*state).reader = back;
+    }
+    State::pump(state);
   }
 }
 
