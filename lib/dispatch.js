@@ -154,11 +154,12 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
     try {
       switch (kind) {
         // A burst of calls: [kind, requestId, payload] entries, payloads parsed together. Tool
-        // calls always come this way; every call does when stdout is read on this thread.
+        // calls always come this way; every call does when stdout is read on this thread, and
+        // then the batch comes with the call (otherwise more may queue until it is taken).
         case 'calls': {
           const session = sessionRef?.deref()
           if (!session) return
-          for (const [k, id, body] of JSON.parse(session.takeCalls())) {
+          for (const [k, id, body] of JSON.parse(payload || session.takeCalls())) {
             settle(id, k === 'tool' ? callTool(id, body) : k === 'can_use_tool' ? permission(id, body) : hook(id, body))
           }
           return

@@ -199,7 +199,9 @@ impl State {
       crate::js_host::on_js_thread(|| reader.read_ready())
     };
     if (*state).host.has_calls() {
-      call_dispatch(state, "calls");
+      // The batch is complete now: it goes with the call, no `takeCalls()` crossing back.
+      let calls = agent_core::codec::latin1_json(&(*state).host.take_calls());
+      call_dispatch(state, "calls", &calls);
     }
     let state = &mut *state;
     match read {
@@ -248,9 +250,9 @@ impl State {
   }
 }
 
-/// `dispatch(kind, '', '')`, called as Node calls its own I/O callbacks. Only copies are taken
-/// from `state` before JS runs.
-unsafe fn call_dispatch(state: *const State, kind: &str) {
+/// `dispatch(kind, '', payload)` (payload as Latin-1 text), called as Node calls its own I/O
+/// callbacks. Only copies are taken from `state` before JS runs.
+unsafe fn call_dispatch(state: *const State, kind: &str, payload: &[u8]) {
   let (env, async_context) = ((*state).env, (*state).async_context);
   let mut scope = ptr::null_mut();
   if sys::napi_open_handle_scope(env, &mut scope) != sys::Status::napi_ok {
@@ -265,7 +267,7 @@ unsafe fn call_dispatch(state: *const State, kind: &str) {
     let mut args = [ptr::null_mut(); 3];
     sys::napi_create_string_utf8(env, kind.as_ptr().cast(), kind.len() as isize, &mut args[0]);
     sys::napi_create_string_utf8(env, c"".as_ptr(), 0, &mut args[1]);
-    sys::napi_create_string_utf8(env, c"".as_ptr(), 0, &mut args[2]);
+    sys::napi_create_string_latin1(env, payload.as_ptr().cast(), payload.len() as isize, &mut args[2]);
     let mut result = ptr::null_mut();
     if sys::napi_make_callback(env, async_context, recv, func, 3, args.as_ptr(), &mut result) == sys::Status::napi_pending_exception {
       // dispatch catches what user code throws; anything else is the app's uncaught error.

@@ -284,19 +284,20 @@ impl ExternalReader {
 /// handlers): a 1 MiB pipe lets the CLI write ahead meanwhile, and lets a wake-up find a whole
 /// read budget waiting, which is how a stream is told apart (the default 64 KiB could never
 /// hold it). Best effort: the system's `pipe-max-size` may be lower. Returns the pipe's size.
+#[cfg(target_os = "linux")]
 fn grow_pipe(fd: &OwnedFd) -> Option<usize> {
-  #[cfg(target_os = "linux")]
-  unsafe {
+  const PIPE_BYTES: libc::c_int = 1024 * 1024;
+  let size = unsafe {
     libc::fcntl(fd.as_raw_fd(), libc::F_SETPIPE_SZ, PIPE_BYTES);
-    let size = libc::fcntl(fd.as_raw_fd(), libc::F_GETPIPE_SZ);
-    return (size > 0).then_some(size as usize);
-  }
-  #[allow(unreachable_code)]
-  None
+    libc::fcntl(fd.as_raw_fd(), libc::F_GETPIPE_SZ)
+  };
+  (size > 0).then_some(size as usize)
 }
 
-#[cfg(target_os = "linux")]
-const PIPE_BYTES: libc::c_int = 1024 * 1024;
+#[cfg(not(target_os = "linux"))]
+fn grow_pipe(_: &OwnedFd) -> Option<usize> {
+  None
+}
 
 /// The fd as tokio's reactor sees it; the reader keeps owning it.
 struct Borrowed(std::os::fd::RawFd);

@@ -227,9 +227,13 @@ impl Loop {
   fn line(&mut self, line: String) -> Option<Stop> {
     match classify(&line) {
       Incoming::Message { is_result } => {
+        if is_result {
+          self.result_seen = true;
+          self.p.awaiting_result = false;
+        }
         self.deliver(line);
         if is_result {
-          self.result_queued();
+          self.maybe_close_stdin();
         }
       }
       Incoming::ControlRequest { request_id, request } => self.p.router.accept(request_id, request),
@@ -261,10 +265,12 @@ impl Loop {
         }
       }
       Incoming::SessionState { state, host_only } => {
+        self.state_reported = true;
+        self.idle = state == "idle";
         if !host_only {
           self.deliver(line);
         }
-        self.state_changed(state == "idle");
+        self.maybe_close_stdin();
       }
       Incoming::HostOnly => {}
       Incoming::Malformed(reason) => {
@@ -275,18 +281,6 @@ impl Loop {
       }
     }
     None
-  }
-
-  fn result_queued(&mut self) {
-    self.result_seen = true;
-    self.p.awaiting_result = false;
-    self.maybe_close_stdin();
-  }
-
-  fn state_changed(&mut self, idle: bool) {
-    self.state_reported = true;
-    self.idle = idle;
-    self.maybe_close_stdin();
   }
 
   fn deliver(&mut self, line: String) {
