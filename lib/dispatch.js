@@ -1,10 +1,15 @@
 'use strict'
 // The one function the native engine calls into JS with: dispatch(kind, requestId, payload).
-// It returns at once; a call (tool, permission prompt, hook) is answered later with
-// session.reply(requestId, ok, text), which writes the answer to the CLI from this thread.
-// Every failure of user code becomes the answer the official SDK gives (an isError tool result;
-// a failed reply the engine maps to a deny or an error response), so nothing thrown here can
-// reach the process.
+// It returns at once; the calls of a burst (tools, permission prompts, hooks) come together as
+// dispatch('calls', '', '[[kind, requestId, payload], ...]'), and each is answered later with
+// session.reply(requestId, ok, text), which hands the answer to the session loop in Rust (it
+// owns every call in flight and decides when one is cancelled). Every failure of user code
+// becomes the answer the official SDK gives (an isError tool result; a failed reply the engine
+// maps to a deny or an error response), so nothing thrown here can reach the process.
+//
+// User code runs in the async context query() was called in: AsyncLocalStorage stores set
+// around query() are visible in tool handlers, canUseTool and hooks, as with the official SDK.
+const { AsyncResource } = require('async_hooks')
 const { normalizeToolResult, errorResultFromThrow, toolNotFoundMessage } = require('./schema')
 
 const answer = (result) => JSON.stringify({ result })
@@ -37,8 +42,10 @@ class RunningCall {
 const errorText = (err) => (err instanceof Error ? err.message : String(err))
 
 function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProcess }) {
-  /** Calls in flight, by the CLI's request id (for control_cancel_request). */
+  /** The abort signals of calls in flight, by the CLI's request id; the engine says which to fire. */
   const running = new Map()
+  // The caller's async context, kept for the session's life by the dispatch function below.
+  const scope = new AsyncResource('claude-agent-sdk:query')
   // Weak: the engine holds this dispatcher for the session's life, and a strong reference back
   // to the session would keep an abandoned Query (and its CLI) from ever being collected.
   let sessionRef
@@ -153,22 +160,14 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
   function dispatch(kind, requestId, payload) {
     try {
       switch (kind) {
-        // A burst of calls: [kind, requestId, payload] entries, payloads parsed together. Tool
-        // calls always come this way; every call does when stdout is read on this thread, and
-        // then the batch comes with the call (otherwise more may queue until it is taken).
+        // A burst of calls: [kind, requestId, payload] entries, payloads parsed together.
         case 'calls': {
-          const session = sessionRef?.deref()
-          if (!session) return
-          for (const [k, id, body] of JSON.parse(payload || session.takeCalls())) {
+          for (const [k, id, body] of JSON.parse(payload)) {
             settle(id, k === 'tool' ? callTool(id, body) : k === 'can_use_tool' ? permission(id, body) : hook(id, body))
           }
           return
         }
-        case 'can_use_tool': return settle(requestId, permission(requestId, JSON.parse(payload)))
-        case 'hook_callback': return settle(requestId, hook(requestId, JSON.parse(payload)))
         case 'cancel': return running.get(requestId)?.abort()
-        // Reading stdout (on this thread) paused for the consumer, which now has room.
-        case 'read': return sessionRef?.deref()?.resumeReading()
         case 'stderr': return stderr?.(payload)
         // I/O of a process the app started itself (spawnClaudeCodeProcess).
         case 'stdin': return hostProcess.proc?.stdin.write(payload)
@@ -187,7 +186,11 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
     running.clear()
   }
 
-  return { dispatch, abortAll, attach: (s) => { sessionRef = new WeakRef(s) } }
+  return {
+    dispatch: (kind, requestId, payload) => scope.runInAsyncScope(dispatch, null, kind, requestId, payload),
+    abortAll,
+    attach: (s) => { sessionRef = new WeakRef(s) },
+  }
 }
 
 module.exports = { makeDispatch }

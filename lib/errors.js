@@ -9,20 +9,16 @@ class AbortError extends Error {
 }
 
 /**
- * Turns an engine error (`CODE: message`, or an EndReason) into the Error the official SDK
- * would throw: AbortError for aborts, Error otherwise, with `code` kept for programs.
+ * The Error a query throws for an engine error. The binding makes it, with its stable `code`
+ * (and `exitCode`, `signal`, `stderr` when the CLI died); an abort becomes the official SDK's
+ * AbortError, keeping those fields. `fromEngine` takes a thrown native error or an EndReason.
  */
-function engineError(codeOrError, maybeMessage) {
-  let code = codeOrError
-  let message = maybeMessage
-  if (codeOrError instanceof Error) {
-    const m = /^([A-Z_]+): ([\s\S]*)$/.exec(codeOrError.message)
-    code = m ? m[1] : undefined
-    message = m ? m[2] : codeOrError.message
-  }
-  const err = code === 'ABORTED' ? new AbortError(message) : new Error(message)
-  if (code) err.code = code
+function fromEngine(e) {
+  if (!e || typeof e.code !== 'string') return e
+  if (e.code !== 'ABORTED' && e instanceof Error) return e
+  const err = e.code === 'ABORTED' ? new AbortError(e.message) : new Error(e.message)
+  for (const key of ['code', 'exitCode', 'signal', 'stderr']) if (e[key] != null) err[key] = e[key]
   return err
 }
 
-module.exports = { AbortError, engineError }
+module.exports = { AbortError, fromEngine }

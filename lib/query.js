@@ -5,7 +5,7 @@ const path = require('path')
 const { loadNative } = require('./native')
 const { splitOptions, splitServers } = require('./options')
 const { makeDispatch } = require('./dispatch')
-const { AbortError, engineError } = require('./errors')
+const { AbortError, fromEngine } = require('./errors')
 const { pendingPreload } = require('./schema/zod-loader')
 
 function searchRoots() {
@@ -45,7 +45,7 @@ class Query {
       this._start(prompt, options)
     } catch (e) {
       // Surfaces on the first next(), as the official SDK's spawn errors do.
-      this._error = e instanceof Error && /^[A-Z_]+: /.test(e.message) ? engineError(e) : e
+      this._error = fromEngine(e)
       this._finished = true
     }
   }
@@ -78,9 +78,6 @@ class Query {
       searchFrom: searchRoots(),
       runtime: process.execPath,
       hostProcess: typeof spawner === 'function',
-      // Node's event loop (libuv) polls the CLI's stdout for the engine; other runtimes leave
-      // reading to the engine's thread.
-      stdoutOnJsThread: IS_NODE,
     }, dispatch)
     attach(this._session)
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
@@ -175,7 +172,7 @@ class Query {
       this._cleanup()
       // The session's own end reason (the CLI's exit code and stderr) outranks a failure to
       // write streamed input, which is only its consequence.
-      if (reason) this._error = engineError(reason.code, reason.message)
+      if (reason) this._error = fromEngine(reason)
       return this._next()
     }
     this._buffer = JSON.parse(batch)
@@ -240,7 +237,7 @@ class Query {
     try {
       return JSON.parse(await call(this._session))
     } catch (e) {
-      throw engineError(e)
+      throw fromEngine(e)
     }
   }
 
@@ -408,7 +405,6 @@ class Query {
 }
 
 const WARM = Symbol('warm query: the prompt comes later')
-const IS_NODE = typeof process.versions.bun !== 'string' && typeof globalThis.Deno === 'undefined' && typeof process.versions.node === 'string'
 
 // `await using` support where the runtime has it (Symbol.asyncDispose: Node 20.4+, Bun); on
 // older runtimes a computed key of `undefined` would add a method named "undefined".

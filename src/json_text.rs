@@ -21,16 +21,15 @@ impl JsonArrayText {
     out.push(b']');
     Self(out)
   }
-
-  /// One Latin-1 JSON value, as it is.
-  pub fn single(latin1: Vec<u8>) -> Self {
-    Self(latin1)
-  }
 }
 
 impl napi::bindgen_prelude::ToNapiValue for JsonArrayText {
   unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
     let mut out = std::ptr::null_mut();
+    // SAFETY: `env` is the live environment napi-rs converts this return value in (the JS
+    // thread); the pointer and length describe `val.0`, which outlives the call (V8 copies the
+    // bytes); `out` is a valid place for the result. napi-rs has no safe constructor for a
+    // Latin-1 string from raw bytes in a `ToNapiValue`.
     let status = napi::sys::napi_create_string_latin1(env, val.0.as_ptr().cast(), val.0.len() as isize, &mut out);
     if status != napi::sys::Status::napi_ok {
       return Err(Error::new(Status::GenericFailure, "could not create the batch string"));

@@ -6,11 +6,12 @@
 extern crate napi_derive;
 
 mod diagnostics;
+mod errors;
 mod js_host;
 mod json_text;
 mod mcp_server;
 mod session;
-mod stdout_poll;
+mod worker;
 
 /// One tokio worker thread. The engine's work per message is small (framing, routing, a pipe
 /// write); with several workers the reader and the tasks it wakes ping-pong between threads,

@@ -11,15 +11,15 @@ use agent_core::session::ProcessSpec;
 use napi::bindgen_prelude::Buffer;
 use agent_core::options::QueryOptions;
 use agent_core::session::{self, initialize_request, Messages, SessionHandle, SessionSpec};
-use napi::bindgen_prelude::{FnArgs, Function};
+use napi::bindgen_prelude::{FnArgs, Function, PromiseRaw};
 use napi::threadsafe_function::UnknownReturnValue;
 use napi::{Env, Error, Result, Status};
 
 use crate::diagnostics;
+use crate::errors::js_error;
 use crate::json_text::JsonArrayText;
 use crate::js_host::{DispatchFn, JsHost};
 use crate::mcp_server;
-use crate::stdout_poll::StdoutPoll;
 
 /// How many queued messages one batch may carry: one napi crossing costs tens of µs, a batch of
 /// 256 about the same, so a consumer that is behind catches up cheaply. The byte bound keeps the
@@ -48,9 +48,6 @@ pub struct StartParams {
   /// `launchSpec()`, feeds the process's output in, and receives `stdin`/`stdin_end`/`kill`
   /// events through dispatch.
   pub host_process: Option<bool>,
-  /// The runtime's event loop can poll the CLI's stdout (Node): read it on the JS thread, with
-  /// no thread hop between a request and its handler. Otherwise the engine's thread reads it.
-  pub stdout_on_js_thread: Option<bool>,
 }
 
 #[napi(object)]
@@ -69,37 +66,47 @@ pub struct ServerRef {
   pub id: u32,
 }
 
+/// Why the stream ended with an error: the engine's error, field for field (`lib/errors.js`
+/// makes the Error the stream throws of it).
 #[napi(object)]
 pub struct EndReason {
   pub code: String,
   pub message: String,
+  pub exit_code: Option<i32>,
+  pub signal: Option<String>,
+  pub stderr: Option<String>,
+}
+
+impl From<&agent_core::Error> for EndReason {
+  fn from(e: &agent_core::Error) -> Self {
+    Self {
+      code: e.code().into(),
+      message: e.to_string(),
+      exit_code: e.exit_code(),
+      signal: e.signal(),
+      stderr: e.stderr().map(str::to_string),
+    }
+  }
 }
 
 #[napi]
 pub struct NativeSession {
   handle: SessionHandle,
-  host: Arc<JsHost>,
   launch: Launch,
   feed: Option<HostProcessFeed>,
   messages: Arc<tokio::sync::Mutex<Messages>>,
   end: Arc<Mutex<Option<agent_core::Error>>>,
-  /// When stdout is read on the JS thread.
-  poll: Mutex<Option<StdoutPoll>>,
-}
-
-fn invalid(e: agent_core::Error) -> Error {
-  Error::new(Status::InvalidArg, format!("{}: {}", e.code(), e))
 }
 
 /// Starts a session: validates options, finds the CLI, spawns it, writes `initialize` (and the
-/// prompt). Errors (bad option, no CLI) are thrown as `CODE: message`.
+/// prompt). Errors (bad option, no CLI) are thrown with their `code`.
 #[napi(ts_args_type = "params: StartParams, dispatch: (kind: string, requestId: string, payload: string) => unknown")]
 pub fn start_session(
   env: Env,
   params: StartParams,
   dispatch: Function<FnArgs<(String, String, String)>, UnknownReturnValue>,
 ) -> Result<NativeSession> {
-  let dispatch_ref = dispatch.create_ref()?;
+  let invalid = |e: agent_core::Error| js_error(&env, &e);
   let dispatch: DispatchFn = dispatch.build_threadsafe_function().callee_handled::<false>().build()?;
   let options = QueryOptions::from_json(&params.options).map_err(invalid)?;
   diagnostics::init(options.debug == Some(true));
@@ -116,10 +123,6 @@ pub fn start_session(
   let launch = build_launch(&options, &exe, &params.runtime).map_err(invalid)?;
   let initialize = initialize_request(&options, &servers).map_err(invalid)?;
   let host = Arc::new(JsHost::new(dispatch, params.forward_stderr));
-  let stdout_on_js_thread = params.stdout_on_js_thread == Some(true)
-    && params.host_process != Some(true)
-    && std::env::var("CLAUDE_AGENT_SDK_STDOUT").as_deref() != Ok("engine")
-    && crate::stdout_poll::available();
   let (process, feed) = if params.host_process == Some(true) {
     let h = host.clone();
     let (p, feed) = host_process(Arc::new(move |event| {
@@ -144,7 +147,6 @@ pub fn start_session(
     queue_bytes: session::DEFAULT_QUEUE_BYTES,
     // Encoded on the engine's thread as each line is read: the JS thread only joins bytes.
     message_text: session::MessageText::Latin1Json,
-    external_stdout: stdout_on_js_thread,
   };
   // Spawning needs the runtime's reactor; this runs on the JS thread, which also makes it the
   // child's parent thread for PR_SET_PDEATHSIG (it lives as long as the host process).
@@ -152,18 +154,13 @@ pub fn start_session(
     napi::bindgen_prelude::within_runtime_if_available(|| session::start(spec, host.clone())).map_err(invalid)?;
   let (handle, messages) = (started.handle, started.messages);
   diagnostics::register(handle.trace_id(), &host);
-  let poll = match started.reader {
-    Some(reader) => Some(StdoutPoll::start(&env, reader, dispatch_ref, host.clone()).inspect_err(|_| handle.abort())?),
-    None => None,
-  };
+  crate::worker::track(&env, &handle)?;
   Ok(NativeSession {
     handle,
-    host,
     launch,
     feed,
     messages: Arc::new(tokio::sync::Mutex::new(messages)),
     end: Arc::new(Mutex::new(None)),
-    poll: Mutex::new(poll),
   })
 }
 
@@ -187,32 +184,11 @@ impl NativeSession {
     }
   }
 
-  /// The calls dispatch('calls') announced: a JSON array of `[kind, requestId, payload]`.
-  #[napi]
-  pub fn take_calls(&self) -> JsonArrayText {
-    JsonArrayText::single(agent_core::codec::latin1_json(&self.host.take_calls()))
-  }
-
-  /// JS's answer to a call dispatched as `dispatch(kind, requestId, payload)`: `ok` with the
-  /// answer's JSON, or not `ok` with the message of what the user code threw. Written to the
-  /// CLI from this thread.
+  /// JS's answer to a call dispatched as `dispatch('calls', ...)`: `ok` with the answer's JSON,
+  /// or not `ok` with the message of what the user code threw. The session loop writes it.
   #[napi]
   pub fn reply(&self, request_id: String, ok: bool, text: String) {
-    self.host.reply(&request_id, if ok { Ok(text) } else { Err(text) });
-  }
-
-  /// The engine paused reading stdout (on the JS thread) for the consumer, and there is room
-  /// again (announced as dispatch('read')).
-  #[napi]
-  pub fn resume_reading(&self) {
-    // The lock is released before reading: the calls into JS that reading makes may close this
-    // session (user code such as canUseTool runs synchronously), which takes the lock again.
-    let resumer = self.poll.lock().unwrap_or_else(|p| p.into_inner()).as_mut().map(StdoutPoll::resumer);
-    if let Some(resumer) = resumer {
-      // SAFETY: this is the JS thread, the poll lives as long as this session, and no borrow
-      // of it is held.
-      unsafe { resumer.resume() };
-    }
+    self.handle.reply(request_id, if ok { Ok(text) } else { Err(text) });
   }
 
   /// Output of a host-started process.
@@ -267,44 +243,47 @@ impl NativeSession {
   /// Why the stream ended: `null` for a clean end.
   #[napi]
   pub fn end_reason(&self) -> Option<EndReason> {
-    self.end.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(|e| EndReason { code: e.code().into(), message: e.to_string() })
+    self.end.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(EndReason::from)
   }
 
   /// Sends a control request (JSON text of its body) and resolves with the CLI's answer.
-  #[napi]
-  pub async fn control(&self, body: String) -> Result<String> {
+  #[napi(ts_return_type = "Promise<string>")]
+  pub fn control<'env>(&self, env: &'env Env, body: String) -> Result<PromiseRaw<'env, String>> {
     let body: serde_json::Value =
       serde_json::from_str(&body).map_err(|e| Error::new(Status::InvalidArg, format!("invalid control request: {e}")))?;
-    self.handle.control(body).await.map_err(|e| Error::new(Status::GenericFailure, format!("{}: {}", e.code(), e)))
+    let handle = self.handle.clone();
+    settle(env, async move { handle.control(body).await })
   }
 
   /// Sends `initialize` again; resolves with the CLI's fresh answer.
-  #[napi]
-  pub async fn reinitialize(&self) -> Result<String> {
-    self.handle.reinitialize().await.map_err(|e| Error::new(Status::GenericFailure, format!("{}: {}", e.code(), e)))
+  #[napi(ts_return_type = "Promise<string>")]
+  pub fn reinitialize<'env>(&self, env: &'env Env) -> Result<PromiseRaw<'env, String>> {
+    let handle = self.handle.clone();
+    settle(env, async move { handle.reinitialize().await })
   }
 
   /// The CLI's answer to `initialize`.
-  #[napi]
-  pub async fn initialization_result(&self) -> Result<String> {
-    self.handle.initialization_result().await.map_err(|e| Error::new(Status::GenericFailure, format!("{}: {}", e.code(), e)))
+  #[napi(ts_return_type = "Promise<string>")]
+  pub fn initialization_result<'env>(&self, env: &'env Env) -> Result<PromiseRaw<'env, String>> {
+    let handle = self.handle.clone();
+    settle(env, async move { handle.initialization_result().await })
   }
 
   /// Writes a user message (JSON text of one SDKUserMessage).
   #[napi]
-  pub fn send_user_message(&self, json: String) -> Result<()> {
+  pub fn send_user_message(&self, env: Env, json: String) -> Result<()> {
     if json.contains('\n') {
       // JSON.stringify never emits raw newlines; anything else would break the framing.
       return Err(Error::new(Status::InvalidArg, "a user message must be one line of JSON"));
     }
-    self.handle.send_user_message(json).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+    self.handle.send_user_message(json).map_err(|e| js_error(&env, &e))
   }
 
   /// Replaces the in-process servers (for `setMcpServers()`).
   #[napi]
-  pub fn set_sdk_servers(&self, servers: Vec<ServerRef>) -> Result<()> {
+  pub fn set_sdk_servers(&self, env: Env, servers: Vec<ServerRef>) -> Result<()> {
     let servers = servers.iter().map(|s| Ok((s.name.clone(), mcp_server::lookup(s.id)?))).collect::<Result<Vec<_>>>()?;
-    self.handle.set_sdk_servers(servers).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+    self.handle.set_sdk_servers(servers).map_err(|e| js_error(&env, &e))
   }
 
   #[napi]
@@ -321,9 +300,13 @@ impl NativeSession {
     } else {
       self.handle.close();
     }
-    // As the engine's own reader stops reading when the session closes.
-    if let Some(poll) = self.poll.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
-      poll.close();
-    }
   }
+}
+
+/// A Promise for an engine call: its answer, or the engine's error as a JS Error with its `code`.
+fn settle<'env>(
+  env: &'env Env,
+  call: impl std::future::Future<Output = agent_core::Result<String>> + Send + 'static,
+) -> Result<PromiseRaw<'env, String>> {
+  env.spawn_future_with_callback(async move { Ok(call.await) }, |env, outcome| outcome.map_err(|e| js_error(env, &e)))
 }

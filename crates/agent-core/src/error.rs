@@ -1,28 +1,37 @@
-use std::fmt;
-
 /// Everything a session can fail with. Messages are what the user reads, so each names what was
-/// wrong; where the official SDK has a wording for the same failure we use it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// wrong; where the official SDK has a wording for the same failure we use it. [`Error::code`]
+/// is the stable name a program matches on (the JS binding's `error.code`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
   /// An option had a value we cannot use (wrong type, NUL byte, conflicting options, ...).
+  #[error("{0}")]
   InvalidOption(String),
   /// No Claude Code executable could be found.
+  #[error("{0}")]
   CliNotFound(String),
   /// The executable exists but could not be started.
+  #[error("{0}")]
   Spawn(String),
   /// The CLI exited with a non-zero code, or with 0 before producing a result.
+  #[error("{}{}", exit_message(*.code), stderr_suffix(.stderr_tail))]
   Exited { code: i32, stderr_tail: String },
   /// The CLI was killed by a signal we did not send.
+  #[error("Claude Code process terminated by signal {}{}", signal_name(*.signal), stderr_suffix(.stderr_tail))]
   Signaled { signal: i32, stderr_tail: String },
   /// The user aborted (abortController) — mirrors the official AbortError.
+  #[error("Claude Code process aborted by user")]
   Aborted,
   /// The session is over (closed, or the CLI is gone): no more requests can be sent.
+  #[error("{0}")]
   SessionClosed(String),
   /// The CLI answered a control request with an error.
+  #[error("{0}")]
   Control(String),
   /// The CLI did not answer `initialize` in time.
+  #[error("Claude Code did not answer the initialize request within {0} ms; the process was killed")]
   InitializeTimeout(u64),
   /// A line from the CLI broke the protocol in a way we cannot skip over.
+  #[error("{0}")]
   Protocol(String),
 }
 
@@ -44,6 +53,38 @@ impl Error {
       Error::Protocol(_) => "PROTOCOL_ERROR",
     }
   }
+
+  /// The CLI's exit code, when it exited on its own.
+  pub fn exit_code(&self) -> Option<i32> {
+    match self {
+      Error::Exited { code, .. } => Some(*code),
+      _ => None,
+    }
+  }
+
+  /// The signal that ended the CLI, as Node names it (`SIGKILL`).
+  pub fn signal(&self) -> Option<String> {
+    match self {
+      Error::Signaled { signal, .. } => Some(signal_name(*signal)),
+      _ => None,
+    }
+  }
+
+  /// The end of the CLI's stderr (keys masked), when the CLI died.
+  pub fn stderr(&self) -> Option<&str> {
+    match self {
+      Error::Exited { stderr_tail, .. } | Error::Signaled { stderr_tail, .. } => Some(stderr_tail),
+      _ => None,
+    }
+  }
+}
+
+fn exit_message(code: i32) -> String {
+  if code == 0 {
+    "Claude Code process exited with code 0 before sending a result".to_string()
+  } else {
+    format!("Claude Code process exited with code {code}")
+  }
 }
 
 fn stderr_suffix(tail: &str) -> String {
@@ -54,41 +95,6 @@ fn stderr_suffix(tail: &str) -> String {
     format!(". stderr: {tail}")
   }
 }
-
-impl fmt::Display for Error {
-  fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    match self {
-      Error::InvalidOption(m) | Error::CliNotFound(m) | Error::Spawn(m) | Error::Protocol(m) => {
-        f.write_str(m)
-      }
-      Error::Exited { code: 0, stderr_tail } => write!(
-        f,
-        "Claude Code process exited with code 0 before sending a result{}",
-        stderr_suffix(stderr_tail)
-      ),
-      Error::Exited { code, stderr_tail } => write!(
-        f,
-        "Claude Code process exited with code {code}{}",
-        stderr_suffix(stderr_tail)
-      ),
-      Error::Signaled { signal, stderr_tail } => write!(
-        f,
-        "Claude Code process terminated by signal {}{}",
-        signal_name(*signal),
-        stderr_suffix(stderr_tail)
-      ),
-      Error::Aborted => f.write_str("Claude Code process aborted by user"),
-      Error::SessionClosed(m) => f.write_str(m),
-      Error::Control(m) => f.write_str(m),
-      Error::InitializeTimeout(ms) => write!(
-        f,
-        "Claude Code did not answer the initialize request within {ms} ms; the process was killed"
-      ),
-    }
-  }
-}
-
-impl std::error::Error for Error {}
 
 /// The number of a signal Node names (`SIGTERM` for anything unknown: the polite default).
 pub fn signal_number(name: &str) -> i32 {
@@ -124,4 +130,21 @@ pub fn signal_name(signal: i32) -> String {
     _ => return format!("{signal}"),
   };
   name.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn messages_and_codes_are_stable() {
+    let e = Error::Exited { code: 0, stderr_tail: String::new() };
+    assert_eq!(e.to_string(), "Claude Code process exited with code 0 before sending a result");
+    let e = Error::Exited { code: 3, stderr_tail: " boom \n".into() };
+    assert_eq!((e.code(), e.to_string(), e.exit_code()), ("PROCESS_EXITED", "Claude Code process exited with code 3. stderr: boom".into(), Some(3)));
+    let e = Error::Signaled { signal: libc::SIGKILL, stderr_tail: String::new() };
+    assert_eq!((e.to_string(), e.signal()), ("Claude Code process terminated by signal SIGKILL".into(), Some("SIGKILL".into())));
+    assert_eq!(Error::InitializeTimeout(5).to_string(), "Claude Code did not answer the initialize request within 5 ms; the process was killed");
+    assert_eq!(Error::Aborted.code(), "ABORTED");
+  }
 }

@@ -1,29 +1,32 @@
-//! The boundary between the engine and the program embedding it. The session never runs user
-//! code itself: tool handlers, permission prompts and hooks live in the host (JavaScript, for the
-//! napi binding) and are reached through this trait. Payloads cross as JSON text so the binding
-//! can hand them to `JSON.parse` instead of converting field by field.
+//! What the engine asks of the program embedding it. The session never runs user code itself:
+//! tool handlers, permission prompts and hooks live in the host (JavaScript, for the napi
+//! binding) and are reached through [`Host`]. Payloads cross as JSON text so the binding can
+//! hand them to `JSON.parse` instead of converting field by field.
+//!
+//! The host keeps no request state: the session loop owns every call in flight and builds the
+//! control response from the host's outcome, which comes back through [`Replies`].
 
-use std::sync::Arc;
-
-use crate::session::{ExternalReader, Inflight, StdinWriter};
+use tokio::sync::mpsc;
 
 /// What the host is asked to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallKind {
   /// A `tools/call` on an in-process MCP server. Payload:
   /// `{"server":..,"tool":..,"id":<JSON-RPC id>,"arguments":{..}?,"meta":{..}|null}` (no
-  /// `arguments` when the CLI sent none). Answer: `{"result":
-  /// CallToolResult}`, or `{"error":{"code","message"}}` for a JSON-RPC error. A rejected call
-  /// becomes an `isError` result carrying the message.
+  /// `arguments` when the CLI sent none). Answer: `{"result": CallToolResult}`, or
+  /// `{"error":{"code","message"}}` for a JSON-RPC error. A failed call becomes an `isError`
+  /// result carrying the message.
   Tool,
   /// A `can_use_tool` request; payload is the request object as the CLI sent it. Answer: a
-  /// PermissionResult (`{"behavior":"allow"|"deny",...}`).
+  /// PermissionResult (`{"behavior":"allow"|"deny",...}`); a failure denies with the message.
   CanUseTool,
-  /// A `hook_callback` request; payload is the request object. Answer: the hook's output.
+  /// A `hook_callback` request; payload is the request object. Answer: the hook's output; a
+  /// failure is an error response with the message.
   Hook,
 }
 
 impl CallKind {
+  /// The name the host sees the call under.
   pub fn as_str(self) -> &'static str {
     match self {
       CallKind::Tool => "tool",
@@ -33,8 +36,8 @@ impl CallKind {
   }
 }
 
-/// One call into user code. `request_id` is the CLI's id for the control request; it names the
-/// call in [`Host::cancel`].
+/// One call into user code. `request_id` is the CLI's id for the control request: it names the
+/// call in [`Replies::send`] and [`Host::cancel`].
 #[derive(Debug, Clone)]
 pub struct HostCall {
   pub request_id: String,
@@ -42,65 +45,45 @@ pub struct HostCall {
   pub payload: String,
 }
 
-/// How the call ended: `Ok` with the answer as JSON text, or `Err` with the message of what the
+/// How a call ended: `Ok` with the answer as JSON text, or `Err` with the message of what the
 /// user code threw.
 pub type HostResult = Result<String, String>;
 
-/// How a call is answered: once, from any thread, with the outcome. The answer is turned into
-/// the control response and written to the CLI right there (a direct pipe write when it can), so
-/// a host answering on its own thread costs no hop to another one. A `Reply` dropped unanswered
-/// answers with an error: the CLI is never left waiting on silence.
-/// Builds the control-response line for a call from its outcome.
-pub(crate) type AnswerFn = Box<dyn FnOnce(&str, HostResult) -> String + Send>;
-
-pub struct Reply {
-  request_id: String,
-  answer: Option<AnswerFn>,
-  writer: Arc<StdinWriter>,
-  inflight: Arc<Inflight>,
+/// A call's outcome on its way back to the session loop.
+#[derive(Debug)]
+pub struct HostReply {
+  pub request_id: String,
+  pub result: HostResult,
 }
 
-impl Reply {
-  pub(crate) fn new(
-    request_id: String,
-    answer: AnswerFn,
-    writer: Arc<StdinWriter>,
-    inflight: Arc<Inflight>,
-  ) -> Self {
-    Self { request_id, answer: Some(answer), writer, inflight }
+/// The way back to the session loop, from any thread. Cheap to clone. An outcome for a call the
+/// session no longer waits for (cancelled, or the session ended) is dropped.
+#[derive(Clone)]
+pub struct Replies(mpsc::UnboundedSender<HostReply>);
+
+impl Replies {
+  /// The sender, and the receiver the session loop owns.
+  pub fn channel() -> (Self, mpsc::UnboundedReceiver<HostReply>) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    (Self(tx), rx)
   }
 
-  pub fn request_id(&self) -> &str {
-    &self.request_id
-  }
-
-  pub fn send(mut self, result: HostResult) {
-    self.finish(result);
-  }
-
-  fn finish(&mut self, result: HostResult) {
-    if let Some(answer) = self.answer.take() {
-      let line = answer(&self.request_id, result);
-      self.writer.write_line(&line);
-      // After the write: stdin may close once the last call is out of the set.
-      self.inflight.finish(&self.request_id);
-    }
+  /// Answers the call `request_id`. False when the session is over.
+  pub fn send(&self, request_id: String, result: HostResult) -> bool {
+    self.0.send(HostReply { request_id, result }).is_ok()
   }
 }
 
-impl Drop for Reply {
-  fn drop(&mut self) {
-    self.finish(Err("The SDK host ended the call without answering it".to_string()));
-  }
-}
-
+/// The program that runs user code for a session.
 pub trait Host: Send + Sync + 'static {
-  /// Runs user code and answers through `reply`, now or later, from any thread. Many calls may
-  /// be in flight at once; this must return without waiting for the user code.
-  fn invoke(&self, call: HostCall, reply: Reply);
+  /// Runs user code for each call and answers each, now or later, from any thread, through
+  /// `replies`. The calls of one burst (the CLI's parallel tool calls) come together. Must
+  /// return without waiting for the user code. A host that cannot run a call answers it with
+  /// an error: the CLI is never left waiting on silence.
+  fn invoke(&self, calls: Vec<HostCall>, replies: &Replies);
 
-  /// The CLI withdrew the request, or the session ended: fire the call's abort signal. The
-  /// call's future may still complete; its answer is then dropped or sent, as the session sees fit.
+  /// The CLI withdrew the request, or the session ended: fire the call's abort signal. Its
+  /// answer, if one still comes, is dropped.
   fn cancel(&self, request_id: &str);
 
   /// A chunk of the CLI's stderr, for hosts that asked for it.
@@ -108,18 +91,4 @@ pub trait Host: Send + Sync + 'static {
 
   /// The session is over and will make no more calls: drop whatever keeps the host busy.
   fn release(&self) {}
-
-  /// The session's [`ExternalReader`] paused because the consumer was behind, and may read
-  /// again: the host should call its `read_ready()` from the host's thread. Called from the
-  /// engine's thread; only sessions started with an external reader call it.
-  ///
-  /// [`ExternalReader`]: crate::session::ExternalReader
-  fn wake_reader(&self) {}
-
-  /// The reader the host handed to the engine's thread (`ReadState::Streaming`) comes back: the
-  /// CLI is quiet again. The host should poll its fd again, from its own thread. A host that
-  /// cannot returns it, and the engine's thread reads to the end.
-  fn adopt_reader(&self, reader: ExternalReader) -> Option<ExternalReader> {
-    Some(reader)
-  }
 }

@@ -1,4 +1,4 @@
-use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, BufReader};
 
 use super::line_framer::{LineFramer, ReadLine, DEFAULT_MAX_LINE_BYTES};
 
@@ -28,6 +28,24 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
       self.inner.consume(consumed);
       if let Some(line) = line {
         return Ok(line);
+      }
+    }
+  }
+}
+
+impl<R: AsyncRead + Unpin> LineReader<BufReader<R>> {
+  /// The next line if it is already buffered, without reading: `None` means the next line needs
+  /// a read. Lets a reader act once on everything one read brought (a burst of requests).
+  pub fn buffered_line(&mut self) -> Option<ReadLine> {
+    loop {
+      let available = self.inner.buffer();
+      if available.is_empty() {
+        return None;
+      }
+      let (consumed, line) = self.framer.feed(available);
+      self.inner.consume(consumed);
+      if line.is_some() {
+        return line;
       }
     }
   }
@@ -72,6 +90,18 @@ mod tests {
 
   fn line(s: &str) -> ReadLine {
     ReadLine::Line(s.to_string())
+  }
+
+  #[tokio::test]
+  async fn buffered_lines_come_without_a_read() {
+    let chunks = vec![b"{\"a\":1}\n{\"b\":2}\n{\"c\"".to_vec(), b":3}\n".to_vec()];
+    let mut r = LineReader::new(BufReader::new(Chunked(chunks)));
+    assert_eq!(r.buffered_line(), None, "nothing read yet");
+    assert_eq!(r.next_line().await.unwrap(), line("{\"a\":1}"));
+    assert_eq!(r.buffered_line(), Some(line("{\"b\":2}")));
+    assert_eq!(r.buffered_line(), None, "the rest of the buffer is a partial line");
+    assert_eq!(r.next_line().await.unwrap(), line("{\"c\":3}"));
+    assert_eq!(r.next_line().await.unwrap(), ReadLine::Eof);
   }
 
   #[tokio::test]

@@ -176,7 +176,7 @@ impl McpServerDef {
         if !self.has_tool(&params.name) {
           // The official server answers an unknown tool with an isError result, not a JSON-RPC error.
           let text = format!("MCP error -32602: Tool {} not found", params.name);
-          return McpAction::Reply(jsonrpc_result(id, &crate::session::error_result(&text)));
+          return McpAction::Reply(jsonrpc_result(id, &crate::protocol::outgoing::error_result(&text)));
         }
         // `arguments` stays absent when the CLI sent none (validation reports that as the
         // official does); `id` is the JSON-RPC id, handed to the handler as `extra.requestId`.

@@ -57,6 +57,11 @@ pub fn jsonrpc_error(id: Option<&RawValue>, code: i64, message: &str) -> String 
   )
 }
 
+/// A CallToolResult for a tool that failed: the message, flagged as an error for the model.
+pub fn error_result(message: &str) -> String {
+  json!({ "content": [{ "type": "text", "text": message }], "isError": true }).to_string()
+}
+
 /// The user message a string prompt becomes, exactly as the official SDK writes it.
 pub fn user_text_message(text: &str) -> String {
   format!(

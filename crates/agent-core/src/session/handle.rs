@@ -6,6 +6,7 @@ use crate::mcp::McpServerDef;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::error::Error;
+use crate::host::{HostResult, Replies};
 
 pub(crate) enum Command {
   Control { body: Value, reply: oneshot::Sender<Result<String, Error>> },
@@ -28,6 +29,7 @@ pub struct SessionHandle {
   pub(crate) trace_id: u64,
   /// The `initialize` body, for `reinitialize()`.
   pub(crate) initialize: Arc<Value>,
+  pub(crate) replies: Replies,
 }
 
 fn closed() -> Error {
@@ -58,6 +60,12 @@ impl SessionHandle {
     self.control((*self.initialize).clone()).await
   }
 
+  /// Answers a call the session gave its [`Host`](crate::host::Host) (the same as
+  /// [`Replies::send`]).
+  pub fn reply(&self, request_id: String, result: HostResult) {
+    self.replies.send(request_id, result);
+  }
+
   /// Writes a user message (one JSON object, no trailing newline needed).
   pub fn send_user_message(&self, json: String) -> Result<(), Error> {
     self.cmd.send(Command::UserMessage(json)).map_err(|_| closed())
@@ -84,10 +92,34 @@ impl SessionHandle {
     let _ = self.cmd.send(Command::Close { abort: true });
   }
 
+  /// A handle that can only abort the session, and does not keep it alive: when every
+  /// [`SessionHandle`] is gone the session ends anyway.
+  pub fn abort_handle(&self) -> AbortHandle {
+    AbortHandle(self.cmd.downgrade())
+  }
+
   /// The CLI's answer to `initialize` (commands, models, account, ...), once it has come.
   pub async fn initialization_result(&self) -> Result<String, Error> {
     let mut rx = self.init.clone();
     let state = rx.wait_for(Option::is_some).await.map_err(|_| closed())?;
     state.clone().expect("waited for Some")
+  }
+}
+
+/// Aborts a session without keeping it alive (see [`SessionHandle::abort_handle`]).
+#[derive(Clone)]
+pub struct AbortHandle(mpsc::WeakUnboundedSender<Command>);
+
+impl AbortHandle {
+  /// As [`SessionHandle::abort`]; nothing if the session is already gone.
+  pub fn abort(&self) {
+    if let Some(cmd) = self.0.upgrade() {
+      let _ = cmd.send(Command::Close { abort: true });
+    }
+  }
+
+  /// The session can still be reached (some [`SessionHandle`] is alive).
+  pub fn is_alive(&self) -> bool {
+    self.0.strong_count() > 0
   }
 }

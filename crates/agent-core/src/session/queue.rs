@@ -34,9 +34,7 @@ enum Item {
   End(Result<(), Error>),
 }
 
-/// The session's side (the loop ends the stream; an [`ExternalReader`] pushes messages).
-///
-/// [`ExternalReader`]: crate::session::ExternalReader
+/// The session loop's side.
 #[derive(Clone)]
 pub struct QueueSender {
   tx: mpsc::UnboundedSender<Item>,

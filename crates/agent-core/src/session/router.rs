@@ -1,156 +1,136 @@
-//! Routing of the control requests the CLI sends us. Requests answerable from data (MCP
-//! handshake, `tools/list`, unknown subtypes) are answered inline by the session loop; requests
-//! that need user code run as their own task, so a slow tool never blocks another tool, a
-//! permission prompt or a hook. Every request gets an answer, never silence.
+//! Routing of the control requests the CLI sends us, as a pure function of the request and the
+//! session's in-process servers: a request answerable from data (MCP handshake, `tools/list`,
+//! unknown subtypes) gets its answer line at once; one that needs user code becomes a call for
+//! the host plus the [`Answer`] that turns the host's outcome into the control response. The
+//! session loop acts on the [`Route`] and owns every call in flight.
+//!
+//! A new kind of host callback is a [`CallKind`] variant, an arm in [`Router::route`] and, if
+//! its answer is not plain JSON, an [`Answer`] variant.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::Arc;
 
 use serde_json::{json, value::RawValue, Value};
 
-use crate::host::{CallKind, Host, HostCall, HostResult, Reply};
+use crate::host::{CallKind, HostResult};
 use crate::mcp::{McpAction, McpServerDef, NOTIFICATION_ACK};
 use crate::protocol::incoming::RequestHead;
-use crate::protocol::outgoing::{error_response, jsonrpc_result, mcp_response_body, success_response};
-use crate::session::inflight::Inflight;
-use crate::session::writer::StdinWriter;
+use crate::protocol::outgoing::{error_response, error_result, jsonrpc_result, mcp_response_body, success_response};
 
-pub struct Router {
+pub(crate) struct Router {
   /// In-process servers by the name the CLI knows them under; replaced by `setMcpServers()`.
-  pub servers: RwLock<HashMap<String, Arc<McpServerDef>>>,
-  pub host: Arc<dyn Host>,
+  pub servers: HashMap<String, Arc<McpServerDef>>,
   pub can_use_tool: bool,
-  pub writer: Arc<StdinWriter>,
-  /// Requests running in the host; each one's [`Reply`] takes it out.
-  pub inflight: Arc<Inflight>,
-  /// Tool calls in flight by server and JSON-RPC id → the control request carrying them, so an
-  /// MCP `notifications/cancelled` can abort the right handler.
-  pub tool_calls: Arc<Mutex<HashMap<String, String>>>,
 }
 
-/// Whether the request now runs in the host (and so is in flight until its reply).
-#[derive(Debug, PartialEq, Eq)]
-pub enum Dispatched {
-  Answered,
-  Running,
+/// What the loop does with a control request.
+#[derive(Debug)]
+pub(crate) enum Route {
+  /// Answered from data: write this line.
+  Reply(String),
+  /// Run user code; when the host answers, `answer` builds the response.
+  Call { kind: CallKind, payload: String, answer: Answer },
+  /// MCP `notifications/cancelled`: abort the tool call `server`/`jsonrpc_id`, write `ack`.
+  CancelTool { tool: ToolKey, ack: String },
+}
+
+/// A tool call's name in MCP terms: its server and JSON-RPC id (raw JSON text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ToolKey {
+  pub server: String,
+  pub jsonrpc_id: String,
+}
+
+/// How the host's outcome of a call becomes the control response.
+#[derive(Debug)]
+pub(crate) enum Answer {
+  /// A `tools/call`: a JSON-RPC result (a failure is an `isError` result).
+  Tool { key: ToolKey, id: Box<RawValue> },
+  /// `can_use_tool`: a PermissionResult, completed as the CLI requires (a failure denies).
+  Permission { input: Value, tool_use_id: Value },
+  /// The host's JSON as the response body (a failure is an error response).
+  Json,
+}
+
+impl Answer {
+  /// The tool call this answers, if it is one.
+  pub fn tool(&self) -> Option<&ToolKey> {
+    match self {
+      Answer::Tool { key, .. } => Some(key),
+      _ => None,
+    }
+  }
+
+  /// The control-response line for the host's outcome.
+  pub fn line(self, request_id: &str, result: HostResult) -> String {
+    match self {
+      Answer::Tool { id, .. } => {
+        let response = match result.map(one_line).map(|json| tool_answer(&id, &json)) {
+          Ok(Some(response)) => response,
+          Ok(None) => jsonrpc_result(&id, &error_result("The SDK host answered a tool call without `result` or `error`")),
+          Err(message) => jsonrpc_result(&id, &error_result(&message)),
+        };
+        success_response(request_id, &mcp_response_body(&response))
+      }
+      Answer::Permission { input, tool_use_id } => {
+        success_response(request_id, &permission_answer(result, &(input, tool_use_id)))
+      }
+      Answer::Json => match result {
+        Ok(json) => success_response(request_id, &one_line(json)),
+        Err(message) => error_response(request_id, &message, None),
+      },
+    }
+  }
 }
 
 impl Router {
-  fn write(&self, line: String) {
-    self.writer.write_line(&line);
-  }
-
-  /// A control request from the CLI, from whichever thread read it. Skipped when one with the
-  /// same id is still running (the official SDK skips such duplicates). The id enters the
-  /// in-flight set before the host sees the call, so an answer given at once on another thread
-  /// always finds it there.
-  pub fn accept(self: &Arc<Self>, request_id: String, request: Box<RawValue>) {
-    if !self.inflight.insert(request_id.clone()) {
-      tracing::warn!(request_id = %request_id, "duplicate control request id while the first is in flight (ignored)");
-      return;
-    }
-    if self.dispatch(request_id.clone(), request) == Dispatched::Answered {
-      self.inflight.remove(&request_id);
-    }
-  }
-
-  pub fn dispatch(self: &Arc<Self>, request_id: String, request: Box<RawValue>) -> Dispatched {
+  pub fn route(&self, request_id: &str, request: Box<RawValue>) -> Route {
     let head: RequestHead = match serde_json::from_str(request.get()) {
       Ok(h) => h,
-      Err(e) => {
-        self.write(error_response(&request_id, &format!("Malformed control request: {e}"), None));
-        return Dispatched::Answered;
-      }
+      Err(e) => return Route::Reply(error_response(request_id, &format!("Malformed control request: {e}"), None)),
     };
     tracing::debug!(request_id = %request_id, subtype = %head.subtype, "control request");
     match head.subtype.as_ref() {
       "mcp_message" => self.mcp_message(request_id, head),
       "can_use_tool" if !self.can_use_tool => {
-        self.write(error_response(&request_id, "canUseTool callback is not provided.", None));
-        Dispatched::Answered
+        Route::Reply(error_response(request_id, "canUseTool callback is not provided.", None))
       }
       "can_use_tool" => {
-        let input = permission_input(&request);
-        self.run(request_id, CallKind::CanUseTool, request.get().to_string(), move |rid, result| {
-          success_response(rid, &permission_answer(result, &input))
-        })
+        let (input, tool_use_id) = permission_input(&request);
+        Route::Call { kind: CallKind::CanUseTool, payload: request.get().to_string(), answer: Answer::Permission { input, tool_use_id } }
       }
-      "hook_callback" => self.run(request_id, CallKind::Hook, request.get().to_string(), |rid, result| match result {
-        Ok(json) => success_response(rid, &one_line(json)),
-        Err(message) => error_response(rid, &message, None),
-      }),
+      "hook_callback" => Route::Call { kind: CallKind::Hook, payload: request.get().to_string(), answer: Answer::Json },
       other => {
         tracing::warn!(subtype = other, "unsupported control request");
-        self.write(error_response(
-          &request_id,
+        Route::Reply(error_response(
+          request_id,
           &format!("Unsupported control request subtype: {other}"),
           Some("unsupported_request"),
-        ));
-        Dispatched::Answered
+        ))
       }
     }
   }
 
-  fn mcp_message(self: &Arc<Self>, request_id: String, head: RequestHead) -> Dispatched {
+  fn mcp_message(&self, request_id: &str, head: RequestHead) -> Route {
     let name = head.server_name.as_deref().unwrap_or("");
-    let server = self.servers.read().unwrap_or_else(|p| p.into_inner()).get(name).cloned();
-    let Some(server) = server else {
-      self.write(error_response(&request_id, &format!("SDK MCP server not found: {name}"), None));
-      return Dispatched::Answered;
+    let Some(server) = self.servers.get(name) else {
+      return Route::Reply(error_response(request_id, &format!("SDK MCP server not found: {name}"), None));
     };
     let Some(message) = head.message else {
-      self.write(error_response(&request_id, "mcp_message without message", None));
-      return Dispatched::Answered;
+      return Route::Reply(error_response(request_id, "mcp_message without message", None));
     };
     match server.handle(name, message.get()) {
-      McpAction::Reply(response) => {
-        self.write(success_response(&request_id, &mcp_response_body(&response)));
-        Dispatched::Answered
-      }
-      McpAction::Cancel(jsonrpc_id) => {
-        let target = self.tool_calls.lock().unwrap_or_else(|p| p.into_inner()).get(&tool_key(name, &jsonrpc_id)).cloned();
-        if let Some(target) = target {
-          tracing::debug!(request_id = %target, "MCP notifications/cancelled: aborting the tool call");
-          self.host.cancel(&target);
-        }
-        self.write(success_response(&request_id, &mcp_response_body(NOTIFICATION_ACK)));
-        Dispatched::Answered
-      }
+      McpAction::Reply(response) => Route::Reply(success_response(request_id, &mcp_response_body(&response))),
+      McpAction::Cancel(jsonrpc_id) => Route::CancelTool {
+        tool: ToolKey { server: name.to_string(), jsonrpc_id },
+        ack: success_response(request_id, &mcp_response_body(NOTIFICATION_ACK)),
+      },
       McpAction::CallTool(call) => {
-        let id = call.id;
-        let key = tool_key(name, id.get());
-        self.tool_calls.lock().unwrap_or_else(|p| p.into_inner()).insert(key.clone(), request_id.clone());
-        let tool_calls = self.tool_calls.clone();
-        self.run(request_id, CallKind::Tool, call.payload, move |rid, result| {
-          tool_calls.lock().unwrap_or_else(|p| p.into_inner()).remove(&key);
-          let response = match result.map(one_line).map(|json| tool_answer(&id, &json)) {
-            Ok(Some(response)) => response,
-            Ok(None) => jsonrpc_result(&id, &error_result("The SDK host answered a tool call without `result` or `error`")),
-            Err(message) => jsonrpc_result(&id, &error_result(&message)),
-          };
-          success_response(rid, &mcp_response_body(&response))
-        })
+        let key = ToolKey { server: name.to_string(), jsonrpc_id: call.id.get().to_string() };
+        Route::Call { kind: CallKind::Tool, payload: call.payload, answer: Answer::Tool { key, id: call.id } }
       }
     }
   }
-
-  /// Hands the call to user code; the answer `answer` builds from its outcome is written when
-  /// the host replies, on whatever thread it replies from.
-  fn run(
-    self: &Arc<Self>,
-    request_id: String,
-    kind: CallKind,
-    payload: String,
-    answer: impl FnOnce(&str, HostResult) -> String + Send + 'static,
-  ) -> Dispatched {
-    let reply = Reply::new(request_id.clone(), Box::new(answer), self.writer.clone(), self.inflight.clone());
-    self.host.invoke(HostCall { request_id, kind, payload }, reply);
-    Dispatched::Running
-  }
-}
-
-fn tool_key(server: &str, jsonrpc_id: &str) -> String {
-  format!("{server}\u{0}{jsonrpc_id}")
 }
 
 #[derive(serde::Deserialize)]
@@ -170,11 +150,6 @@ fn tool_answer(id: &RawValue, json: &str) -> Option<String> {
     (None, Some(error)) => Some(format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"error\":{}}}", id.get(), error.get())),
     (None, None) => None,
   }
-}
-
-/// A CallToolResult for a handler that threw: the message, flagged as an error for the model.
-pub fn error_result(message: &str) -> String {
-  json!({ "content": [{ "type": "text", "text": message }], "isError": true }).to_string()
 }
 
 /// The host's JSON goes into one NDJSON line: it must be valid JSON without raw newlines.

@@ -1,32 +1,29 @@
-//! The session loop: the one task that reads the CLI's stdout (or takes the lines of the reader
-//! that does, see `external_reader.rs`), owns the map of our pending control requests, and decides
-//! when stdin closes and how the session ends. The CLI's requests in flight are in a shared set
-//! their replies take them out of (`inflight.rs`).
+//! The session loop: the one task that reads the CLI's stdout, owns the state of every request
+//! in either direction (ours awaiting the CLI's answer; the CLI's running in the host, with
+//! their cancellation), and decides when stdin closes and how the session ends. The host's
+//! answers come back to it through a channel, in the manner of async-lsp's main loop.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::io::BufReader;
-use tokio::io::AsyncRead;
-
-use crate::cli::child::{ChildProcess, ExitInfo};
+use serde_json::value::RawValue;
+use tokio::io::{AsyncRead, BufReader};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use crate::cli::child::{ChildProcess, ExitInfo};
 use crate::cli::process;
 use crate::codec::{LineReader, ReadLine};
 use crate::error::Error;
-use crate::host::Host;
+use crate::host::{Host, HostCall, HostReply, Replies};
 use crate::protocol::incoming::{classify, Incoming};
 use crate::protocol::outgoing;
 use crate::session::handle::{Command, InitState};
-use crate::session::external_reader::{Backlog, Input};
-use crate::session::inflight::Inflight;
 use crate::session::queue::QueueSender;
-use crate::session::router::Router;
+use crate::session::router::{Answer, Route, Router};
 use crate::session::stderr::StderrTail;
 use crate::session::writer::StdinWriter;
 
@@ -37,16 +34,16 @@ pub fn next_request_id() -> String {
   format!("req_{}_{}", std::process::id(), NEXT_ID.fetch_add(1, Ordering::Relaxed))
 }
 
+pub(crate) type Stdout = Box<dyn AsyncRead + Send + Unpin>;
+
 pub(crate) struct LoopParts {
   pub child: Box<dyn ChildProcess>,
-  pub stdout: Option<Stdout>,
   pub writer: Arc<StdinWriter>,
-  pub router: Arc<Router>,
+  pub router: Router,
   pub host: Arc<dyn Host>,
   pub cmd_rx: mpsc::UnboundedReceiver<Command>,
-  pub inflight: Arc<Inflight>,
-  /// The last running call finished while the loop waited for that to close stdin.
-  pub idle_rx: mpsc::UnboundedReceiver<()>,
+  /// The host's answers, and the sender it is handed with each batch of calls.
+  pub replies: (Replies, mpsc::UnboundedReceiver<HostReply>),
   pub queue: QueueSender,
   pub init_id: String,
   pub init_tx: watch::Sender<InitState>,
@@ -55,62 +52,6 @@ pub(crate) struct LoopParts {
   pub awaiting_result: bool,
   pub stderr_task: JoinHandle<()>,
   pub stderr_tail: StderrTail,
-}
-
-/// Where the loop's lines come from.
-pub(crate) enum Stdout {
-  /// The loop reads the pipe itself.
-  Own(Box<dyn AsyncRead + Send + Unpin>),
-  /// An [`ExternalReader`](crate::session::ExternalReader) reads it on the host's thread and
-  /// sends what it does not route itself.
-  External(mpsc::UnboundedReceiver<Input>, Arc<Backlog>),
-}
-
-enum Source {
-  Own(LineReader<BufReader<Box<dyn AsyncRead + Send + Unpin>>>),
-  /// The lines of the last batch not handled yet (in reverse order, taken from the end).
-  External(mpsc::UnboundedReceiver<Input>, Arc<Backlog>, Arc<dyn Host>, Vec<String>),
-}
-
-/// What the loop handles next.
-enum Next {
-  Line(String),
-  Eof,
-}
-
-impl Source {
-  async fn next(&mut self) -> Next {
-    match self {
-      Source::Own(reader) => loop {
-        match reader.next_line().await {
-          Ok(ReadLine::Line(line)) => return Next::Line(line),
-          Ok(ReadLine::TooLong { len, prefix }) => {
-            tracing::warn!(len, "skipped a line from Claude Code longer than the limit");
-            tracing::trace!(prefix = %crate::session::redact_keys(&prefix), "the skipped line began");
-          }
-          Ok(ReadLine::Eof) => return Next::Eof,
-          Err(e) => {
-            tracing::warn!(error = %e, "reading Claude Code's stdout failed");
-            return Next::Eof;
-          }
-        }
-      },
-      Source::External(rx, backlog, host, lines) => loop {
-        if let Some(line) = lines.pop() {
-          backlog.taken(line.len(), &**host);
-          return Next::Line(line);
-        }
-        // A reader gone without a word (its host dropped it) ends stdout too.
-        match rx.recv().await.unwrap_or(Input::Eof) {
-          Input::Lines(mut batch) => {
-            batch.reverse();
-            *lines = batch;
-          }
-          Input::Eof => return Next::Eof,
-        }
-      },
-    }
-  }
 }
 
 /// Why the loop stopped reading.
@@ -125,7 +66,12 @@ enum Stop {
 
 pub(crate) struct Loop {
   p: LoopParts,
+  /// Our control requests awaiting the CLI's answer.
   pending: HashMap<String, oneshot::Sender<Result<String, Error>>>,
+  /// The CLI's requests running in the host, by its request id, with how to answer each.
+  calls: HashMap<String, Answer>,
+  /// Calls routed since the host was last handed a batch.
+  outbox: Vec<HostCall>,
   init_deadline: Option<Instant>,
   stdin_closed: bool,
   /// Seen any `session_state_changed` (newer CLIs report state; older ones do not).
@@ -136,12 +82,20 @@ pub(crate) struct Loop {
   blocked: Option<Vec<u8>>,
 }
 
+/// What one read gave.
+enum Input {
+  Line(String),
+  Eof,
+}
+
 impl Loop {
   pub(crate) fn new(p: LoopParts) -> Self {
     let init_deadline = Some(Instant::now() + p.init_timeout);
     Self {
       p,
       pending: HashMap::new(),
+      calls: HashMap::new(),
+      outbox: Vec::new(),
       init_deadline,
       stdin_closed: false,
       state_reported: false,
@@ -151,17 +105,20 @@ impl Loop {
     }
   }
 
-  pub(crate) async fn run(mut self) {
-    let mut source = match self.p.stdout.take().expect("run is called once") {
-      Stdout::Own(stdout) => Source::Own(LineReader::new(BufReader::with_capacity(256 * 1024, stdout))),
-      Stdout::External(rx, backlog) => Source::External(rx, backlog, self.p.host.clone(), Vec::new()),
-    };
+  pub(crate) async fn run(mut self, stdout: Stdout) {
+    let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, stdout));
     let stop = loop {
       let init_deadline = self.init_deadline;
       let blocked_cost = self.blocked.as_deref().map(|l| self.p.queue.cost(l));
       tokio::select! {
         biased;
-        Some(()) = self.p.idle_rx.recv() => self.maybe_close_stdin(),
+        Some(reply) = self.p.replies.1.recv() => {
+          self.reply(reply);
+          while let Ok(reply) = self.p.replies.1.try_recv() {
+            self.reply(reply);
+          }
+          self.maybe_close_stdin();
+        }
         cmd = self.p.cmd_rx.recv() => match cmd {
           None => break Stop::Closed { abort: false },
           Some(Command::Close { abort }) => break Stop::Closed { abort },
@@ -171,19 +128,82 @@ impl Loop {
           let line = self.blocked.take().expect("blocked");
           self.p.queue.push_reserved(line, permit);
         }
-        input = source.next(), if self.blocked.is_none() => match input {
-          Next::Line(line) => {
-            if let Some(stop) = self.line(line) {
-              break stop;
+        input = next_line(&mut reader), if self.blocked.is_none() => {
+          let mut input = input;
+          // Everything this read brought is handled before the host hears of the calls in
+          // it: a burst of the CLI's requests reaches the host as one batch.
+          let stop = loop {
+            match input {
+              Input::Line(line) => {
+                if let Some(stop) = self.line(line) {
+                  break Some(stop);
+                }
+              }
+              Input::Eof => break Some(Stop::Eof),
             }
+            match (self.blocked.is_none()).then(|| buffered_line(&mut reader)).flatten() {
+              Some(next) => input = next,
+              None => break None,
+            }
+          };
+          self.hand_calls_to_host();
+          if let Some(stop) = stop {
+            break stop;
           }
-          Next::Eof => break Stop::Eof,
-        },
+        }
         _ = sleep_until(init_deadline), if init_deadline.is_some() => break Stop::InitTimeout,
       }
     };
-    drop(source);
+    drop(reader);
     self.finish(stop).await;
+  }
+
+  /// A control request from the CLI. Skipped when one with the same id is still running (the
+  /// official SDK skips such duplicates).
+  fn control_request(&mut self, request_id: String, request: Box<RawValue>) {
+    if self.calls.contains_key(&request_id) {
+      tracing::warn!(request_id = %request_id, "duplicate control request id while the first is in flight (ignored)");
+      return;
+    }
+    match self.p.router.route(&request_id, request) {
+      Route::Reply(line) => self.write(line),
+      Route::Call { kind, payload, answer } => {
+        self.calls.insert(request_id.clone(), answer);
+        self.outbox.push(HostCall { request_id, kind, payload });
+      }
+      Route::CancelTool { tool, ack } => {
+        let target = self.calls.iter().find(|(_, a)| a.tool() == Some(&tool)).map(|(id, _)| id.clone());
+        if let Some(target) = target {
+          tracing::debug!(request_id = %target, "MCP notifications/cancelled: aborting the tool call");
+          self.cancel_call(&target);
+        }
+        self.write(ack);
+      }
+    }
+  }
+
+  /// The calls routed since the last batch go to the host, together.
+  fn hand_calls_to_host(&mut self) {
+    if !self.outbox.is_empty() {
+      self.p.host.invoke(std::mem::take(&mut self.outbox), &self.p.replies.0);
+    }
+  }
+
+  /// The host answered a call: its control response goes to the CLI. An answer to a call no
+  /// longer running (cancelled) is dropped.
+  fn reply(&mut self, HostReply { request_id, result }: HostReply) {
+    match self.calls.remove(&request_id) {
+      Some(answer) => self.write(answer.line(&request_id, result)),
+      None => tracing::debug!(request_id = %request_id, "an answer for a call no longer running (dropped)"),
+    }
+  }
+
+  /// The call stops running: its signal fires, and stdin no longer waits for it (a callback
+  /// that ignores its signal would otherwise keep the session alive).
+  fn cancel_call(&mut self, request_id: &str) {
+    if self.calls.remove(request_id).is_some() {
+      self.p.host.cancel(request_id);
+    }
   }
 
   fn command(&mut self, cmd: Command) {
@@ -208,9 +228,7 @@ impl Loop {
         self.write(json);
         self.p.awaiting_result = true;
       }
-      Command::SetServers(servers) => {
-        *self.p.router.servers.write().unwrap_or_else(|p| p.into_inner()) = servers.into_iter().collect();
-      }
+      Command::SetServers(servers) => self.p.router.servers = servers.into_iter().collect(),
       Command::EndInput => {
         self.p.input_done = true;
         self.maybe_close_stdin();
@@ -236,7 +254,7 @@ impl Loop {
           self.maybe_close_stdin();
         }
       }
-      Incoming::ControlRequest { request_id, request } => self.p.router.accept(request_id, request),
+      Incoming::ControlRequest { request_id, request } => self.control_request(request_id, request),
       Incoming::ControlResponse { request_id, outcome } => {
         if request_id == self.p.init_id {
           self.init_deadline = None;
@@ -258,9 +276,9 @@ impl Loop {
       Incoming::ControlCancel { request_id } => {
         // The CLI no longer waits for this answer: abort the callback, and do not let it hold
         // stdin open (a callback that ignores its signal would otherwise keep the session alive).
-        if self.p.inflight.remove(&request_id) {
+        if self.calls.contains_key(&request_id) {
           tracing::debug!(request_id = %request_id, "the CLI cancelled a request; aborting its callback");
-          self.p.host.cancel(&request_id);
+          self.cancel_call(&request_id);
           self.maybe_close_stdin();
         }
       }
@@ -298,7 +316,7 @@ impl Loop {
       || self.p.awaiting_result
       || !self.pending.is_empty()
       || (self.state_reported && !self.idle)
-      || !self.p.inflight.is_empty_or_wake()
+      || !self.calls.is_empty()
     {
       return;
     }
@@ -307,24 +325,34 @@ impl Loop {
     self.p.writer.close();
   }
 
+  /// Rejects our pending requests and fires the abort signal of every call still running.
+  fn end_requests(&mut self, error: impl Fn() -> Error) {
+    for (_, reply) in self.pending.drain() {
+      let _ = reply.send(Err(error()));
+    }
+    self.outbox.clear();
+    for (id, _) in self.calls.drain() {
+      self.p.host.cancel(&id);
+    }
+  }
+
   async fn finish(mut self, stop: Stop) {
-    let child = &mut *self.p.child;
     let outcome: Result<(), Error> = match stop {
       Stop::Closed { abort } => {
         // The consumer learns at once; the CLI is stopped in the background (it gets the
         // official grace periods to flush its session file).
         let result = if abort { Err(Error::Aborted) } else { Ok(()) };
         self.p.queue.end(result.clone());
-        end_requests(&mut self.pending, &self.p.inflight, &*self.p.host, || if abort { Error::Aborted } else { closed_error() });
+        self.end_requests(|| if abort { Error::Aborted } else { closed_error() });
         self.p.writer.close();
         self.p.host.release();
-        process::terminate(child).await;
-        child.end_leftovers();
+        process::terminate(&mut *self.p.child).await;
+        self.p.child.end_leftovers();
         return;
       }
       Stop::InitTimeout | Stop::InitFailed(_) => {
-        child.signal(libc::SIGKILL);
-        let _ = child.wait().await;
+        self.p.child.signal(libc::SIGKILL);
+        let _ = self.p.child.wait().await;
         match stop {
           Stop::InitTimeout => Err(Error::InitializeTimeout(self.p.init_timeout.as_millis() as u64)),
           Stop::InitFailed(m) => Err(Error::Control(format!("Claude Code rejected the initialize request: {m}"))),
@@ -335,23 +363,21 @@ impl Loop {
         // stdout is closed; the exit status follows. A CLI that closed stdout but lingers is
         // ended the graceful way.
         self.p.writer.close();
-        let (status, signaled_by_us) = match tokio::time::timeout(process::GRACE_AFTER_STDIN, child.wait()).await {
+        let (status, signaled_by_us) = match tokio::time::timeout(process::GRACE_AFTER_STDIN, self.p.child.wait()).await {
           Ok(s) => (s, false),
-          Err(_) => process::terminate(child).await,
+          Err(_) => process::terminate(&mut *self.p.child).await,
         };
         // Give stderr a moment to drain so the tail is complete (the official SDK waits 200 ms).
         let _ = tokio::time::timeout(Duration::from_millis(200), &mut self.p.stderr_task).await;
         exit_outcome(status, signaled_by_us, self.result_seen, &self.p.stderr_tail)
       }
     };
-    child.end_leftovers();
+    self.p.child.end_leftovers();
     if let Err(e) = &outcome {
       tracing::debug!(error = %e, "session ended with an error");
     }
     let err = outcome.as_ref().err().cloned();
-    end_requests(&mut self.pending, &self.p.inflight, &*self.p.host, || {
-      err.clone().unwrap_or_else(closed_error)
-    });
+    self.end_requests(|| err.clone().unwrap_or_else(closed_error));
     if self.p.init_tx.borrow().is_none() {
       let _ = self.p.init_tx.send(Some(Err(err.clone().unwrap_or_else(closed_error))));
     }
@@ -362,21 +388,6 @@ impl Loop {
 
 fn closed_error() -> Error {
   Error::SessionClosed("The query has ended; no further requests can be sent to Claude Code".into())
-}
-
-/// Rejects our pending requests and fires the abort signal of every callback still running.
-fn end_requests(
-  pending: &mut HashMap<String, oneshot::Sender<Result<String, Error>>>,
-  inflight: &Inflight,
-  host: &dyn Host,
-  error: impl Fn() -> Error,
-) {
-  for (_, reply) in pending.drain() {
-    let _ = reply.send(Err(error()));
-  }
-  for id in inflight.ids() {
-    host.cancel(&id);
-  }
 }
 
 fn exit_outcome(
@@ -405,5 +416,43 @@ async fn sleep_until(deadline: Option<Instant>) {
   match deadline {
     Some(d) => tokio::time::sleep_until(d).await,
     None => std::future::pending().await,
+  }
+}
+
+async fn next_line(reader: &mut LineReader<BufReader<Stdout>>) -> Input {
+  loop {
+    match reader.next_line().await {
+      Ok(line) => {
+        if let Some(input) = input(line) {
+          return input;
+        }
+      }
+      Err(e) => {
+        tracing::warn!(error = %e, "reading Claude Code's stdout failed");
+        return Input::Eof;
+      }
+    }
+  }
+}
+
+/// The next line if the last read already brought it.
+fn buffered_line(reader: &mut LineReader<BufReader<Stdout>>) -> Option<Input> {
+  while let Some(line) = reader.buffered_line() {
+    if let Some(input) = input(line) {
+      return Some(input);
+    }
+  }
+  None
+}
+
+fn input(line: ReadLine) -> Option<Input> {
+  match line {
+    ReadLine::Line(line) => Some(Input::Line(line)),
+    ReadLine::TooLong { len, prefix } => {
+      tracing::warn!(len, "skipped a line from Claude Code longer than the limit");
+      tracing::trace!(prefix = %crate::session::redact_keys(&prefix), "the skipped line began");
+      None
+    }
+    ReadLine::Eof => Some(Input::Eof),
   }
 }

@@ -1,14 +1,10 @@
-//! The CLI's stdin. Whoever produces a line writes it: an answer computed on the host's thread
-//! goes to the pipe with one non-blocking `write(2)` right there, with no hop to another thread.
-//! Only when the pipe is full (or a write is already queued, to keep lines in order) does the
-//! rest go to a background task that waits for the pipe to drain. Lines produced in a burst are
-//! queued together and leave in one syscall.
+//! The CLI's stdin: the session loop queues complete lines, a task of its own writes them, so
+//! the loop never waits on a full pipe. Lines queued in a burst leave in one write.
 //!
 //! The queue is unbounded on purpose: everything written is produced by us in answer to the CLI
 //! or the user (responses, user messages), at a pace the CLI's own requests set.
 
 use std::collections::VecDeque;
-use std::os::fd::RawFd;
 use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncWrite, AsyncWriteExt};
@@ -17,43 +13,24 @@ use tokio::sync::Notify;
 pub struct StdinWriter {
   state: Mutex<State>,
   wake: Notify,
-  /// The pipe's fd when direct writes are possible (a local child's stdin, non-blocking).
-  fd: Option<RawFd>,
 }
 
 #[derive(Default)]
 struct State {
   queue: VecDeque<u8>,
-  /// The task holds bytes it is writing; direct writes must queue behind them.
-  task_busy: bool,
   close_requested: bool,
   /// stdin is closed or broken: nothing more is written (or reported).
   done: bool,
 }
 
 impl StdinWriter {
-  /// Queues (or writes at once) a complete line, terminator included.
+  /// Queues a complete line, terminator included.
   pub fn write_line(&self, line: &str) {
     let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
     if st.done || st.close_requested {
       return;
     }
-    let mut rest = line.as_bytes();
-    if let (Some(fd), true, false) = (self.fd, st.queue.is_empty(), st.task_busy) {
-      match write_nonblocking(fd, rest) {
-        Ok(n) => rest = &rest[n..],
-        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
-        Err(e) => {
-          report(&e);
-          st.done = true;
-          return;
-        }
-      }
-      if rest.is_empty() {
-        return;
-      }
-    }
-    st.queue.extend(rest);
+    st.queue.extend(line.as_bytes());
     drop(st);
     self.wake.notify_one();
   }
@@ -65,22 +42,9 @@ impl StdinWriter {
   }
 }
 
-fn write_nonblocking(fd: RawFd, bytes: &[u8]) -> std::io::Result<usize> {
-  loop {
-    let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
-    if n >= 0 {
-      return Ok(n as usize);
-    }
-    let e = std::io::Error::last_os_error();
-    if e.kind() != std::io::ErrorKind::Interrupted {
-      return Err(e);
-    }
-  }
-}
-
-/// Starts the writer. `fd` enables direct writes; it must be the non-blocking fd of `stdin`.
-pub fn spawn_writer(mut stdin: Box<dyn AsyncWrite + Send + Unpin>, fd: Option<RawFd>) -> Arc<StdinWriter> {
-  let w = Arc::new(StdinWriter { state: Mutex::new(State::default()), wake: Notify::new(), fd });
+/// Starts the writer task.
+pub fn spawn_writer(mut stdin: Box<dyn AsyncWrite + Send + Unpin>) -> Arc<StdinWriter> {
+  let w = Arc::new(StdinWriter { state: Mutex::new(State::default()), wake: Notify::new() });
   let writer = w.clone();
   tokio::spawn(async move {
     loop {
@@ -90,7 +54,6 @@ pub fn spawn_writer(mut stdin: Box<dyn AsyncWrite + Send + Unpin>, fd: Option<Ra
           break;
         }
         let chunk: Vec<u8> = st.queue.drain(..).collect();
-        st.task_busy = !chunk.is_empty();
         (chunk, st.close_requested)
       };
       if !chunk.is_empty() {
@@ -99,17 +62,14 @@ pub fn spawn_writer(mut stdin: Box<dyn AsyncWrite + Send + Unpin>, fd: Option<Ra
           stdin.flush().await
         }
         .await;
-        let mut st = writer.state.lock().unwrap_or_else(|p| p.into_inner());
-        st.task_busy = false;
         if let Err(e) = result {
           report(&e);
-          st.done = true;
+          writer.state.lock().unwrap_or_else(|p| p.into_inner()).done = true;
           break;
         }
         continue; // more may have been queued meanwhile
       }
       if close {
-        // No direct write can race the fd being closed: they stop once close is requested.
         let drained = {
           let mut st = writer.state.lock().unwrap_or_else(|p| p.into_inner());
           st.done = st.queue.is_empty();
@@ -140,8 +100,8 @@ mod tests {
 
   #[tokio::test]
   async fn lines_arrive_in_order_through_both_paths_then_close() {
-    let (a, mut b) = tokio::io::duplex(64); // tiny buffer: forces the queued path
-    let w = spawn_writer(Box::new(a), None);
+    let (a, mut b) = tokio::io::duplex(64); // tiny buffer: many partial writes
+    let w = spawn_writer(Box::new(a));
     let lines: Vec<String> = (0..200).map(|i| format!("{{\"n\":{i}}}\n")).collect();
     for l in &lines {
       w.write_line(l);
