@@ -7,9 +7,11 @@
 // becomes the answer the official SDK gives (an isError tool result; a failed reply the engine
 // maps to a deny or an error response), so nothing thrown here can reach the process.
 //
-// User code runs in the async context query() was called in: AsyncLocalStorage stores set
-// around query() are visible in tool handlers, canUseTool and hooks, as with the official SDK.
-const { AsyncResource } = require('async_hooks')
+// User code runs in the async context query() was called in, as with the official SDK: the
+// engine calls dispatch through a ThreadsafeFunction made inside query(), and Node runs every
+// such call in the async context the ThreadsafeFunction was made in, so AsyncLocalStorage stores
+// set around query() are visible in tool handlers, canUseTool and hooks
+// (__test__/async-context.test.mjs).
 const { normalizeToolResult, errorResultFromThrow, toolNotFoundMessage } = require('./schema')
 
 const answer = (result) => JSON.stringify({ result })
@@ -44,8 +46,6 @@ const errorText = (err) => (err instanceof Error ? err.message : String(err))
 function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProcess }) {
   /** The abort signals of calls in flight, by the CLI's request id; the engine says which to fire. */
   const running = new Map()
-  // The caller's async context, kept for the session's life by the dispatch function below.
-  const scope = new AsyncResource('claude-agent-sdk:query')
   // Weak: the engine holds this dispatcher for the session's life, and a strong reference back
   // to the session would keep an abandoned Query (and its CLI) from ever being collected.
   let sessionRef
@@ -187,7 +187,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
   }
 
   return {
-    dispatch: (kind, requestId, payload) => scope.runInAsyncScope(dispatch, null, kind, requestId, payload),
+    dispatch,
     abortAll,
     attach: (s) => { sessionRef = new WeakRef(s) },
   }

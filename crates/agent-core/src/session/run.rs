@@ -68,8 +68,8 @@ pub(crate) struct Loop {
   p: LoopParts,
   /// Our control requests awaiting the CLI's answer.
   pending: HashMap<String, oneshot::Sender<Result<String, Error>>>,
-  /// The CLI's requests running in the host, by its request id, with how to answer each.
-  calls: HashMap<String, Answer>,
+  /// The CLI's requests running in the host, by its request id.
+  calls: HashMap<String, Call>,
   /// Calls routed since the host was last handed a batch.
   outbox: Vec<HostCall>,
   init_deadline: Option<Instant>,
@@ -80,6 +80,15 @@ pub(crate) struct Loop {
   result_seen: bool,
   /// A message that did not fit the consumer queue; reading pauses until it does.
   blocked: Option<Vec<u8>>,
+}
+
+/// A request of the CLI's running in the host.
+struct Call {
+  /// How the host's outcome becomes the control response.
+  answer: Answer,
+  /// The CLI withdrew it: its signal fired, stdin no longer waits for it, and its answer is
+  /// still written if it comes (a handler may finish what it was doing).
+  cancelled: bool,
 }
 
 /// What one read gave.
@@ -168,11 +177,11 @@ impl Loop {
     match self.p.router.route(&request_id, request) {
       Route::Reply(line) => self.write(line),
       Route::Call { kind, payload, answer } => {
-        self.calls.insert(request_id.clone(), answer);
+        self.calls.insert(request_id.clone(), Call { answer, cancelled: false });
         self.outbox.push(HostCall { request_id, kind, payload });
       }
       Route::CancelTool { tool, ack } => {
-        let target = self.calls.iter().find(|(_, a)| a.tool() == Some(&tool)).map(|(id, _)| id.clone());
+        let target = self.calls.iter().find(|(_, c)| !c.cancelled && c.answer.tool() == Some(&tool)).map(|(id, _)| id.clone());
         if let Some(target) = target {
           tracing::debug!(request_id = %target, "MCP notifications/cancelled: aborting the tool call");
           self.cancel_call(&target);
@@ -189,19 +198,19 @@ impl Loop {
     }
   }
 
-  /// The host answered a call: its control response goes to the CLI. An answer to a call no
-  /// longer running (cancelled) is dropped.
+  /// The host answered a call: its control response goes to the CLI.
   fn reply(&mut self, HostReply { request_id, result }: HostReply) {
     match self.calls.remove(&request_id) {
-      Some(answer) => self.write(answer.line(&request_id, result)),
-      None => tracing::debug!(request_id = %request_id, "an answer for a call no longer running (dropped)"),
+      Some(call) => self.write(call.answer.line(&request_id, result)),
+      None => tracing::debug!(request_id = %request_id, "an answer for no call in flight (dropped)"),
     }
   }
 
-  /// The call stops running: its signal fires, and stdin no longer waits for it (a callback
+  /// The CLI withdrew a call: its signal fires, and stdin no longer waits for it (a callback
   /// that ignores its signal would otherwise keep the session alive).
   fn cancel_call(&mut self, request_id: &str) {
-    if self.calls.remove(request_id).is_some() {
+    if let Some(call) = self.calls.get_mut(request_id).filter(|c| !c.cancelled) {
+      call.cancelled = true;
       self.p.host.cancel(request_id);
     }
   }
@@ -276,7 +285,7 @@ impl Loop {
       Incoming::ControlCancel { request_id } => {
         // The CLI no longer waits for this answer: abort the callback, and do not let it hold
         // stdin open (a callback that ignores its signal would otherwise keep the session alive).
-        if self.calls.contains_key(&request_id) {
+        if self.calls.get(&request_id).is_some_and(|c| !c.cancelled) {
           tracing::debug!(request_id = %request_id, "the CLI cancelled a request; aborting its callback");
           self.cancel_call(&request_id);
           self.maybe_close_stdin();
@@ -316,7 +325,7 @@ impl Loop {
       || self.p.awaiting_result
       || !self.pending.is_empty()
       || (self.state_reported && !self.idle)
-      || !self.calls.is_empty()
+      || self.calls.values().any(|c| !c.cancelled)
     {
       return;
     }
@@ -331,8 +340,10 @@ impl Loop {
       let _ = reply.send(Err(error()));
     }
     self.outbox.clear();
-    for (id, _) in self.calls.drain() {
-      self.p.host.cancel(&id);
+    for (id, call) in self.calls.drain() {
+      if !call.cancelled {
+        self.p.host.cancel(&id);
+      }
     }
   }
 
