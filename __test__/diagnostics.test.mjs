@@ -65,13 +65,3 @@ test('options.debug with a stderr option: the session lines go to the option', (
   assert.doesNotMatch(stderr, /session \d+: control request/)
   assert.ok(!option.includes(SECRET_KEY) && !option.includes(SECRET_ARG))
 })
-
-test("the CLI's stdout is read on the JS thread under Node, on the engine's thread elsewhere or when asked", () => {
-  const { stderr } = runHost({ debugEnv: true })
-  const expected = process.versions.bun ? 'engine' : 'host'
-  assert.match(stderr, new RegExp(`DEBUG session \\d+: reading Claude Code's stdout thread=${expected}$`, 'm'))
-  const forced = runHost({ debugEnv: true, extraEnv: { CLAUDE_AGENT_SDK_STDOUT: 'engine' } })
-  assert.match(forced.stderr, /reading Claude Code's stdout thread=engine$/m)
-  // Either way the tool call was answered and the query ended cleanly (runHost checks the exit).
-  assert.match(forced.stderr, /control request request_id=\S+ subtype=mcp_message/)
-})

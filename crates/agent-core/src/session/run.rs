@@ -211,6 +211,8 @@ impl Loop {
   fn cancel_call(&mut self, request_id: &str) {
     if let Some(call) = self.calls.get_mut(request_id).filter(|c| !c.cancelled) {
       call.cancelled = true;
+      // A cancel read with its request follows the call to the host, never overtakes it.
+      self.hand_calls_to_host();
       self.p.host.cancel(request_id);
     }
   }
