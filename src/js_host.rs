@@ -1,13 +1,15 @@
 //! The engine's [`Host`] for JavaScript: one ThreadsafeFunction per session, the `dispatch`
 //! function of `lib/dispatch.js`, called as `dispatch(kind, requestId, payloadJson)` without
 //! waiting for a result. A burst of calls crosses as one `dispatch('calls', '', [[kind, id,
-//! payload], ...])`; JS answers each later through `NativeSession.reply()`, which hands the
-//! outcome to the session loop. Events (`cancel`, `stderr`, host-process I/O) need no answer.
-//! This host keeps no request state: the session loop owns it.
+//! payload], ...])`; JS answers each later through `NativeSession.reply()`, on its own thread,
+//! and the answer is written to the CLI right there. Events (`cancel`, `stderr`, host-process
+//! I/O) need no answer. This host holds only each call's [`Reply`], by the id JS knows it by;
+//! the session loop owns everything else about the call.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use agent_core::host::{Host, HostCall, Replies};
+use agent_core::host::{Host, HostCall, HostResult, Reply};
 use napi::bindgen_prelude::FnArgs;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode, UnknownReturnValue};
 use napi::Status;
@@ -27,11 +29,21 @@ pub struct JsHost {
   /// Taken out when the session ends: a live ThreadsafeFunction keeps the event loop alive, and
   /// a finished session must not keep the process running.
   dispatch: Mutex<Option<Arc<DispatchFn>>>,
+  /// The replies of the calls JS has not answered yet, by the CLI's request id.
+  replies: Mutex<HashMap<String, Reply>>,
 }
 
 impl JsHost {
   pub fn new(dispatch: DispatchFn, forward_stderr: bool) -> Self {
-    Self { forward_stderr, dispatch: Mutex::new(Some(Arc::new(dispatch))) }
+    Self { forward_stderr, dispatch: Mutex::new(Some(Arc::new(dispatch))), replies: Mutex::default() }
+  }
+
+  /// JS's answer to a call (on the JS thread, where it is written to the CLI).
+  pub fn reply(&self, request_id: &str, result: HostResult) {
+    let reply = self.replies.lock().unwrap_or_else(|p| p.into_inner()).remove(request_id);
+    if let Some(reply) = reply {
+      reply.send(result);
+    }
   }
 
   pub fn forwards_stderr(&self) -> bool {
@@ -54,7 +66,7 @@ impl JsHost {
 }
 
 /// `[[kind, id, payload], ...]`: payloads are JSON already and are spliced in as they are.
-fn calls_json(calls: &[HostCall]) -> String {
+fn calls_json(calls: &[&HostCall]) -> String {
   let mut out = String::with_capacity(calls.iter().map(|c| c.payload.len() + c.request_id.len() + 24).sum::<usize>() + 2);
   out.push('[');
   for (i, call) in calls.iter().enumerate() {
@@ -74,11 +86,19 @@ fn calls_json(calls: &[HostCall]) -> String {
 }
 
 impl Host for JsHost {
-  fn invoke(&self, calls: Vec<HostCall>, replies: &Replies) {
-    if !self.notify("calls", "", calls_json(&calls)) {
-      for call in calls {
-        replies.send(call.request_id, Err("The query has ended".to_string()));
-      }
+  fn invoke(&self, calls: Vec<(HostCall, Reply)>) {
+    let text = calls_json(&calls.iter().map(|(call, _)| call).collect::<Vec<_>>());
+    // The replies are in place before JS can answer (it answers on its thread, after this).
+    let replaced: Vec<Reply> = {
+      let mut replies = self.replies.lock().unwrap_or_else(|p| p.into_inner());
+      calls.into_iter().filter_map(|(call, reply)| replies.insert(call.request_id, reply)).collect()
+    };
+    // A second call under an id still in flight replaces the first, answered with an error.
+    drop(replaced);
+    if !self.notify("calls", "", text) {
+      // JS can no longer be reached: the replies answer with an error as they drop.
+      let unanswered: Vec<Reply> = self.replies.lock().unwrap_or_else(|p| p.into_inner()).drain().map(|(_, r)| r).collect();
+      drop(unanswered);
     }
   }
 
@@ -92,5 +112,7 @@ impl Host for JsHost {
 
   fn release(&self) {
     self.dispatch.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let unanswered: Vec<Reply> = self.replies.lock().unwrap_or_else(|p| p.into_inner()).drain().map(|(_, r)| r).collect();
+    drop(unanswered);
   }
 }

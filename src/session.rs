@@ -92,6 +92,7 @@ impl From<&agent_core::Error> for EndReason {
 #[napi]
 pub struct NativeSession {
   handle: SessionHandle,
+  host: Arc<JsHost>,
   launch: Launch,
   feed: Option<HostProcessFeed>,
   messages: Arc<tokio::sync::Mutex<Messages>>,
@@ -157,6 +158,7 @@ pub fn start_session(
   crate::worker::track(&env, &handle)?;
   Ok(NativeSession {
     handle,
+    host,
     launch,
     feed,
     messages: Arc::new(tokio::sync::Mutex::new(messages)),
@@ -185,10 +187,11 @@ impl NativeSession {
   }
 
   /// JS's answer to a call dispatched as `dispatch('calls', ...)`: `ok` with the answer's JSON,
-  /// or not `ok` with the message of what the user code threw. The session loop writes it.
+  /// or not `ok` with the message of what the user code threw. Written to the CLI from this
+  /// thread.
   #[napi]
   pub fn reply(&self, request_id: String, ok: bool, text: String) {
-    self.handle.reply(request_id, if ok { Ok(text) } else { Err(text) });
+    self.host.reply(&request_id, if ok { Ok(text) } else { Err(text) });
   }
 
   /// Output of a host-started process.

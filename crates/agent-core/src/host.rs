@@ -3,10 +3,8 @@
 //! binding) and are reached through [`Host`]. Payloads cross as JSON text so the binding can
 //! hand them to `JSON.parse` instead of converting field by field.
 //!
-//! The host keeps no request state: the session loop owns every call in flight and builds the
-//! control response from the host's outcome, which comes back through [`Replies`].
-
-use tokio::sync::mpsc;
+//! The session loop owns every call in flight (its cancellation, whether stdin may close); the
+//! host holds only each call's [`Reply`] until it answers.
 
 /// What the host is asked to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +35,7 @@ impl CallKind {
 }
 
 /// One call into user code. `request_id` is the CLI's id for the control request: it names the
-/// call in [`Replies::send`] and [`Host::cancel`].
+/// call in [`Host::cancel`].
 #[derive(Debug, Clone)]
 pub struct HostCall {
   pub request_id: String,
@@ -49,46 +47,61 @@ pub struct HostCall {
 /// user code threw.
 pub type HostResult = Result<String, String>;
 
-/// A call's outcome on its way back to the session loop.
-#[derive(Debug)]
-pub struct HostReply {
-  pub request_id: String,
-  pub result: HostResult,
+/// How a call is answered: once, from any thread. The answer becomes the control response and
+/// is written to the CLI right there (the round trip costs no wake-up of another thread), and
+/// the session loop, which owns the call's state, learns that it finished. A `Reply` dropped
+/// unanswered answers with an error: the CLI is never left waiting on silence.
+pub struct Reply {
+  request_id: String,
+  send: Option<Box<dyn FnOnce(HostResult) + Send>>,
 }
 
-/// The way back to the session loop, from any thread. Cheap to clone. An outcome for a call the
-/// session no longer waits for (cancelled, or the session ended) is dropped.
-#[derive(Clone)]
-pub struct Replies(mpsc::UnboundedSender<HostReply>);
-
-impl Replies {
-  /// The sender, and the receiver the session loop owns.
-  pub fn channel() -> (Self, mpsc::UnboundedReceiver<HostReply>) {
-    let (tx, rx) = mpsc::unbounded_channel();
-    (Self(tx), rx)
+impl Reply {
+  /// A reply that runs `send` with the outcome (the session builds these).
+  pub fn new(request_id: String, send: impl FnOnce(HostResult) + Send + 'static) -> Self {
+    Self { request_id, send: Some(Box::new(send)) }
   }
 
-  /// Answers the call `request_id`. False when the session is over.
-  pub fn send(&self, request_id: String, result: HostResult) -> bool {
-    self.0.send(HostReply { request_id, result }).is_ok()
+  pub fn request_id(&self) -> &str {
+    &self.request_id
+  }
+
+  pub fn send(mut self, result: HostResult) {
+    if let Some(send) = self.send.take() {
+      send(result);
+    }
+  }
+}
+
+impl Drop for Reply {
+  fn drop(&mut self) {
+    if let Some(send) = self.send.take() {
+      send(Err("The SDK host ended the call without answering it".to_string()));
+    }
+  }
+}
+
+impl std::fmt::Debug for Reply {
+  fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    f.debug_struct("Reply").field("request_id", &self.request_id).finish_non_exhaustive()
   }
 }
 
 /// The program that runs user code for a session.
 pub trait Host: Send + Sync + 'static {
-  /// Runs user code for each call and answers each, now or later, from any thread, through
-  /// `replies`. The calls of one burst (the CLI's parallel tool calls) come together. Must
-  /// return without waiting for the user code. A host that cannot run a call answers it with
-  /// an error: the CLI is never left waiting on silence.
-  fn invoke(&self, calls: Vec<HostCall>, replies: &Replies);
+  /// Runs user code for each call and answers each through its [`Reply`], now or later, from
+  /// any thread. The calls of one burst (the CLI's parallel tool calls) come together. Must
+  /// return without waiting for the user code.
+  fn invoke(&self, calls: Vec<(HostCall, Reply)>);
 
   /// The CLI withdrew the request, or the session ended: fire the call's abort signal. Its
-  /// answer, if one still comes, is dropped.
+  /// answer, if one still comes, is still written.
   fn cancel(&self, request_id: &str);
 
   /// A chunk of the CLI's stderr, for hosts that asked for it.
   fn stderr(&self, _chunk: &str) {}
 
-  /// The session is over and will make no more calls: drop whatever keeps the host busy.
+  /// The session is over and will make no more calls: drop whatever keeps the host busy
+  /// (unanswered replies answer with an error as they drop).
   fn release(&self) {}
 }

@@ -6,7 +6,6 @@ use crate::mcp::McpServerDef;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::error::Error;
-use crate::host::{HostResult, Replies};
 
 pub(crate) enum Command {
   Control { body: Value, reply: oneshot::Sender<Result<String, Error>> },
@@ -29,7 +28,6 @@ pub struct SessionHandle {
   pub(crate) trace_id: u64,
   /// The `initialize` body, for `reinitialize()`.
   pub(crate) initialize: Arc<Value>,
-  pub(crate) replies: Replies,
 }
 
 fn closed() -> Error {
@@ -58,12 +56,6 @@ impl SessionHandle {
   /// Sends the `initialize` request again and returns the CLI's fresh answer.
   pub async fn reinitialize(&self) -> Result<String, Error> {
     self.control((*self.initialize).clone()).await
-  }
-
-  /// Answers a call the session gave its [`Host`](crate::host::Host) (the same as
-  /// [`Replies::send`]).
-  pub fn reply(&self, request_id: String, result: HostResult) {
-    self.replies.send(request_id, result);
   }
 
   /// Writes a user message (one JSON object, no trailing newline needed).

@@ -2,11 +2,12 @@
 //!
 //! ```text
 //!  CLI stdout ──▶ loop (one task: framing, routing, every request's state) ──▶ Messages (consumer)
-//!                   │  answers, our requests      ▲ host's answers (channel)
-//!                   ▼                             │
-//!  CLI stdin  ◀── writer task              Host (user code: tools, canUseTool, hooks)
+//!                   │ answers, our requests   │ calls + Replies      ▲ Finished (mailbox)
+//!                   ▼                         ▼                      │
+//!  CLI stdin  ◀── writer ◀── Reply (answer written on the host's thread)
 //! ```
 
+mod finished;
 mod handle;
 mod initialize;
 mod queue;
@@ -29,7 +30,7 @@ use crate::cli::custom::HostProcess;
 use crate::cli::launch::Launch;
 use crate::cli::process;
 use crate::error::Error;
-use crate::host::{Host, Replies};
+use crate::host::Host;
 use crate::mcp::McpServerDef;
 use crate::protocol::outgoing;
 use tracing::Instrument;
@@ -84,18 +85,19 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
   let span = tracing::debug_span!("session", sid = trace_id);
   let _entered = span.enter();
   let forward = if spec.forward_stderr { Some(host.clone()) } else { None };
-  type Stdin = Box<dyn tokio::io::AsyncWrite + Send + Unpin>;
+  type Stdin = (Box<dyn tokio::io::AsyncWrite + Send + Unpin>, Option<std::fs::File>);
   let (child, stdin, stdout, (stderr_task, stderr_tail)): (Box<dyn ChildProcess>, Stdin, run::Stdout, _) = match spec.process {
     ProcessSpec::Spawn(launch) => {
       let s = process::spawn(&launch)?;
       let stderr = stderr::spawn_stderr(s.stderr, forward);
-      (Box::new(s.child), Box::new(s.stdin), Box::new(s.stdout), stderr)
+      let direct = direct_stdin(&s.stdin);
+      (Box::new(s.child), (Box::new(s.stdin), direct), Box::new(s.stdout), stderr)
     }
     // A host-started process has no stderr pipe of ours: the host sees it directly.
-    ProcessSpec::Host(p) => (p.child, p.stdin, p.stdout, stderr::spawn_stderr(tokio::io::empty(), None)),
+    ProcessSpec::Host(p) => (p.child, (p.stdin, None), p.stdout, stderr::spawn_stderr(tokio::io::empty(), None)),
   };
   let pid = child.id();
-  let writer = writer::spawn_writer(stdin);
+  let writer = writer::spawn_writer(stdin.0, stdin.1);
 
   let init_id = run::next_request_id();
   writer.write_line(&outgoing::control_request(&init_id, &spec.initialize));
@@ -106,7 +108,6 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
   }
 
   let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
-  let (replies, replies_rx) = Replies::channel();
   let (init_tx, init_rx) = tokio::sync::watch::channel(None);
   let (queue_tx, messages) = queue::queue(spec.queue_bytes, spec.message_text);
   let state = run::Loop::new(run::LoopParts {
@@ -115,7 +116,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
     router: router::Router { servers, can_use_tool: spec.can_use_tool },
     host,
     cmd_rx,
-    replies: (replies.clone(), replies_rx),
+    finished: finished::Finished::new(),
     queue: queue_tx,
     init_id,
     init_tx,
@@ -127,5 +128,19 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
   });
   drop(_entered);
   tokio::spawn(state.run(stdout).instrument(span));
-  Ok(Started { handle: SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id, initialize, replies }, messages })
+  Ok(Started { handle: SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id, initialize }, messages })
+}
+
+/// A second descriptor of the child's stdin for direct writes from any thread. tokio keeps the
+/// pipe non-blocking, and the flag belongs to the pipe, so the duplicate never blocks either.
+#[cfg(unix)]
+fn direct_stdin(stdin: &tokio::process::ChildStdin) -> Option<std::fs::File> {
+  use std::os::fd::AsFd;
+  stdin.as_fd().try_clone_to_owned().map(std::fs::File::from).ok()
+}
+
+/// Windows pipes of a child are not non-blocking: every line goes through the writer task.
+#[cfg(not(unix))]
+fn direct_stdin(_stdin: &tokio::process::ChildStdin) -> Option<std::fs::File> {
+  None
 }

@@ -1,7 +1,9 @@
 //! The session loop: the one task that reads the CLI's stdout, owns the state of every request
 //! in either direction (ours awaiting the CLI's answer; the CLI's running in the host, with
-//! their cancellation), and decides when stdin closes and how the session ends. The host's
-//! answers come back to it through a channel, in the manner of async-lsp's main loop.
+//! their cancellation), and decides when stdin closes and how the session ends, in the manner
+//! of async-lsp's main loop. A call's [`Reply`] writes its answer from the thread that has it
+//! (no wake-up of this one on the round trip) and leaves the call's id in the loop's
+//! [`Finished`] mailbox.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,12 +20,13 @@ use crate::cli::child::{ChildProcess, ExitInfo};
 use crate::cli::process;
 use crate::codec::{LineReader, ReadLine};
 use crate::error::Error;
-use crate::host::{Host, HostCall, HostReply, Replies};
+use crate::host::{Host, HostCall, Reply};
 use crate::protocol::incoming::{classify, Incoming};
 use crate::protocol::outgoing;
+use crate::session::finished::Finished;
 use crate::session::handle::{Command, InitState};
 use crate::session::queue::QueueSender;
-use crate::session::router::{Answer, Route, Router};
+use crate::session::router::{Answer, Route, Router, ToolKey};
 use crate::session::stderr::StderrTail;
 use crate::session::writer::StdinWriter;
 
@@ -42,8 +45,8 @@ pub(crate) struct LoopParts {
   pub router: Router,
   pub host: Arc<dyn Host>,
   pub cmd_rx: mpsc::UnboundedReceiver<Command>,
-  /// The host's answers, and the sender it is handed with each batch of calls.
-  pub replies: (Replies, mpsc::UnboundedReceiver<HostReply>),
+  /// Calls answered (their request ids), from the [`Reply`]s the loop made.
+  pub finished: Arc<Finished>,
   pub queue: QueueSender,
   pub init_id: String,
   pub init_tx: watch::Sender<InitState>,
@@ -71,7 +74,7 @@ pub(crate) struct Loop {
   /// The CLI's requests running in the host, by its request id.
   calls: HashMap<String, Call>,
   /// Calls routed since the host was last handed a batch.
-  outbox: Vec<HostCall>,
+  outbox: Vec<(HostCall, Reply)>,
   init_deadline: Option<Instant>,
   stdin_closed: bool,
   /// Seen any `session_state_changed` (newer CLIs report state; older ones do not).
@@ -84,8 +87,8 @@ pub(crate) struct Loop {
 
 /// A request of the CLI's running in the host.
 struct Call {
-  /// How the host's outcome becomes the control response.
-  answer: Answer,
+  /// It is a `tools/call` (MCP cancels name it this way).
+  tool: Option<ToolKey>,
   /// The CLI withdrew it: its signal fired, stdin no longer waits for it, and its answer is
   /// still written if it comes (a handler may finish what it was doing).
   cancelled: bool,
@@ -121,13 +124,7 @@ impl Loop {
       let blocked_cost = self.blocked.as_deref().map(|l| self.p.queue.cost(l));
       tokio::select! {
         biased;
-        Some(reply) = self.p.replies.1.recv() => {
-          self.reply(reply);
-          while let Ok(reply) = self.p.replies.1.try_recv() {
-            self.reply(reply);
-          }
-          self.maybe_close_stdin();
-        }
+        _ = self.p.finished.woken() => self.maybe_close_stdin(),
         cmd = self.p.cmd_rx.recv() => match cmd {
           None => break Stop::Closed { abort: false },
           Some(Command::Close { abort }) => break Stop::Closed { abort },
@@ -170,6 +167,7 @@ impl Loop {
   /// A control request from the CLI. Skipped when one with the same id is still running (the
   /// official SDK skips such duplicates).
   fn control_request(&mut self, request_id: String, request: Box<RawValue>) {
+    self.forget_finished(self.p.finished.take());
     if self.calls.contains_key(&request_id) {
       tracing::warn!(request_id = %request_id, "duplicate control request id while the first is in flight (ignored)");
       return;
@@ -177,11 +175,12 @@ impl Loop {
     match self.p.router.route(&request_id, request) {
       Route::Reply(line) => self.write(line),
       Route::Call { kind, payload, answer } => {
-        self.calls.insert(request_id.clone(), Call { answer, cancelled: false });
-        self.outbox.push(HostCall { request_id, kind, payload });
+        self.calls.insert(request_id.clone(), Call { tool: answer.tool().cloned(), cancelled: false });
+        let reply = self.reply(request_id.clone(), answer);
+        self.outbox.push((HostCall { request_id, kind, payload }, reply));
       }
       Route::CancelTool { tool, ack } => {
-        let target = self.calls.iter().find(|(_, c)| !c.cancelled && c.answer.tool() == Some(&tool)).map(|(id, _)| id.clone());
+        let target = self.calls.iter().find(|(_, c)| !c.cancelled && c.tool.as_ref() == Some(&tool)).map(|(id, _)| id.clone());
         if let Some(target) = target {
           tracing::debug!(request_id = %target, "MCP notifications/cancelled: aborting the tool call");
           self.cancel_call(&target);
@@ -194,16 +193,26 @@ impl Loop {
   /// The calls routed since the last batch go to the host, together.
   fn hand_calls_to_host(&mut self) {
     if !self.outbox.is_empty() {
-      self.p.host.invoke(std::mem::take(&mut self.outbox), &self.p.replies.0);
+      self.p.host.invoke(std::mem::take(&mut self.outbox));
     }
   }
 
-  /// The host answered a call: its control response goes to the CLI.
-  fn reply(&mut self, HostReply { request_id, result }: HostReply) {
-    match self.calls.remove(&request_id) {
-      Some(call) => self.write(call.answer.line(&request_id, result)),
-      None => tracing::debug!(request_id = %request_id, "an answer for no call in flight (dropped)"),
+  /// Calls the host has answered leave the set.
+  fn forget_finished(&mut self, ids: Vec<String>) {
+    for id in ids {
+      self.calls.remove(&id);
     }
+  }
+
+  /// How the host answers a call: the control response `answer` builds is written on the
+  /// answering thread, then the loop hears that the call finished.
+  fn reply(&self, request_id: String, answer: Answer) -> Reply {
+    let writer = self.p.writer.clone();
+    let finished = self.p.finished.clone();
+    Reply::new(request_id.clone(), move |result| {
+      writer.write_line(&answer.line(&request_id, result));
+      finished.push(request_id);
+    })
   }
 
   /// The CLI withdrew a call: its signal fires, and stdin no longer waits for it (a callback
@@ -287,6 +296,7 @@ impl Loop {
       Incoming::ControlCancel { request_id } => {
         // The CLI no longer waits for this answer: abort the callback, and do not let it hold
         // stdin open (a callback that ignores its signal would otherwise keep the session alive).
+        self.forget_finished(self.p.finished.take());
         if self.calls.get(&request_id).is_some_and(|c| !c.cancelled) {
           tracing::debug!(request_id = %request_id, "the CLI cancelled a request; aborting its callback");
           self.cancel_call(&request_id);
@@ -327,7 +337,7 @@ impl Loop {
       || self.p.awaiting_result
       || !self.pending.is_empty()
       || (self.state_reported && !self.idle)
-      || self.calls.values().any(|c| !c.cancelled)
+      || self.calls_running()
     {
       return;
     }
@@ -347,6 +357,16 @@ impl Loop {
         self.p.host.cancel(&id);
       }
     }
+  }
+
+  /// Whether a call stdin must stay open for is running; if one is, the next answer wakes
+  /// the loop to ask again.
+  fn calls_running(&mut self) -> bool {
+    if self.calls.is_empty() {
+      return false;
+    }
+    self.forget_finished(self.p.finished.take_and_want());
+    self.calls.values().any(|c| !c.cancelled)
   }
 
   async fn finish(mut self, stop: Stop) {

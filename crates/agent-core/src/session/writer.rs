@@ -1,10 +1,15 @@
-//! The CLI's stdin: the session loop queues complete lines, a task of its own writes them, so
-//! the loop never waits on a full pipe. Lines queued in a burst leave in one write.
+//! The CLI's stdin. Whoever produces a line writes it: an answer computed on the host's thread
+//! goes to the pipe with one non-blocking write right there, with no hop to another thread.
+//! Only when the pipe is full (or bytes are already queued, to keep lines in order), or when
+//! there is no direct way to the pipe, does the rest go to a task that waits for the pipe to
+//! drain. Lines queued in a burst leave in one write.
 //!
 //! The queue is unbounded on purpose: everything written is produced by us in answer to the CLI
 //! or the user (responses, user messages), at a pace the CLI's own requests set.
 
 use std::collections::VecDeque;
+use std::fs::File;
+use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncWrite, AsyncWriteExt};
@@ -18,33 +23,71 @@ pub struct StdinWriter {
 #[derive(Default)]
 struct State {
   queue: VecDeque<u8>,
+  /// A second descriptor of the (non-blocking) pipe for direct writes, when there is one.
+  direct: Option<File>,
+  /// The task holds bytes it is writing; direct writes must queue behind them.
+  task_busy: bool,
   close_requested: bool,
   /// stdin is closed or broken: nothing more is written (or reported).
   done: bool,
 }
 
 impl StdinWriter {
-  /// Queues a complete line, terminator included.
+  /// Writes a complete line (terminator included) now if the pipe takes it, else queues it.
   pub fn write_line(&self, line: &str) {
     let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
     if st.done || st.close_requested {
       return;
     }
-    st.queue.extend(line.as_bytes());
+    let mut rest = line.as_bytes();
+    if st.queue.is_empty() && !st.task_busy {
+      if let Some(mut pipe) = st.direct.as_ref() {
+        match write_now(&mut pipe, rest) {
+          Ok(n) => rest = &rest[n..],
+          Err(e) => {
+            report(&e);
+            st.done = true;
+            return;
+          }
+        }
+        if rest.is_empty() {
+          return;
+        }
+      }
+    }
+    st.queue.extend(rest);
     drop(st);
     self.wake.notify_one();
   }
 
   /// Closes stdin once everything queued has been written: the CLI sees end of input.
   pub fn close(&self) {
-    self.state.lock().unwrap_or_else(|p| p.into_inner()).close_requested = true;
+    let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+    st.close_requested = true;
+    // No more direct writes: the task closes the pipe once the queue is out.
+    st.direct = None;
+    drop(st);
     self.wake.notify_one();
   }
 }
 
-/// Starts the writer task.
-pub fn spawn_writer(mut stdin: Box<dyn AsyncWrite + Send + Unpin>) -> Arc<StdinWriter> {
-  let w = Arc::new(StdinWriter { state: Mutex::new(State::default()), wake: Notify::new() });
+/// What the pipe takes of `bytes` now: 0 when it is full.
+fn write_now(pipe: &mut &File, bytes: &[u8]) -> std::io::Result<usize> {
+  loop {
+    match pipe.write(bytes) {
+      Ok(n) => return Ok(n),
+      Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Ok(0),
+      Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+      Err(e) => return Err(e),
+    }
+  }
+}
+
+/// Starts the writer task. `direct`, when given, must be another descriptor of the same
+/// non-blocking pipe as `stdin` (lines are then written from the producing thread when they fit).
+pub fn spawn_writer(mut stdin: Box<dyn AsyncWrite + Send + Unpin>, direct: Option<File>) -> Arc<StdinWriter> {
+  let state = State { direct, ..State::default() };
+  let w = Arc::new(StdinWriter { state: Mutex::new(state), wake: Notify::new() });
   let writer = w.clone();
   tokio::spawn(async move {
     loop {
@@ -54,6 +97,7 @@ pub fn spawn_writer(mut stdin: Box<dyn AsyncWrite + Send + Unpin>) -> Arc<StdinW
           break;
         }
         let chunk: Vec<u8> = st.queue.drain(..).collect();
+        st.task_busy = !chunk.is_empty();
         (chunk, st.close_requested)
       };
       if !chunk.is_empty() {
@@ -62,9 +106,11 @@ pub fn spawn_writer(mut stdin: Box<dyn AsyncWrite + Send + Unpin>) -> Arc<StdinW
           stdin.flush().await
         }
         .await;
+        let mut st = writer.state.lock().unwrap_or_else(|p| p.into_inner());
+        st.task_busy = false;
         if let Err(e) = result {
           report(&e);
-          writer.state.lock().unwrap_or_else(|p| p.into_inner()).done = true;
+          st.done = true;
           break;
         }
         continue; // more may have been queued meanwhile
@@ -101,7 +147,7 @@ mod tests {
   #[tokio::test]
   async fn lines_arrive_in_order_through_both_paths_then_close() {
     let (a, mut b) = tokio::io::duplex(64); // tiny buffer: many partial writes
-    let w = spawn_writer(Box::new(a));
+    let w = spawn_writer(Box::new(a), None);
     let lines: Vec<String> = (0..200).map(|i| format!("{{\"n\":{i}}}\n")).collect();
     for l in &lines {
       w.write_line(l);
