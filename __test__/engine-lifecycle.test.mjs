@@ -28,6 +28,10 @@ test('a CLI that exits non-zero mid-run rejects with its exit code and stderr ta
   assert.ok(error instanceof Error)
   assert.equal(error.message, 'Claude Code process exited with code 3. stderr: something broke: disk full')
   assert.equal(error.code, 'PROCESS_EXITED')
+  // The fields of the engine's error, not parsed back out of its message.
+  assert.equal(error.exitCode, 3)
+  assert.equal(error.stderr, 'something broke: disk full')
+  assert.equal(error.signal, undefined)
 })
 
 test('a CLI killed by a signal, and one that exits 0 without a result, reject too', async () => {
@@ -39,6 +43,9 @@ test('a CLI killed by a signal, and one that exits 0 without a result, reject to
     }`)
   const r1 = await collect(query({ prompt: 'hi', options: killed.options }))
   assert.match(r1.error.message, /^Claude Code process terminated by signal SIGKILL/)
+  assert.equal(r1.error.code, 'PROCESS_SIGNALED')
+  assert.equal(r1.error.signal, 'SIGKILL')
+  assert.equal(r1.error.exitCode, undefined)
   const early = mockOptions(`
     export default async function (cli) {
       await cli.initialize()

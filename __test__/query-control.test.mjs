@@ -218,7 +218,14 @@ test('a control method after the session ended rejects with a clear error', asyn
   const q = ours.query({ prompt: 'hi', options })
   for await (const _ of q) { /* drain */ }
   await assert.rejects(q.setModel('x'), /query has ended/)
-  await assert.rejects(q.interrupt(), /query has ended/)
+  await assert.rejects(q.interrupt(), (e) => e instanceof Error && e.code === 'SESSION_CLOSED' && /query has ended/.test(e.message))
+})
+
+test('engine errors thrown at start carry their code', async () => {
+  const { error } = await collect(ours.query({ prompt: 'hi', options: { pathToClaudeCodeExecutable: '/nonexistent/claude' } }))
+  assert.ok(error instanceof Error)
+  assert.equal(error.code, 'CLI_NOT_FOUND')
+  assert.match(error.message, /\/nonexistent\/claude/)
 })
 
 test('unknown and ill-typed options fail before anything is spawned', async () => {

@@ -4,9 +4,14 @@
 //! - [`codec`]: NDJSON framing of the child's stdout.
 //! - [`protocol`]: the envelopes of the stream-json control protocol.
 //! - [`mcp`]: in-process MCP servers (the `mcp_message` control requests).
-//! - [`session`]: the session loop that owns the pipe and routes every control request.
+//! - [`session`]: the session loop that owns the pipe, routes every control request and owns the
+//!   state of every request in flight.
 //! - [`host`]: the trait through which the session reaches user code (tool handlers, permission
-//!   prompts, hooks) that lives in the embedding program.
+//!   prompts, hooks) that lives in the embedding program, and the [`host::Reply`] it answers with.
+//! - [`error`]: the one error type, with a stable code per variant.
+//!
+//! Modules depend on each other as a tree: `session` → `cli`, `mcp`, `host`, `codec`,
+//! `protocol`, `options`, `error`; `mcp` → `protocol`; `cli` → `options`, `error`.
 
 pub mod cli;
 pub mod codec;
