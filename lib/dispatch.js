@@ -157,13 +157,17 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
     }
   }
 
+  /** The user code each kind of call runs (the engine's `CallKind` names). */
+  const callbacks = { tool: callTool, can_use_tool: permission, hook_callback: hook }
+
   function dispatch(kind, requestId, payload) {
     try {
       switch (kind) {
         // A burst of calls: [kind, requestId, payload] entries, payloads parsed together.
         case 'calls': {
           for (const [k, id, body] of JSON.parse(payload)) {
-            settle(id, k === 'tool' ? callTool(id, body) : k === 'can_use_tool' ? permission(id, body) : hook(id, body))
+            const run = callbacks[k]
+            settle(id, run ? run(id, body) : Promise.reject(new Error(`Unknown callback kind: ${k}`)))
           }
           return
         }
