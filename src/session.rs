@@ -254,15 +254,14 @@ impl NativeSession {
   pub fn control<'env>(&self, env: &'env Env, body: String) -> Result<PromiseRaw<'env, String>> {
     let body: serde_json::Value =
       serde_json::from_str(&body).map_err(|e| Error::new(Status::InvalidArg, format!("invalid control request: {e}")))?;
-    let handle = self.handle.clone();
-    settle(env, async move { handle.control(body).await })
+    // Queued now, ahead of anything JS sends after this call returns.
+    settle(env, self.handle.control(body))
   }
 
   /// Sends `initialize` again; resolves with the CLI's fresh answer.
   #[napi(ts_return_type = "Promise<string>")]
   pub fn reinitialize<'env>(&self, env: &'env Env) -> Result<PromiseRaw<'env, String>> {
-    let handle = self.handle.clone();
-    settle(env, async move { handle.reinitialize().await })
+    settle(env, self.handle.reinitialize())
   }
 
   /// The CLI's answer to `initialize`.

@@ -45,17 +45,23 @@ impl SessionHandle {
     self.trace_id
   }
 
-  /// Sends a control request (`{"subtype": "interrupt", ...}`) and waits for the CLI's answer,
-  /// returned as JSON text (`{}` when the answer has no body).
-  pub async fn control(&self, body: Value) -> Result<String, Error> {
+  /// Sends a control request (`{"subtype": "interrupt", ...}`); the future resolves with the
+  /// CLI's answer, as JSON text (`{}` when the answer has no body). The request is queued when
+  /// this is called, not when the future is first polled: it goes to the CLI ahead of anything
+  /// sent after this returns (a user message right behind a `claim_session`, say).
+  pub fn control(&self, body: Value) -> impl std::future::Future<Output = Result<String, Error>> + Send + 'static {
     let (reply, rx) = oneshot::channel();
-    self.cmd.send(Command::Control { body, reply }).map_err(|_| closed())?;
-    rx.await.map_err(|_| closed())?
+    let sent = self.cmd.send(Command::Control { body, reply });
+    async move {
+      sent.map_err(|_| closed())?;
+      rx.await.map_err(|_| closed())?
+    }
   }
 
-  /// Sends the `initialize` request again and returns the CLI's fresh answer.
-  pub async fn reinitialize(&self) -> Result<String, Error> {
-    self.control((*self.initialize).clone()).await
+  /// Sends the `initialize` request again; the future resolves with the CLI's fresh answer
+  /// (queued at once, as [`control`](Self::control)).
+  pub fn reinitialize(&self) -> impl std::future::Future<Output = Result<String, Error>> + Send + 'static {
+    self.control((*self.initialize).clone())
   }
 
   /// Writes a user message (one JSON object, no trailing newline needed).
