@@ -120,6 +120,22 @@ export function buildCorpus(configDir, { root, sessions = 30, projects = 3, seed
     out.push({ id, file, cwd })
     if (isBig) big.push({ id, file, cwd, lines: lines.length })
   }
+  if (hostile && out.length > 4) {
+    // Subagents of one session (one nested), an archive mark, a sidecar title.
+    const s = out[2]
+    const base = s.file.replace(/\.jsonl$/, '')
+    for (const [n, sub] of [[0, ''], [1, 'nested/']]) {
+      const agentId = `a${n}b2c3d4e5f6a7b8c9`
+      const { lines } = transcript(rand, { sessionId: s.id, cwd: s.cwd, turns: 2 + n, sidechain: true })
+      const file = path.join(base, 'subagents', sub + `agent-${agentId}.jsonl`)
+      writeTranscript(file, lines, clock)
+      fs.writeFileSync(file.replace(/\.jsonl$/, '.meta.json'), JSON.stringify({ agentType: 'general-purpose', toolUseId: `toolu_${n}abc`, ...(n ? { parentAgentId: 'a0b2c3d4e5f6a7b8c9' } : {}) }))
+    }
+    fs.mkdirSync(out[3].file.replace(/\.jsonl$/, ''), { recursive: true })
+    fs.writeFileSync(path.join(out[3].file.replace(/\.jsonl$/, ''), 'archived.json'), JSON.stringify({ archived: true, at: new Date(Date.UTC(2030, 0, 1)).toISOString(), by: 'sdk' }))
+    fs.mkdirSync(out[4].file.replace(/\.jsonl$/, ''), { recursive: true })
+    fs.writeFileSync(path.join(out[4].file.replace(/\.jsonl$/, ''), 'custom-title.json'), JSON.stringify({ customTitle: '  Sidecar title  ' }))
+  }
   if (hostile) {
     const dir = path.join(configDir, 'projects', sanitize(projectPaths[0]))
     fs.writeFileSync(path.join(dir, 'not-a-uuid.jsonl'), '{"type":"user"}\n')

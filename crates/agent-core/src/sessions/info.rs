@@ -46,12 +46,13 @@ fn open_regular(path: &Path) -> Option<File> {
   }
 }
 
+/// The modification time in milliseconds, rounded to the nearest as Node's `stats.mtime` is.
 pub fn mtime_ms(meta: &std::fs::Metadata) -> i64 {
   meta
     .modified()
     .ok()
     .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-    .map(|d| d.as_millis() as i64)
+    .map(|d| ((d.as_nanos() + 500_000) / 1_000_000) as i64)
     .unwrap_or(0)
 }
 
@@ -369,8 +370,7 @@ pub fn continuation_exists(transcript: &Path, id: &str) -> bool {
 /// Whether a project folder holds a session that ran in the project path whose sanitized form
 /// is `wanted` (used for folders whose names were cut at 200 characters).
 pub fn folder_has_cwd(dir: &Path, wanted: &str) -> bool {
-  let Ok(rd) = std::fs::read_dir(dir) else { return false };
-  for ent in rd.flatten() {
+  for ent in super::paths::read_dir_sorted(dir) {
     let name = ent.file_name();
     if !name.to_string_lossy().ends_with(".jsonl") || !ent.file_type().map_or(false, |t| t.is_file()) {
       continue;

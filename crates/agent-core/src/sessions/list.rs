@@ -25,8 +25,7 @@ struct Candidate {
 
 /// Transcripts of one project folder: `<uuid>.jsonl` files, with their mtime when `stat`.
 fn candidates_in(dir: &Path, stat: bool, project_path: Option<&str>, out: &mut Vec<Candidate>) {
-  let Ok(rd) = std::fs::read_dir(dir) else { return };
-  for ent in rd.flatten() {
+  for ent in paths::read_dir_sorted(dir) {
     let name = ent.file_name();
     let name = name.to_string_lossy();
     let Some(stem) = name.strip_suffix(".jsonl") else { continue };
@@ -47,8 +46,8 @@ fn candidates_in(dir: &Path, stat: bool, project_path: Option<&str>, out: &mut V
 }
 
 fn subdirs(dir: &Path) -> Vec<(String, PathBuf)> {
-  let Ok(rd) = std::fs::read_dir(dir) else { return Vec::new() };
-  rd.flatten()
+  paths::read_dir_sorted(dir)
+    .into_iter()
     .filter(|e| e.file_type().map_or(false, |t| t.is_dir()) || e.path().is_dir())
     .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
     .collect()
@@ -212,8 +211,7 @@ pub fn locate(session_id: &str, dir: Option<&str>) -> Option<Located> {
       None
     }
     None => {
-      let rd = std::fs::read_dir(&projects).ok()?;
-      for ent in rd.flatten() {
+      for ent in paths::read_dir_sorted(&projects) {
         let p = ent.path().join(&file);
         if non_empty_file(&p) {
           return Some(Located { path: p, project_path: None });

@@ -122,8 +122,7 @@ fn subagents_dir(session_id: &str, dir: Option<&str>) -> Option<PathBuf> {
 pub fn agent_files(root: &Path) -> Vec<(String, PathBuf)> {
   let mut out = Vec::new();
   fn walk(dir: &Path, out: &mut Vec<(String, PathBuf)>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for ent in rd.flatten() {
+    for ent in paths::read_dir_sorted(dir) {
       let Ok(ft) = ent.file_type() else { continue };
       let name = ent.file_name().to_string_lossy().into_owned();
       if ft.is_file() && name.starts_with("agent-") && name.ends_with(".jsonl") && name.len() >= 12 {

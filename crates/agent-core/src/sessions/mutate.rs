@@ -44,8 +44,8 @@ fn folders(dir: Option<&str>) -> Option<Vec<PathBuf>> {
       Some(out)
     }
     None => {
-      let rd = std::fs::read_dir(&projects).ok()?;
-      Some(rd.flatten().map(|e| e.path()).collect())
+      std::fs::read_dir(&projects).ok()?;
+      Some(paths::read_dir_sorted(&projects).into_iter().map(|e| e.path()).collect())
     }
   }
 }

@@ -170,3 +170,12 @@ mod tests {
     assert!(!is_uuid("0a1b2c3d-0000-4000-8000-00000000000/"));
   }
 }
+
+/// A folder's entries sorted by name, as Node's `readdir` lists them (libuv sorts them): the
+/// official functions' first-match rules depend on that order.
+pub fn read_dir_sorted(dir: &Path) -> Vec<std::fs::DirEntry> {
+  let Ok(rd) = std::fs::read_dir(dir) else { return Vec::new() };
+  let mut v: Vec<std::fs::DirEntry> = rd.flatten().collect();
+  v.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+  v
+}
