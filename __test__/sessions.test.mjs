@@ -89,7 +89,10 @@ describe('reading sessions: same results as the official SDK', () => {
   it('listSubagents and getSubagentMessages', async () => {
     useConfig(path.join(base, 'config'))
     const s = corpus.sessions[2]
-    const agents = await same((m) => m.listSubagents(s.id))
+    // In folder-listing order: sorted under Node (libuv sorts readdir), which we always give;
+    // the official under Bun gives the file system's order.
+    const sorted = (fn) => async (m) => (await fn(m)).slice().sort()
+    const agents = await same(sorted((m) => m.listSubagents(s.id)))
     assert.equal(agents.length, 2)
     for (const a of agents) {
       const msgs = await same((m) => m.getSubagentMessages(s.id, a), a)
@@ -265,13 +268,13 @@ describe('session stores', () => {
     for (const s of pick) {
       const key = { projectKey: sanitize(fs.realpathSync(s.cwd)), sessionId: s.id }
       assert.deepStrictEqual(stores.ours.getEntries(key), stores.official.getEntries(key))
-      assert.deepStrictEqual(await stores.ours.listSubkeys(key), await stores.official.listSubkeys(key))
+      assert.deepStrictEqual((await stores.ours.listSubkeys(key)).sort(), (await stores.official.listSubkeys(key)).sort())
       const sstore = (m) => (m === ours ? stores.ours : stores.official)
       await same((m) => m.getSessionMessages(s.id, { dir: s.cwd, sessionStore: sstore(m) }))
       // lastModified: the last entry's timestamp, or now when it has none.
       const [i1, i2] = await both((m) => m.getSessionInfo(s.id, { dir: s.cwd, sessionStore: sstore(m) }))
       assert.deepStrictEqual({ ...i1, lastModified: 0 }, { ...i2, lastModified: 0 })
-      await same((m) => m.listSubagents(s.id, { dir: s.cwd, sessionStore: sstore(m) }))
+      await same(async (m) => (await m.listSubagents(s.id, { dir: s.cwd, sessionStore: sstore(m) })).sort())
       for (const a of await ours.listSubagents(s.id, { dir: s.cwd, sessionStore: stores.ours })) await same((m) => m.getSubagentMessages(s.id, a, { dir: s.cwd, sessionStore: sstore(m) }))
       const strip = (l) => l.map(({ lastModified, ...rest }) => rest)
       const [l1, l2] = await both((m) => m.listSessions({ dir: s.cwd, sessionStore: sstore(m) }))

@@ -27,7 +27,10 @@ const IMPORT_BATCH_BYTES = 1048576
 async function call(op, args) {
   let text
   try {
-    text = await loadNative().sessionsCall(op, JSON.stringify(args))
+    // The config folder as this runtime's process.env has it (under Bun, assignments to
+    // process.env do not reach the process environment the engine would read).
+    const configDir = process.env.CLAUDE_CONFIG_DIR || path.join(require('os').homedir(), '.claude')
+    text = await loadNative().sessionsCall(op, JSON.stringify({ ...args, configDir }))
   } catch (e) {
     let failure
     try {

@@ -67,9 +67,15 @@ fn entries_array(path: &std::path::Path) -> String {
   out
 }
 
-/// Runs one operation. `args` is a JSON object; the result is JSON text.
+/// Runs one operation. `args` is a JSON object (`configDir`, when present, is the config folder
+/// to use instead of the environment's); the result is JSON text.
 pub fn call(op: &str, args: &str) -> Result<String, Failure> {
   let a: Value = serde_json::from_str(args).map_err(|e| Failure { message: format!("sessions: bad arguments for {op}: {e}"), safe: false })?;
+  let config = opt_str(&a, "configDir").filter(|d| !d.is_empty()).map(std::path::PathBuf::from);
+  paths::with_config_dir(config, || run(op, &a))
+}
+
+fn run(op: &str, a: &Value) -> Result<String, Failure> {
   let id = opt_str(&a, "sessionId").unwrap_or("");
   let dir = opt_str(&a, "dir");
   Ok(match op {

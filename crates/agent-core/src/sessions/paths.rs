@@ -6,8 +6,26 @@ use std::path::{Path, PathBuf};
 /// Longest sanitized project folder name before it is cut and suffixed with a hash.
 const MAX_KEY: usize = 200;
 
-/// `$CLAUDE_CONFIG_DIR`, else `~/.claude`; read at each call, as the official functions do.
+thread_local! {
+  /// The config folder of the call running on this thread, when its caller named one.
+  static CONFIG_DIR: std::cell::RefCell<Option<PathBuf>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `dir` as the config folder (a host whose `process.env` is not the process's
+/// environment, as under Bun, passes the value it sees).
+pub fn with_config_dir<T>(dir: Option<PathBuf>, f: impl FnOnce() -> T) -> T {
+  let prev = CONFIG_DIR.with(|c| c.replace(dir));
+  let out = f();
+  CONFIG_DIR.with(|c| *c.borrow_mut() = prev);
+  out
+}
+
+/// The caller's config folder, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`; read at each call,
+/// as the official functions do.
 pub fn config_dir() -> PathBuf {
+  if let Some(dir) = CONFIG_DIR.with(|c| c.borrow().clone()) {
+    return dir;
+  }
   if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
     return PathBuf::from(dir);
   }
