@@ -160,8 +160,13 @@ class Query {
     if (this._ready) await this._ready
     if (this._pos < this._buffer.length) {
       const value = this._buffer[this._pos]
-      // The store has every entry of a turn before its result is seen.
-      if (this._mirror && value.type === 'result') await this._mirror.flush()
+      // The store has every entry of a turn before its result is seen (a mirror_error the
+      // flush reports comes first).
+      if (this._mirror && value.type === 'result' && this._flushedFor !== value) {
+        this._flushedFor = value
+        await this._mirror.flush()
+        return this._next()
+      }
       this._buffer[this._pos++] = undefined
       return { value, done: false }
     }
