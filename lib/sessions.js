@@ -18,6 +18,7 @@ class TelemetrySafeError extends Error {
   }
 }
 
+const IS_BUN = typeof process.versions.bun === 'string'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const isUuid = (s) => typeof s === 'string' && UUID.test(s)
 /** Entries per `store.append` call and bytes per batch when importing (the official's). */
@@ -30,7 +31,8 @@ async function call(op, args) {
     // The config folder as this runtime's process.env has it (under Bun, assignments to
     // process.env do not reach the process environment the engine would read).
     const configDir = process.env.CLAUDE_CONFIG_DIR || path.join(require('os').homedir(), '.claude')
-    text = await loadNative().sessionsCall(op, JSON.stringify({ ...args, configDir }))
+    // File times as this runtime's fs.stat gives them (Node rounds to the millisecond, Bun truncates).
+    text = await loadNative().sessionsCall(op, JSON.stringify({ ...args, configDir, floorMtime: IS_BUN }))
   } catch (e) {
     let failure
     try {

@@ -46,13 +46,13 @@ fn open_regular(path: &Path) -> Option<File> {
   }
 }
 
-/// The modification time in milliseconds, rounded to the nearest as Node's `stats.mtime` is.
+/// The modification time in milliseconds, as the host's `stats.mtime` has it.
 pub fn mtime_ms(meta: &std::fs::Metadata) -> i64 {
   meta
     .modified()
     .ok()
     .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-    .map(|d| ((d.as_nanos() + 500_000) / 1_000_000) as i64)
+    .map(super::paths::host_ms)
     .unwrap_or(0)
 }
 

@@ -111,7 +111,11 @@ fn describe_all(cands: &[Candidate], include_programmatic: bool) -> Vec<Option<S
   }
   let chunk = cands.len().div_ceil(threads);
   std::thread::scope(|s| {
-    let handles: Vec<_> = cands.chunks(chunk).map(|part| s.spawn(move || part.iter().map(|c| describe(c, include_programmatic)).collect::<Vec<_>>())).collect();
+    let floor = paths::floor_mtime();
+    let handles: Vec<_> = cands
+      .chunks(chunk)
+      .map(|part| s.spawn(move || paths::with_config_dir(None, floor, || part.iter().map(|c| describe(c, include_programmatic)).collect::<Vec<_>>())))
+      .collect();
     handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
   })
 }

@@ -72,7 +72,8 @@ fn entries_array(path: &std::path::Path) -> String {
 pub fn call(op: &str, args: &str) -> Result<String, Failure> {
   let a: Value = serde_json::from_str(args).map_err(|e| Failure { message: format!("sessions: bad arguments for {op}: {e}"), safe: false })?;
   let config = opt_str(&a, "configDir").filter(|d| !d.is_empty()).map(std::path::PathBuf::from);
-  paths::with_config_dir(config, || run(op, &a))
+  let floor = opt_bool(&a, "floorMtime").unwrap_or(false);
+  paths::with_config_dir(config, floor, || run(op, &a))
 }
 
 fn run(op: &str, a: &Value) -> Result<String, Failure> {

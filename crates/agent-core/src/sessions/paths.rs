@@ -9,15 +9,32 @@ const MAX_KEY: usize = 200;
 thread_local! {
   /// The config folder of the call running on this thread, when its caller named one.
   static CONFIG_DIR: std::cell::RefCell<Option<PathBuf>> = const { std::cell::RefCell::new(None) };
+  /// Whether file times are truncated to the millisecond (Bun's `stats.mtime`) rather than
+  /// rounded (Node's).
+  static FLOOR_MTIME: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Runs `f` with `dir` as the config folder (a host whose `process.env` is not the process's
-/// environment, as under Bun, passes the value it sees).
-pub fn with_config_dir<T>(dir: Option<PathBuf>, f: impl FnOnce() -> T) -> T {
+/// environment, as under Bun, passes the value it sees) and the host's rounding of file times.
+pub fn with_config_dir<T>(dir: Option<PathBuf>, floor_mtime: bool, f: impl FnOnce() -> T) -> T {
   let prev = CONFIG_DIR.with(|c| c.replace(dir));
+  let prev_floor = FLOOR_MTIME.with(|c| c.replace(floor_mtime));
   let out = f();
   CONFIG_DIR.with(|c| *c.borrow_mut() = prev);
+  FLOOR_MTIME.with(|c| c.set(prev_floor));
   out
+}
+
+/// The current thread's file-time rounding (to hand to helper threads).
+pub fn floor_mtime() -> bool {
+  FLOOR_MTIME.with(|c| c.get())
+}
+
+/// Milliseconds of a duration since the epoch, as the host's `stats.mtime.getTime()` gives them.
+pub fn host_ms(d: std::time::Duration) -> i64 {
+  let ns = d.as_nanos();
+  let floor = FLOOR_MTIME.with(|c| c.get());
+  (if floor { ns / 1_000_000 } else { (ns + 500_000) / 1_000_000 }) as i64
 }
 
 /// The caller's config folder, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`; read at each call,
