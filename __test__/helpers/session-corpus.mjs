@@ -87,7 +87,7 @@ export function writeTranscript(file, lines, mtimeMs, trailing = '\n') {
  * A corpus under `configDir/projects`: `sessions` transcripts spread over `projects` project
  * paths (under `root`), with the usual oddities. Returns { projectPaths, sessions: [{ id, file }], big }.
  */
-export function buildCorpus(configDir, { root, sessions = 30, projects = 3, seed = 7, bigLines = 0, bigCount = 0, pad = 0, hostile = true } = {}) {
+export function buildCorpus(configDir, { root, sessions = 30, projects = 3, seed = 7, bigLines = 0, bigCount = 0, pad = 0, bigPad = pad, hostile = true } = {}) {
   const rand = rng(seed)
   const projectPaths = Array.from({ length: projects }, (_, i) => path.join(root, `project-${i}`))
   for (const p of projectPaths) fs.mkdirSync(p, { recursive: true })
@@ -98,7 +98,7 @@ export function buildCorpus(configDir, { root, sessions = 30, projects = 3, seed
     const cwd = projectPaths[i % projects]
     const id = uuidFrom(rand)
     const isBig = i < bigCount
-    const turns = isBig ? Math.ceil(bigLines / 4.2) : 2 + Math.floor(rand() * 8)
+    const turns = isBig ? Math.ceil(bigLines / 3.8) : 2 + Math.floor(rand() * 8)
     const { lines } = transcript(rand, {
       sessionId: id,
       cwd,
@@ -110,7 +110,7 @@ export function buildCorpus(configDir, { root, sessions = 30, projects = 3, seed
       compact: rand() < 0.15 || isBig,
       sidechain: hostile && i % 23 === 5,
       entrypoint: i % 7 === 3 ? 'sdk-ts' : 'cli',
-      pad,
+      pad: isBig ? bigPad : pad,
       command: rand() < 0.1,
       branch: i % 5 === 0 ? 'feature/x' : 'main',
     })

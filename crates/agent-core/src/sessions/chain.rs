@@ -155,7 +155,25 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], chain: Vec<usize>) -> V
   if assistants.is_empty() {
     return chain;
   }
-  let msg_id = |i: usize| -> Option<String> { if entries[i].kind() == "assistant" { peek_message(&entries[i]).id.map(|s| s.into_owned()) } else { None } };
+  // Each entry's message id and tool ids, parsed once.
+  struct Facts {
+    id: Option<String>,
+    uses: Vec<String>,
+    results: Vec<String>,
+  }
+  let facts: Vec<Facts> = entries
+    .iter()
+    .map(|e| {
+      let is_msg = e.is_message();
+      Facts {
+        id: if e.kind() == "assistant" { peek_message(e).id.map(|s| s.into_owned()) } else { None },
+        uses: if e.kind() == "assistant" { block_ids(e, "tool_use") } else { Vec::new() },
+        results: if is_msg && e.kind() == "user" { block_ids(e, "tool_result") } else { Vec::new() },
+      }
+    })
+    .collect();
+  let msg_id = |i: usize| -> Option<String> { facts[i].id.clone() };
+  let ids_of = |i: usize, kind: &str| -> Vec<String> { if kind == "tool_use" { facts[i].uses.clone() } else { facts[i].results.clone() } };
   let mut in_chain: HashSet<String> = chain.iter().map(|&i| entries[i].uuid().to_string()).collect();
   let mut chain_by_id: HashMap<String, usize> = HashMap::new();
   for &a in &assistants {
@@ -168,12 +186,12 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], chain: Vec<usize>) -> V
   let mut results: Vec<usize> = Vec::new();
   let is_tool_result = |i: usize| {
     let e = &entries[i];
-    e.kind() == "user" && e.parent().map_or(false, |p| !p.is_empty()) && super::transcript::blocks(e).iter().any(|b| b.kind.as_deref() == Some("tool_result"))
+    e.kind() == "user" && e.parent().map_or(false, |p| !p.is_empty()) && has_result_block(e)
   };
   for &i in values {
     if let Some(id) = msg_id(i) {
       parts.entry(id.clone()).or_default().push(i);
-      for t in block_ids(&entries[i], "tool_use") {
+      for t in ids_of(i, "tool_use") {
         let prev = tool_owner.get(&t).copied();
         let v = match prev {
           None => Some(i),
@@ -207,7 +225,7 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], chain: Vec<usize>) -> V
         }
       }
     }
-    for t in block_ids(&entries[r], "tool_result") {
+    for t in ids_of(r, "tool_result") {
       if let Some(Some(owner)) = tool_owner.get(&t) {
         if same_side(r, *owner) {
           add(entries[*owner].uuid(), r, &mut children);
@@ -217,7 +235,7 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], chain: Vec<usize>) -> V
   }
   let mut answered: HashSet<String> = HashSet::new();
   for &c in &chain {
-    answered.extend(block_ids(&entries[c], "tool_result"));
+    answered.extend(ids_of(c, "tool_result"));
   }
   let file_order: HashMap<&str, usize> = values.iter().enumerate().map(|(n, &i)| (entries[i].uuid(), n)).collect();
   let mut done_ids = HashSet::new();
@@ -249,11 +267,11 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], chain: Vec<usize>) -> V
     if !other.is_empty() {
       let mut have: HashSet<String> = answered.clone();
       for &d in &direct {
-        have.extend(block_ids(&entries[d], "tool_result"));
+        have.extend(ids_of(d, "tool_result"));
       }
       other.sort_by_key(|&o| file_order.get(entries[o].uuid()).copied().unwrap_or(usize::MAX));
       for o in other {
-        let ids = block_ids(&entries[o], "tool_result");
+        let ids = ids_of(o, "tool_result");
         let wanted = ids.iter().any(|t| !have.contains(t) && tool_owner.get(t).copied().flatten().map_or(false, |w| group_uuids.contains(entries[w].uuid())));
         if !wanted {
           continue;
@@ -288,6 +306,11 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], chain: Vec<usize>) -> V
     }
   }
   out
+}
+
+fn has_result_block(e: &Entry<'_>) -> bool {
+  // A quick text check first: most user entries are prompts.
+  e.message.map_or(false, |m| super::scan::has(m.get(), "tool_result")) && super::transcript::blocks(e).iter().any(|b| b.kind.as_deref() == Some("tool_result"))
 }
 
 /// Marks the slash-command records and their output that follow a local-command caveat

@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::scan::{self, Mode};
+use super::scan::{self, has, Mode};
 
 pub const WINDOW: usize = 64 * 1024;
 
@@ -186,7 +186,7 @@ pub fn archive_mark(transcript: &Path, session_id: &str) -> Option<(bool, i64)> 
 /// A user prompt written after `at` (a new turn un-archives a session).
 fn prompt_after(text: &str, at: i64) -> bool {
   text.split('\n').any(|line| {
-    if !(line.contains("\"user\"") || line.contains("\"queued_command\"")) || line.contains("\"tool_result\"") {
+    if !(has(line, "\"user\"") || has(line, "\"queued_command\"")) || has(line, "\"tool_result\"") {
       return false;
     }
     let Ok(v) = serde_json::from_str::<Value>(line) else { return false };
@@ -254,7 +254,7 @@ fn archived_state(mark: Option<(bool, i64)>, ht: &HeadTail) -> Option<bool> {
 /// Builds the metadata (official `Na`); `None` for a sidechain or a session with nothing to show.
 pub fn build(session_id: &str, ht: &HeadTail, project_path: Option<&str>, sidecar: Option<String>, mark: Option<(bool, i64)>) -> Option<SessionInfo> {
   let first_line = ht.head.split('\n').next().unwrap_or("");
-  if first_line.contains("\"isSidechain\":true") || first_line.contains("\"isSidechain\": true") {
+  if has(first_line, "\"isSidechain\":true") || has(first_line, "\"isSidechain\": true") {
     return None;
   }
   let title = non_empty(scan::titled(&ht.tail, "custom-title"))
@@ -300,12 +300,12 @@ pub fn describe(path: &Path, session_id: &str, ht: &HeadTail, project_path: Opti
 /// marker (official `JB`).
 pub fn continued_in(tail: &str) -> Option<String> {
   const MARK: &str = "\"type\":\"continued-in\"";
-  if !tail.contains(MARK) {
+  if !has(tail, MARK) {
     return None;
   }
   for line in tail.rsplit('\n') {
-    let is_mark = line.contains(MARK);
-    let is_msg = line.contains("\"type\":\"user\"") || line.contains("\"type\":\"assistant\"");
+    let is_mark = has(line, MARK);
+    let is_msg = has(line, "\"type\":\"user\"") || has(line, "\"type\":\"assistant\"");
     if !(is_mark || is_msg) {
       continue;
     }
@@ -341,7 +341,7 @@ pub fn continuation_exists(transcript: &Path, id: &str) -> bool {
   let path = dir.join(format!("{id}.jsonl"));
   let Some(ht) = read_head_tail(&path) else { return false };
   const KEY: &str = "\"parentUuid\":";
-  if ht.head.contains(KEY) || ht.tail.contains(KEY) {
+  if has(&ht.head, KEY) || has(&ht.tail, KEY) {
     return true;
   }
   if ht.size <= WINDOW as u64 {

@@ -5,9 +5,9 @@
 
 use serde_json::Value;
 
-/// Lines of `text`, last first (the first piece of a tail may be a partial line).
-fn lines_rev(text: &str) -> impl Iterator<Item = &str> {
-  text.rsplit('\n')
+/// Substring search with memchr's SIMD searcher (`str::contains` is a scalar Two-Way search).
+pub fn has(hay: &str, needle: &str) -> bool {
+  memchr::memmem::find(hay.as_bytes(), needle.as_bytes()).is_some()
 }
 
 fn unescape(raw: &str) -> String {
@@ -34,7 +34,7 @@ fn quoted_at(text: &str, start: usize) -> Option<(&str, usize)> {
 /// The first `"key":"value"` in `text` (compact spelling first, then the spaced one).
 pub fn first_string(text: &str, key: &str) -> Option<String> {
   for pat in [format!("\"{key}\":\""), format!("\"{key}\": \"")] {
-    if let Some(pos) = text.find(&pat) {
+    if let Some(pos) = memchr::memmem::find(text.as_bytes(), pat.as_bytes()) {
       if let Some((raw, _)) = quoted_at(text, pos + pat.len()) {
         return Some(unescape(raw));
       }
@@ -48,7 +48,7 @@ pub fn last_string(text: &str, key: &str) -> Option<String> {
   let mut best: Option<(usize, String)> = None;
   for pat in [format!("\"{key}\":\""), format!("\"{key}\": \"")] {
     let mut from = 0;
-    while let Some(rel) = text[from..].find(&pat) {
+    while let Some(rel) = memchr::memmem::find(&text.as_bytes()[from..], pat.as_bytes()) {
       let pos = from + rel;
       match quoted_at(text, pos + pat.len()) {
         Some((raw, end)) => {
@@ -98,8 +98,19 @@ pub fn last_entry_field(text: &str, field: &str, ty: Option<&str>, mode: Mode) -
     (Some(t), Mode::Plain) => vec![format!("\"type\":\"{t}\"")],
     (Some(t), Mode::Older) => vec![format!("\"type\":\"{t}\""), format!("\"type\": \"{t}\"")],
   };
-  for line in lines_rev(text) {
-    if !line.contains(&key) || !(types.is_empty() || types.iter().any(|t| line.contains(t.as_str()))) {
+  // Occurrences of the key from the end (SIMD substring search), each checked on its line.
+  let finder = memchr::memmem::FinderRev::new(key.as_bytes());
+  let bytes = text.as_bytes();
+  let mut end = bytes.len();
+  while let Some(pos) = finder.rfind(&bytes[..end]) {
+    let start = memchr::memrchr(b'\n', &bytes[..pos]).map_or(0, |i| i + 1);
+    let stop = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
+    end = start;
+    let line = &text[start..stop];
+    if !(types.is_empty() || types.iter().any(|t| has(line, t.as_str()))) {
+      if end == 0 {
+        break;
+      }
       continue;
     }
     let mut found = field_of(line, field, ty);
@@ -112,6 +123,9 @@ pub fn last_entry_field(text: &str, field: &str, ty: Option<&str>, mode: Mode) -
     }
     if let Ok(Some(s)) = found {
       return Some(s);
+    }
+    if end == 0 {
+      break;
     }
   }
   None
@@ -130,11 +144,11 @@ pub fn titled(text: &str, ty: &str) -> Option<String> {
 /// The first line containing `"field":` that parses with a string `field`.
 pub fn first_line_field(text: &str, field: &str) -> Option<String> {
   let key = format!("\"{field}\":");
-  text.split('\n').filter(|l| l.contains(&key)).find_map(|l| field_of(l, field, None).ok().flatten())
+  text.split('\n').filter(|l| has(l, &key)).find_map(|l| field_of(l, field, None).ok().flatten())
 }
 
 fn has_any(line: &str, a: &str, b: &str) -> bool {
-  line.contains(a) || line.contains(b)
+  has(line, a) || has(line, b)
 }
 
 fn is_user_line(line: &str) -> bool {
@@ -184,7 +198,7 @@ fn between<'a>(s: &'a str, open: &str, close: &str) -> Option<&'a str> {
 /// Pasted-content blocks are shown by their body (official `mR`).
 fn strip_pasted(text: &str) -> String {
   // <pasted_content id="XXXX">\n ... \n</pasted_content>: keep the body without the wrapper.
-  if !text.contains("<pasted_content id=\"") {
+  if !has(text, "<pasted_content id=\"") {
     return text.to_string();
   }
   let mut out = String::new();
@@ -270,19 +284,56 @@ pub fn prompt_of(entry: &Value, command_fallback: &mut Option<String>) -> Option
   None
 }
 
+/// A user entry reduced to what `prompt_of` reads (the content stays raw until needed).
+#[derive(serde::Deserialize)]
+struct PromptPeek<'a> {
+  #[serde(borrow, rename = "type")]
+  kind: Option<std::borrow::Cow<'a, str>>,
+  #[serde(rename = "isMeta", default)]
+  meta: Option<&'a serde_json::value::RawValue>,
+  #[serde(rename = "isCompactSummary", default)]
+  compact: Option<&'a serde_json::value::RawValue>,
+  #[serde(borrow, default)]
+  message: Option<&'a serde_json::value::RawValue>,
+}
+
+#[derive(serde::Deserialize)]
+struct ContentPeek<'a> {
+  #[serde(borrow, default)]
+  content: Option<&'a serde_json::value::RawValue>,
+}
+
+/// `prompt_of` for one line, building a JSON tree only of the message's content.
+fn line_prompt(line: &str, fallback: &mut Option<String>) -> Option<String> {
+  let p: PromptPeek<'_> = serde_json::from_str(line).ok()?;
+  if p.kind.as_deref() != Some("user") || p.meta.map_or(false, |m| m.get() == "true") || p.compact.map_or(false, |m| m.get() == "true") {
+    return None;
+  }
+  let msg = p.message?;
+  let content = match msg.get().as_bytes().first() {
+    Some(b'{') => serde_json::from_str::<ContentPeek<'_>>(msg.get()).ok()?.content,
+    _ => return None,
+  };
+  let content: Value = match content {
+    Some(c) => serde_json::from_str(c.get()).ok()?,
+    None => Value::Null,
+  };
+  let entry = serde_json::json!({ "type": "user", "message": { "content": content } });
+  prompt_of(&entry, fallback)
+}
+
 /// The first prompt in a transcript's head (official `ch`).
 pub fn first_prompt(head: &str) -> String {
   let mut fallback = None;
   for line in head.split('\n') {
     if !is_user_line(line)
-      || line.contains("\"tool_result\"")
+      || has(line, "\"tool_result\"")
       || has_any(line, "\"isMeta\":true", "\"isMeta\": true")
       || has_any(line, "\"isCompactSummary\":true", "\"isCompactSummary\": true")
     {
       continue;
     }
-    let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
-    if let Some(p) = prompt_of(&v, &mut fallback) {
+    if let Some(p) = line_prompt(line, &mut fallback) {
       return p;
     }
   }
@@ -292,7 +343,7 @@ pub fn first_prompt(head: &str) -> String {
 /// "Image" or "Document" when the first attachment-only prompt carries one (official `fF`).
 pub fn attachment_prompt(head: &str) -> &'static str {
   for line in head.split('\n') {
-    if !is_user_line(line) || line.contains("\"tool_result\"") || has_any(line, "\"isMeta\":true", "\"isMeta\": true") {
+    if !is_user_line(line) || has(line, "\"tool_result\"") || has_any(line, "\"isMeta\":true", "\"isMeta\": true") {
       continue;
     }
     if has_any(line, "\"type\":\"image\"", "\"type\": \"image\"") {
@@ -311,7 +362,7 @@ pub fn is_programmatic(head: &str, tail: &str) -> bool {
   if matches!(ep.as_deref(), Some("sdk-cli" | "sdk-ts" | "sdk-py")) {
     return true;
   }
-  let line = head.split('\n').find(|l| l.contains("\"parentUuid\":")).unwrap_or(head);
+  let line = head.split('\n').find(|l| has(l, "\"parentUuid\":")).unwrap_or(head);
   matches!(first_string(line, "sessionKind").as_deref(), Some("daemon" | "daemon-worker"))
 }
 
