@@ -167,8 +167,8 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], chain: Vec<usize>) -> V
       let is_msg = e.is_message();
       Facts {
         id: if e.kind() == "assistant" { peek_message(e).id.map(|s| s.into_owned()) } else { None },
-        uses: if e.kind() == "assistant" { block_ids(e, "tool_use") } else { Vec::new() },
-        results: if is_msg && e.kind() == "user" { block_ids(e, "tool_result") } else { Vec::new() },
+        uses: if e.kind() == "assistant" && mentions(e, "tool_use") { block_ids(e, "tool_use") } else { Vec::new() },
+        results: if is_msg && e.kind() == "user" && mentions(e, "tool_result") { block_ids(e, "tool_result") } else { Vec::new() },
       }
     })
     .collect();
@@ -306,6 +306,11 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], chain: Vec<usize>) -> V
     }
   }
   out
+}
+
+/// Whether the message's JSON text contains `word` at all (a cheap filter before parsing it).
+fn mentions(e: &Entry<'_>, word: &str) -> bool {
+  e.message.map_or(false, |m| super::scan::has(m.get(), word))
 }
 
 fn has_result_block(e: &Entry<'_>) -> bool {
