@@ -462,4 +462,71 @@ mod tests {
     let dup = McpServerDef::from_spec_json(r#"{"name":"x","tools":[{"name":"a"},{"name":"a"}]}"#).unwrap_err();
     assert!(dup.contains("twice"), "{dup}");
   }
+
+  fn call_payload(action: McpAction) -> Value {
+    match action {
+      McpAction::CallTool(call) => serde_json::from_str(&call.payload).unwrap(),
+      other => panic!("{other:?}"),
+    }
+  }
+
+  #[test]
+  fn resources_and_prompts_follow_the_spec() {
+    let s = McpServerDef::from_spec_json(
+      r#"{"name":"docs","resources":[{"uri":"file:///a","name":"a"}],"resourceTemplates":[{"name":"u","uriTemplate":"users://{id}"}],"prompts":[{"name":"review","arguments":[{"name":"code","required":true}]}]}"#,
+    )
+    .unwrap();
+    let init = reply(s.handle("docs", r#"{"method":"initialize","params":{},"jsonrpc":"2.0","id":0}"#));
+    assert_eq!(init["result"]["capabilities"], json!({"tools":{"listChanged":true},"resources":{"listChanged":true},"prompts":{"listChanged":true}}));
+    assert_eq!(reply(s.handle("docs", r#"{"method":"resources/list","jsonrpc":"2.0","id":1}"#))["result"], json!({"resources":[{"uri":"file:///a","name":"a"}]}));
+    assert_eq!(reply(s.handle("docs", r#"{"method":"resources/templates/list","jsonrpc":"2.0","id":2}"#))["result"]["resourceTemplates"][0]["uriTemplate"], "users://{id}");
+    assert_eq!(reply(s.handle("docs", r#"{"method":"prompts/list","jsonrpc":"2.0","id":3}"#))["result"]["prompts"][0]["name"], "review");
+    // Reads and gets run in the host, which owns the callbacks.
+    let read = call_payload(s.handle("docs", r#"{"method":"resources/read","params":{"uri":"file:///a"},"jsonrpc":"2.0","id":4}"#));
+    assert_eq!(read, json!({"server":"docs","method":"resources/read","id":4,"params":{"uri":"file:///a"}}));
+    let get = call_payload(s.handle("served", r#"{"method":"prompts/get","params":{"name":"review","arguments":{"code":"x"}},"jsonrpc":"2.0","id":5}"#));
+    assert_eq!(get["server"], "served");
+    assert_eq!(get["params"]["arguments"], json!({"code":"x"}));
+    // Bad params and unknown prompts are answered here.
+    assert_eq!(reply(s.handle("docs", r#"{"method":"resources/read","params":{},"jsonrpc":"2.0","id":6}"#))["error"]["code"], -32602);
+    let e = reply(s.handle("docs", r#"{"method":"prompts/get","params":{"name":"nope"},"jsonrpc":"2.0","id":7}"#));
+    assert_eq!(e["error"]["code"], -32602);
+    assert!(e["error"]["message"].as_str().unwrap().contains("Prompt nope not found"));
+  }
+
+  #[test]
+  fn a_template_with_a_list_callback_lists_in_the_host() {
+    let s = McpServerDef::from_spec_json(r#"{"name":"d","resourceTemplates":[{"name":"u","uriTemplate":"u://{x}"}],"resourcesListInHost":true}"#).unwrap();
+    assert_eq!(call_payload(s.handle("d", r#"{"method":"resources/list","jsonrpc":"2.0","id":1}"#))["method"], "resources/list");
+  }
+
+  #[test]
+  fn updates_replace_lists_and_keep_the_name() {
+    let s = server();
+    s.update(r#"{"name":"demo","tools":[{"name":"later"}],"capabilities":{"prompts":true}}"#).unwrap();
+    let list = reply(s.handle("demo", r#"{"method":"tools/list","jsonrpc":"2.0","id":1}"#));
+    assert_eq!(list["result"], json!({"tools":[{"name":"later"}]}));
+    assert!(s.has_tool("later") && !s.has_tool("greet"));
+    assert_eq!(s.manifest().unwrap()["initializeResult"]["capabilities"]["prompts"], json!({"listChanged":true}));
+    assert_eq!(reply(s.handle("demo", r#"{"method":"prompts/list","jsonrpc":"2.0","id":2}"#))["result"], json!({"prompts":[]}));
+    assert!(s.update(r#"{"name":"other"}"#).unwrap_err().contains("renamed"));
+  }
+
+  #[test]
+  fn responses_reach_the_host_and_forwarding_servers_get_everything() {
+    let s = server();
+    match s.handle("demo", r#"{"jsonrpc":"2.0","id":"sdk-native-1","result":{"action":"accept"}}"#) {
+      McpAction::Notify(p) => assert_eq!(serde_json::from_str::<Value>(&p).unwrap()["message"]["result"]["action"], "accept"),
+      other => panic!("{other:?}"),
+    }
+    let f = McpServerDef::forwarding("ext").unwrap();
+    assert!(f.manifest().is_none() && f.is_forwarding());
+    let p = call_payload(f.handle("ext", r#"{"method":"initialize","params":{},"jsonrpc":"2.0","id":0}"#));
+    assert_eq!(p["forward"]["method"], "initialize");
+    assert_eq!(p["id"], 0);
+    assert!(matches!(f.handle("ext", r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#), McpAction::Notify(_)));
+    assert!(matches!(f.handle("ext", r#"{"method":"notifications/cancelled","params":{"requestId":3},"jsonrpc":"2.0"}"#), McpAction::Cancel(id) if id == "3"));
+    assert!(f.update(r#"{"name":"ext"}"#).is_err());
+  }
+
 }
