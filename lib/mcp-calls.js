@@ -44,9 +44,12 @@ function makeExtra(controller, id, meta, channel) {
   }
 }
 
-/** Runs one host request of the server `server` (an SdkMcpServer); resolves with the answer text. */
-async function runMcpCall(server, payload, controller, channel) {
-  if (!server) return payload.tool !== undefined ? answer(errorResult(toolNotFoundMessage(payload.tool))) : rpcError(INTERNAL_ERROR, `SDK MCP server not found: ${payload.server}`)
+/**
+ * Runs one host request of the server `server` (an SdkMcpServer); resolves with the answer text.
+ * (A plain function: no extra async frame on the tool-call path.)
+ */
+function runMcpCall(server, payload, controller, channel) {
+  if (!server) return Promise.resolve(payload.tool !== undefined ? answer(errorResult(toolNotFoundMessage(payload.tool))) : rpcError(INTERNAL_ERROR, `SDK MCP server not found: ${payload.server}`))
   return payload.tool !== undefined ? callTool(server, payload, controller, channel) : otherRequest(server, payload, controller, channel)
 }
 

@@ -99,12 +99,19 @@ class McpLink {
     if (this.closed) return
     for (const s of this._subscribed ?? []) s._unsubscribe?.(this)
     this._subscribed = new Set()
+    const current = new Set(this.sdkServers.values())
+    // Foreign servers dropped by setMcpServers() are disconnected (their transport closed).
+    for (const f of this._foreign ?? []) if (!current.has(f)) f.disconnect(this)
+    this._foreign = new Set()
     for (const [name, server] of this.sdkServers) {
       if (typeof server._subscribe === 'function') {
         server._subscribe(this, name)
         this._subscribed.add(server)
       }
-      if (typeof server.connectTo === 'function' && !server.connected) server.connectTo(this, name)
+      if (typeof server.connectTo === 'function') {
+        if (!server.connected) server.connectTo(this, name)
+        this._foreign.add(server)
+      }
     }
   }
 
