@@ -272,6 +272,91 @@ describe('foreign MCP server objects', { concurrency: true }, () => {
   })
 })
 
+describe('in-process MCP servers: more error paths and notifications', { concurrency: true }, () => {
+  it('disabled tools, template list callbacks, throwing callbacks, logging', async () => {
+    const server = createSdkMcpServer({ name: 'm', tools: [] })
+    const s = server.instance
+    const off = s.registerTool('off', { description: 'disabled' }, async () => ({ content: [{ type: 'text', text: 'ran' }] }))
+    off.disable()
+    s.registerResource('items', new ResourceTemplate('items://{n}', { list: async () => ({ resources: [{ uri: 'items://1', name: 'one' }] }) }), { mimeType: 'text/plain' }, async (uri, { n }) => ({ contents: [{ uri: uri.href, text: `item ${n}` }] }))
+    s.registerResource('broken', 'broken://x', {}, async () => { throw new Error('the disk is gone') })
+    s.registerPrompt('plain', { description: 'no args' }, () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'plain prompt' } }] }))
+    s.registerTool('log', { description: 'logs' }, async (extra) => {
+      await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data: 'working' } })
+      return { content: [{ type: 'text', text: 'logged' }] }
+    })
+    const r = await runScenario(`
+      out('off', await mcp('m', { method: 'tools/call', params: { name: 'off', arguments: {} } }))
+      out('list', await mcp('m', { method: 'resources/list' }))
+      out('item', await mcp('m', { method: 'resources/read', params: { uri: 'items://7' } }))
+      out('broken', await mcp('m', { method: 'resources/read', params: { uri: 'broken://x' } }))
+      out('plain', await mcp('m', { method: 'prompts/get', params: { name: 'plain' } }))
+      const call = mcp('m', { method: 'tools/call', params: { name: 'log', arguments: {} } })
+      out('logged', (await fromServer('notifications/message')).request.message)
+      out('call', await call)
+    `, { m: server })
+    assert.equal(r.off.result.isError, true)
+    assert.match(r.off.result.content[0].text, /Tool off not found/)
+    assert.deepEqual(r.list.result.resources, [{ uri: 'broken://x', name: 'broken' }, { mimeType: 'text/plain', uri: 'items://1', name: 'one' }], 'static ones, then what the template lists')
+    assert.equal(r.item.result.contents[0].text, 'item 7')
+    assert.equal(r.broken.error.code, -32603)
+    assert.match(r.broken.error.message, /the disk is gone/)
+    assert.equal(r.plain.result.messages[0].content.text, 'plain prompt')
+    assert.deepEqual(r.logged.params, { level: 'info', data: 'working' })
+    assert.equal(r.call.result.content[0].text, 'logged')
+  })
+
+  it('registering twice throws as McpServer does; bad arguments are named', async () => {
+    const s = createSdkMcpServer({ name: 'dup', tools: [tool('t', 'T', {}, async () => ({ content: [] }))] }).instance
+    assert.throws(() => s.registerTool('t', {}, async () => ({ content: [] })), /Tool t is already registered/)
+    s.registerResource('r', 'x://r', {}, async () => ({ contents: [] }))
+    assert.throws(() => s.resource('r2', 'x://r', async () => ({ contents: [] })), /Resource x:\/\/r is already registered/)
+    s.prompt('p', () => ({ messages: [] }))
+    assert.throws(() => s.prompt('p', () => ({ messages: [] })), /Prompt p is already registered/)
+    assert.throws(() => s.registerTool('h', {}, 'not a function'), /callback must be a function/)
+    assert.throws(() => s.registerResource('bad', 42, {}, async () => ({ contents: [] })), /expected a URI string or a ResourceTemplate/)
+    await assert.rejects(s.elicitInput({ message: 'x' }), /not connected to Claude Code/)
+  })
+
+  it('setMcpServers() connects a foreign server to a running query and drops it again', async () => {
+    const ext = new McpServer({ name: 'ext', version: '1' })
+    ext.registerTool('hi', { description: 'Hi' }, async () => ({ content: [{ type: 'text', text: 'hi from ext' }] }))
+    const { log, options } = mockOptions(`export default async function (cli) {
+      cli.onControlRequest('mcp_set_servers', () => ({ added: [], removed: [], errors: {} }))
+      await cli.initialize(); await cli.nextUserMessage()
+      cli.send({ type: 'system', subtype: 'status', status: null, session_id: 's', uuid: 'u' })
+      await cli.nextControlRequest('mcp_set_servers')
+      await cli.mcp('ext', { method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })
+      cli.log({ call: await cli.mcp('ext', { method: 'tools/call', params: { name: 'hi', arguments: {} } }) })
+      cli.send({ type: 'system', subtype: 'status', status: null, session_id: 's', uuid: 'v' })
+      await cli.nextControlRequest('mcp_set_servers')
+      cli.log({ gone: await cli.request('mcp_message', { server_name: 'ext', message: { jsonrpc: '2.0', id: 9, method: 'tools/list' } }) })
+      cli.send({ type: 'result', subtype: 'success', is_error: false, result: 'ok', session_id: 's', duration_ms: 1, duration_api_ms: 1, num_turns: 1, total_cost_usd: 0, usage: {} })
+    }`)
+    let step = 0
+    async function* input() {
+      yield { type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: 'hi' }] }, parent_tool_use_id: null }
+      await new Promise(() => {})
+    }
+    const q = query({ prompt: input(), options })
+    for await (const m of q) {
+      if (m.type === 'system' && m.subtype === 'status') {
+        step++
+        if (step === 1) await q.setMcpServers({ ext: { type: 'sdk', name: 'ext', instance: ext } })
+        if (step === 2) {
+          assert.equal(ext.isConnected(), true)
+          await q.setMcpServers({})
+        }
+      }
+      if (m.type === 'result') break
+    }
+    const r = Object.assign({}, ...scenarioRecords(log))
+    assert.equal(r.call.result.content[0].text, 'hi from ext')
+    assert.match(r.gone.error, /SDK MCP server not found: ext/)
+    assert.equal(ext.isConnected(), false, 'its transport was closed')
+  })
+})
+
 describe('our instance over any transport', { concurrency: true }, () => {
   it('instance.connect(transport) serves an MCP client (the way the official SDK connects it)', async () => {
     const server = docs()
