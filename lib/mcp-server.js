@@ -17,9 +17,6 @@ const LIST_CHANGED = {
   prompts: 'notifications/prompts/list_changed',
 }
 
-/** Marks our servers across copies of this package (another copy's instance is connected as a foreign server). */
-const BRAND = Symbol.for('claude-agent-sdk-native.SdkMcpServer')
-
 /**
  * A schema used for something other than a tool's input (an outputSchema, a prompt's
  * arguments): compiled as an input schema, its validation failure reported as the bare detail.
@@ -127,10 +124,6 @@ class SdkMcpServer {
     const loading = require('./schema/zod-loader').pendingPreload()
     if (loading) loading.then(warm)
     else setImmediate(warm)
-  }
-
-  get [BRAND]() {
-    return true
   }
 
   // ---- tools ----
@@ -592,4 +585,4 @@ function createSdkMcpServer(options) {
   return config
 }
 
-module.exports = { createSdkMcpServer, SdkMcpServer, BRAND }
+module.exports = { createSdkMcpServer, SdkMcpServer }
