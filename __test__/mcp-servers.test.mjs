@@ -12,7 +12,8 @@ import { z } from 'zod'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { ToolListChangedNotificationSchema, ListToolsRequestSchema, CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { sdk, collect, mockOptions, scenarioRecords, readStdin } from './helpers/sdk.mjs'
 import { root } from './helpers/clis.mjs'
 
@@ -264,6 +265,19 @@ describe('foreign MCP server objects', { concurrency: true }, () => {
     // The handler saw its signal fire (it only returns then); the CLI gets an answer, not silence.
     assert.deepEqual(calls, ['slow', 'aborted'])
     assert.equal(r.slow.mcp_response.error.code, -32800)
+  })
+
+  it('a low-level Server of @modelcontextprotocol/sdk works the same way', async () => {
+    const server = new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } })
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'up', inputSchema: { type: 'object' } }] }))
+    server.setRequestHandler(CallToolRequestSchema, async (req) => ({ content: [{ type: 'text', text: String(req.params.arguments?.s ?? '').toUpperCase() }] }))
+    const r = await runScenario(`
+      await mcp('low', { method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })
+      out('tools', await mcp('low', { method: 'tools/list' }))
+      out('call', await mcp('low', { method: 'tools/call', params: { name: 'up', arguments: { s: 'abc' } } }))
+    `, { low: { type: 'sdk', name: 'low', instance: server } })
+    assert.deepEqual(r.tools.result.tools.map((t) => t.name), ['up'])
+    assert.equal(r.call.result.content[0].text, 'ABC')
   })
 
   it('an object that is no MCP server is refused with a clear message', async () => {
