@@ -5,6 +5,7 @@ const path = require('path')
 const { loadNative } = require('./native')
 const { splitOptions, splitServers } = require('./options')
 const { makeDispatch } = require('./dispatch')
+const { McpLink } = require('./mcp-link')
 const { AbortError, engineError } = require('./errors')
 const { pendingPreload } = require('./schema/zod-loader')
 
@@ -59,7 +60,10 @@ class Query {
     this._sdkServers = sdkServers
     // The app's own process, when it starts the CLI itself (spawnClaudeCodeProcess).
     const hostProcess = { proc: undefined }
+    // How the in-process servers reach the CLI on their own (list_changed, elicitation, progress).
+    const mcpLink = (this._mcpLink = new McpLink(sdkServers))
     const { dispatch, abortAll, attach } = makeDispatch({
+      mcpLink,
       hostProcess,
       sdkServers,
       hookCallbacks,
@@ -85,6 +89,7 @@ class Query {
       stdoutOnJsThread: IS_NODE,
     }, dispatch)
     attach(this._session)
+    mcpLink.attach(this._session)
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
     if (prompt !== WARM && typeof prompt !== 'string') this._pump(prompt)
@@ -154,6 +159,7 @@ class Query {
     if (this._processAbort) this._processAbort.abort()
     if (this._abortSignal) this._abortSignal.removeEventListener('abort', this._onAbort)
     if (this._abortAll) this._abortAll()
+    if (this._mcpLink) this._mcpLink.close()
   }
 
   async _next() {
@@ -331,6 +337,7 @@ class Query {
     this._session.setSdkServers([...all].map(([name, s]) => ({ name, id: s.native().id })))
     this._sdkServers.clear()
     for (const [name, s] of all) this._sdkServers.set(name, s)
+    this._mcpLink?.serversChanged()
     const sdkConfigs = Object.fromEntries([...sdk.keys()].map((name) => [name, { type: 'sdk', name }]))
     return this._control({ subtype: 'mcp_set_servers', servers: { ...processServers, ...sdkConfigs } })
   }
