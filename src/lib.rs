@@ -12,6 +12,7 @@ mod json_text;
 mod mcp_server;
 mod session;
 mod worker;
+mod sessions;
 
 /// One tokio worker thread. The engine's work per message is small (framing, routing, a pipe
 /// write); with several workers the reader and the tasks it wakes ping-pong between threads,

@@ -6,6 +6,7 @@
 //! - [`mcp`]: in-process MCP servers (the `mcp_message` control requests).
 //! - [`session`]: the session loop that owns the pipe, routes every control request and owns the
 //!   state of every request in flight.
+//! - [`sessions`]: session transcripts on disk (list, read, rename, tag, archive, fork, delete).
 //! - [`host`]: the trait through which the session reaches user code (tool handlers, permission
 //!   prompts, hooks) that lives in the embedding program, and the [`host::Reply`] it answers with.
 //! - [`error`]: the one error type, with a stable code per variant.
@@ -21,5 +22,6 @@ pub mod mcp;
 pub mod options;
 pub mod protocol;
 pub mod session;
+pub mod sessions;
 
 pub use error::{Error, Result};

@@ -50,6 +50,8 @@ pub(crate) enum Answer {
   Permission { input: Value, tool_use_id: Value },
   /// The host's JSON as the response body (a failure is an error response).
   Json,
+  /// An MCP notification's acknowledgement, whatever the host answered.
+  Ack,
 }
 
 impl Answer {
@@ -75,6 +77,7 @@ impl Answer {
       Answer::Permission { input, tool_use_id } => {
         success_response(request_id, &permission_answer(result, &(input, tool_use_id)))
       }
+      Answer::Ack => success_response(request_id, &mcp_response_body(NOTIFICATION_ACK)),
       Answer::Json => match result {
         Ok(json) => success_response(request_id, &one_line(json)),
         Err(message) => error_response(request_id, &message, None),
@@ -125,6 +128,9 @@ impl Router {
         tool: ToolKey { server: name.to_string(), jsonrpc_id },
         ack: success_response(request_id, &mcp_response_body(NOTIFICATION_ACK)),
       },
+      // A response to the server's own request, or a notification for a server the host answers:
+      // the host takes it, and the CLI gets the acknowledgement once it has.
+      McpAction::Notify(payload) => Route::Call { kind: CallKind::Tool, payload, answer: Answer::Ack },
       McpAction::CallTool(call) => {
         let key = ToolKey { server: name.to_string(), jsonrpc_id: call.id.get().to_string() };
         Route::Call { kind: CallKind::Tool, payload: call.payload, answer: Answer::Tool { key, id: call.id } }
