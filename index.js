@@ -6,5 +6,19 @@ const { query, startup } = require('./lib/query')
 const { tool } = require('./lib/tool')
 const { createSdkMcpServer } = require('./lib/mcp-server')
 const { AbortError } = require('./lib/errors')
+const constants = require('./lib/constants')
+const { prewarm } = require('./lib/prewarm')
+const { resolveSettings, filterEscalatingDefaultMode } = require('./lib/settings')
+const { matchDeniedModels } = require('./lib/denied-models')
+const { DirectConnectTransport, DirectConnectError, parseDirectConnectUrl } = require('./lib/direct-connect')
+const { FileIndex } = require('./lib/file-index')
+const { CommandMatcher } = require('./lib/command-matcher')
 
-module.exports = { query, startup, tool, createSdkMcpServer, AbortError }
+module.exports = {
+  query, startup, tool, createSdkMcpServer, AbortError,
+  ...constants,
+  prewarm,
+  resolveSettings, filterEscalatingDefaultMode, matchDeniedModels,
+  DirectConnectTransport, DirectConnectError, parseDirectConnectUrl,
+  FileIndex, CommandMatcher,
+}

@@ -24,6 +24,8 @@ class Query {
     this._session = null
     this._abortSignal = options.abortController ? options.abortController.signal : undefined
     this._ready = null
+    // Settles when the stream has ended (prewarm()'s `exited`).
+    this._ended = new Promise((resolve) => { this._resolveEnded = resolve })
     this._onAbort = () => {
       // Nothing more is delivered once aborted: what is buffered is dropped and the next
       // next() throws the AbortError.
@@ -148,6 +150,7 @@ class Query {
 
   _cleanup() {
     this._finished = true
+    this._resolveEnded()
     if (this._processAbort) this._processAbort.abort()
     if (this._abortSignal) this._abortSignal.removeEventListener('abort', this._onAbort)
     if (this._abortAll) this._abortAll()
@@ -175,12 +178,61 @@ class Query {
       this._cleanup()
       // The session's own end reason (the CLI's exit code and stderr) outranks a failure to
       // write streamed input, which is only its consequence.
-      if (reason) this._error = engineError(reason.code, reason.message)
+      if (reason) this._error = this._endError(reason)
       return this._next()
     }
-    this._buffer = JSON.parse(batch)
+    this._setBatch(batch)
     this._pos = 0
     return this._next()
+  }
+
+  /**
+   * Reads the next batch into the buffer, in turn with next() calls, without consuming it: a
+   * parked spare (prewarm()) learns of its process's end this way while nobody iterates.
+   */
+  _prefetch() {
+    this._waiting++
+    const p = this._tail.then(() => this._fill())
+    this._tail = p.then(() => { this._waiting-- }, () => { this._waiting-- })
+    return p
+  }
+
+  async _fill() {
+    if (this._ready) await this._ready
+    if (this._finished || !this._session || this._pos < this._buffer.length) return
+    const batch = await this._session.nextBatch()
+    if (batch === null) {
+      const reason = this._session.endReason()
+      this._cleanup()
+      if (reason) this._error = this._endError(reason)
+      return
+    }
+    this._setBatch(batch)
+    this._pos = 0
+  }
+
+  _setBatch(batch) {
+    this._buffer = JSON.parse(batch)
+    // The text of an error result that ends the stream (the CLI exits non-zero after one).
+    const last = this._buffer[this._buffer.length - 1]
+    if (last && last.type === 'result') {
+      this._lastErrorResult = last.is_error ? (last.subtype === 'success' ? last.result : (last.errors ?? []).map((e) => String(e).trim()).filter(Boolean).join('; ')) || undefined : undefined
+    } else if (last && !(last.type === 'system' && (last.subtype === 'session_writes_lost' || last.subtype === 'plugin_install'))) {
+      this._lastErrorResult = undefined
+    }
+  }
+
+  /**
+   * The error a failed end of stream throws: as the official SDK, a process that exits right
+   * after an error result fails with that result's text rather than its exit code.
+   */
+  _endError(reason) {
+    if (this._lastErrorResult !== undefined && reason.code !== 'ABORTED') {
+      const err = new Error(`Claude Code returned an error result: ${this._lastErrorResult}`)
+      err.code = reason.code
+      return err
+    }
+    return engineError(reason.code, reason.message)
   }
 
   /** Parses the messages Rust already holds into the buffer, without waiting; false if none. */
@@ -188,7 +240,7 @@ class Query {
     if (!this._session || this._finished) return false
     const batch = this._session.tryBatch()
     if (batch === null) return false
-    this._buffer = JSON.parse(batch)
+    this._setBatch(batch)
     this._pos = 0
     return true
   }
@@ -273,6 +325,8 @@ class Query {
 
   /** The CLI's answer to `initialize`: commands, models, agents, account, ... */
   initializationResult() {
+    // After a spare's claim: the claimed session's answer (see lib/prewarm.js).
+    if (this._initOverride) return this._initOverride
     return this._ask((s) => s.initializationResult())
   }
 
@@ -460,4 +514,4 @@ function query({ prompt, options } = {}) {
   return new Query(prompt, options ?? {})
 }
 
-module.exports = { query, startup, Query }
+module.exports = { query, startup, Query, WARM }
