@@ -55,6 +55,8 @@ class Query {
   _start(prompt, options) {
     if (prompt !== WARM) checkPrompt(prompt)
     const { data, sdkServers, hookCallbacks } = splitOptions(options)
+    // verbatimPrompts: every user message goes with `client_composed: true`.
+    this._verbatim = options.verbatimPrompts === true
     // The dispatcher reads this map; setMcpServers() updates it in place.
     this._sdkServers = sdkServers
     // The app's own process, when it starts the CLI itself (spawnClaudeCodeProcess).
@@ -75,10 +77,12 @@ class Query {
     this._session = startSession({
       options: JSON.stringify(data),
       servers: [...sdkServers].map(([name, s]) => ({ name, id: s.native().id })),
-      prompt: typeof prompt === 'string' ? prompt : undefined,
+      prompt: typeof prompt === 'string' && !this._verbatim ? prompt : undefined,
       forwardStderr: typeof options.stderr === 'function',
       searchFrom: searchRoots(),
-      runtime: process.execPath,
+      // Script CLIs run with `node` (from PATH) as the official SDK names it; under Bun, the running
+      // bun (the official names `bun`, which a local install does not put on PATH).
+      runtime: process.versions.bun ? process.execPath : 'node',
       hostProcess: typeof spawner === 'function',
       // Node's event loop (libuv) polls the CLI's stdout for the engine; other runtimes leave
       // reading to the engine's thread.
@@ -88,6 +92,7 @@ class Query {
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
     if (prompt !== WARM && typeof prompt !== 'string') this._pump(prompt)
+    else if (typeof prompt === 'string' && this._verbatim) this._attachPrompt(prompt)
   }
 
   /** Gives a warm query (from startup()) its prompt. */
@@ -96,7 +101,7 @@ class Query {
     if (this._finished) return
     if (typeof prompt === 'string') {
       // The user message a string prompt becomes, as the official SDK writes it.
-      this._session.sendUserMessage(JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: prompt }] }, parent_tool_use_id: null }))
+      this._session.sendUserMessage(JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: prompt }] }, parent_tool_use_id: null, ...(this._verbatim && { client_composed: true }) }))
       this._session.endInput()
     } else {
       this._pump(prompt)
@@ -134,7 +139,7 @@ class Query {
     try {
       for await (const message of stream) {
         if (this._finished) return
-        this._session.sendUserMessage(JSON.stringify(message))
+        this._session.sendUserMessage(JSON.stringify(this._verbatim ? { ...message, client_composed: true } : message))
       }
       if (!this._finished) this._session.endInput()
     } catch (e) {
@@ -456,7 +461,7 @@ class Query {
     if (this._ready) await this._ready
     for await (const message of stream) {
       if (this._finished) return
-      this._session.sendUserMessage(JSON.stringify(message))
+      this._session.sendUserMessage(JSON.stringify(this._verbatim ? { ...message, client_composed: true } : message))
     }
   }
 }
