@@ -48,7 +48,7 @@ function checkOptions(options) {
   for (const key of FUNCTION_KEYS) {
     if (options[key] !== undefined && typeof options[key] !== 'function') throw new TypeError(`Invalid option \`${key}\`: expected a function`)
   }
-  if (options.supportedDialogKinds !== undefined && typeof options.onUserDialog !== 'function') {
+  if (Array.isArray(options.supportedDialogKinds) && options.supportedDialogKinds.length > 0 && typeof options.onUserDialog !== 'function') {
     throw new Error('supportedDialogKinds requires an onUserDialog callback -- declaring dialog kinds without a handler would park dialogs nothing can answer. Provide onUserDialog, or omit supportedDialogKinds.')
   }
   const ac = options.abortController
@@ -89,6 +89,8 @@ function splitOptions(options) {
     }
   }
   data.canUseTool = typeof options.canUseTool === 'function'
+  data.onElicitation = typeof options.onElicitation === 'function'
+  data.onUserDialog = typeof options.onUserDialog === 'function'
 
   const { sdk: sdkServers, processServers } = splitServers(options.mcpServers)
   if (Object.keys(processServers).length > 0) data.mcpServers = processServers

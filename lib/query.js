@@ -66,6 +66,8 @@ class Query {
       sdkServers,
       hookCallbacks,
       canUseTool: options.canUseTool,
+      onElicitation: options.onElicitation,
+      onUserDialog: options.onUserDialog,
       stderr: typeof options.stderr === 'function' ? options.stderr : undefined,
     })
     this._abortAll = abortAll
@@ -478,6 +480,12 @@ if (ASYNC_DISPOSE) {
   }
 }
 
+function checkDialogKinds(options) {
+  if (Array.isArray(options?.supportedDialogKinds) && options.supportedDialogKinds.length > 0 && typeof options.onUserDialog !== 'function') {
+    throw new Error('supportedDialogKinds requires an onUserDialog callback -- declaring dialog kinds without a handler would park dialogs nothing can answer. Provide onUserDialog, or omit supportedDialogKinds.')
+  }
+}
+
 function checkPrompt(prompt) {
   if (typeof prompt !== 'string' && !(prompt && typeof prompt[Symbol.asyncIterator] === 'function')) {
     throw new TypeError('query(): `prompt` must be a string or an AsyncIterable of SDKUserMessage')
@@ -516,6 +524,8 @@ async function startup({ options, initializeTimeoutMs } = {}) {
 
 /** Starts a Claude Code session; same signature and behaviour as the official `query()`. */
 function query({ prompt, options } = {}) {
+  // Thrown at once, as the official SDK throws it (other option errors surface on iteration).
+  checkDialogKinds(options)
   return new Query(prompt, options ?? {})
 }
 

@@ -37,6 +37,12 @@ pub struct QueryOptions {
   /// True when the host has a `canUseTool` callback.
   #[serde(default)]
   pub can_use_tool: bool,
+  /// The host has an `onElicitation` callback (`elicitation` requests go to it).
+  #[serde(default)]
+  pub on_elicitation: bool,
+  /// The host has an `onUserDialog` callback (`request_user_dialog` requests go to it).
+  #[serde(default)]
+  pub on_user_dialog: bool,
   #[serde(rename = "continue")]
   pub continue_conversation: Option<bool>,
   pub resume: Option<String>,
