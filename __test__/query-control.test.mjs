@@ -277,7 +277,7 @@ test('spawnClaudeCodeProcess: the app starts the CLI; same spawn options as the 
     const spawned = []
     const { log, options } = mockOptions(scenario, {
       spawnClaudeCodeProcess: ({ command, args, cwd, env, signal }) => {
-        spawned.push({ command: command === process.execPath ? '<runtime>' : command, args, cwd, env: Object.keys(env).filter((k) => k.startsWith('CLAUDE_')).sort(), signal: signal instanceof AbortSignal })
+        spawned.push({ command: command === process.execPath || command === 'node' || command === 'bun' ? '<runtime>' : command, args, cwd, env: Object.keys(env).filter((k) => k.startsWith('CLAUDE_')).sort(), signal: signal instanceof AbortSignal })
         return spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
       },
     })
@@ -316,4 +316,49 @@ test('startup(): the CLI is spawned and initialized ahead of the first query', a
   const unused = await ours.startup({ options: mockOptions(undefined).options })
   unused.close()
   await assert.rejects(ours.startup({ options: { ...mockOptions('export default async function (cli) { await new Promise(() => {}) }').options }, initializeTimeoutMs: 300 }), /did not answer the initialize request within 300 ms/)
+})
+
+test('spawnClaudeCodeProcess: close() ends the app\'s process as the official SDK does (stdin, then kill()) even when it ignores both', async () => {
+  const { spawn } = await import('node:child_process')
+  const { PassThrough } = await import('node:stream')
+  const run = async (sdk) => {
+    const events = []
+    let child
+    const { options } = mockOptions(`
+      export default async function (cli) {
+        await cli.initialize()
+        await cli.nextUserMessage()
+        cli.systemInit()
+        await cli.sleep(60000)
+      }`, {
+      spawnClaudeCodeProcess: ({ command, args, cwd, env }) => {
+        // The signal is ignored, and so is the end of stdin: only kill() can end it.
+        child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] })
+        const stdin = new PassThrough()
+        stdin.on('data', (d) => child.stdin.write(d))
+        stdin.on('finish', () => events.push('stdin end'))
+        return {
+          stdin,
+          stdout: child.stdout,
+          get killed() { return child.killed },
+          get exitCode() { return child.exitCode },
+          kill: (sig) => { events.push(`kill ${sig ?? ''}`.trim()); return child.kill(sig) },
+          on: (e, f) => child.on(e, f),
+          once: (e, f) => child.once(e, f),
+          off: (e, f) => child.off(e, f),
+        }
+      },
+    })
+    const q = sdk.query({ prompt: 'hi', options })
+    for await (const m of q) if (m.type === 'system') break
+    const exited = new Promise((r) => child.once('exit', r))
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 8000))])
+    const gone = child.exitCode !== null || child.signalCode !== null
+    if (!gone) child.kill('SIGKILL')
+    return { events, gone }
+  }
+  const mine = await run(ours)
+  const theirs = await run(official)
+  assert.deepEqual(theirs, { events: ['stdin end', 'kill SIGTERM'], gone: true })
+  assert.deepEqual(mine, theirs)
 })

@@ -61,6 +61,7 @@ class Query {
     this._sdkServers = sdkServers
     // The app's own process, when it starts the CLI itself (spawnClaudeCodeProcess).
     const hostProcess = { proc: undefined }
+    this._hostProcess = hostProcess
     const { dispatch, abortAll, attach } = makeDispatch({
       hostProcess,
       sdkServers,
@@ -159,6 +160,7 @@ class Query {
     this._finished = true
     this._resolveEnded()
     if (this._processAbort) this._processAbort.abort()
+    if (this._hostProcess?.proc) endHostProcess(this._hostProcess.proc)
     if (this._abortSignal) this._abortSignal.removeEventListener('abort', this._onAbort)
     if (this._abortAll) this._abortAll()
   }
@@ -478,6 +480,22 @@ if (ASYNC_DISPOSE) {
   Query.prototype[ASYNC_DISPOSE] = async function () {
     await this.return(undefined)
   }
+}
+
+/**
+ * Ends a process the app started (spawnClaudeCodeProcess) as the official SDK does, whether or
+ * not it honours the AbortSignal: stdin ends at once; a process still running 2 s later gets
+ * SIGTERM, and SIGKILL 5 s after that.
+ */
+function endHostProcess(proc) {
+  try { proc.stdin?.end() } catch {}
+  const running = () => proc.exitCode === null && proc.signalCode == null
+  if (!running()) return
+  setTimeout(() => {
+    if (!running()) return
+    try { proc.kill('SIGTERM') } catch {}
+    setTimeout(() => { if (proc.exitCode === null) try { proc.kill('SIGKILL') } catch {} }, 5000).unref()
+  }, 2000).unref()
 }
 
 function checkDialogKinds(options) {
