@@ -221,10 +221,27 @@ test('a control method after the session ended rejects with a clear error', asyn
   await assert.rejects(q.interrupt(), /query has ended/)
 })
 
-test('unknown and ill-typed options fail before anything is spawned', async () => {
+test('unknown option keys are ignored with one warning each, as the official ignores them', async () => {
+  const warnings = []
+  const onWarning = (w) => { if (w.code === 'CLAUDE_AGENT_SDK_NATIVE_UNKNOWN_OPTION') warnings.push(w.message) }
+  process.on('warning', onWarning)
+  try {
+    for (let i = 0; i < 2; i++) {
+      const { options } = mockOptions(undefined)
+      const { messages, error } = await collect(ours.query({ prompt: 'hi', options: { ...options, appendSystemPrompt: 'legacy', someLegacyKeyXyz: 1 } }))
+      assert.equal(error, null)
+      assert.equal(messages.at(-1).type, 'result')
+    }
+    await new Promise((r) => setTimeout(r, 50))
+    assert.deepEqual(warnings.filter((w) => /appendSystemPrompt|someLegacyKeyXyz/.test(w)).length, 2, warnings.join('\n'))
+  } finally {
+    process.off('warning', onWarning)
+  }
+})
+
+test('ill-typed options fail before anything is spawned', async () => {
   const { log, options } = mockOptions(undefined)
   const bad = [
-    [{ modle: 'x' }, /Unknown option `modle`/],
     [{ maxTurns: 'three' }, /Invalid option `maxTurns`.*expected u64/],
     [{ canUseTool: 'yes' }, /Invalid option `canUseTool`: expected a function/],
     [{ allowedTools: 'Read' }, /Invalid option `allowedTools`/],
