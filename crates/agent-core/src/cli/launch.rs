@@ -425,6 +425,38 @@ mod tests {
   }
 
   #[test]
+  fn sandbox_merges_into_settings_as_the_official() {
+    // From __test__/fixtures/official/options.json (sandbox-enabled, sandbox+settings-merge).
+    assert_eq!(args(r#"{"sandbox":{"enabled":true}}"#), ["--settings", r#"{"sandbox":{"enabled":true,"failIfUnavailable":true}}"#]);
+    assert_eq!(args(r#"{"sandbox":{"enabled":true,"failIfUnavailable":false}}"#), ["--settings", r#"{"sandbox":{"enabled":true,"failIfUnavailable":false}}"#]);
+    let merged = args(
+      r#"{"settings":{"model":"claude-sonnet-4-5","sandbox":{"enabled":false,"filesystem":{"denyRead":["/a"],"disabled":true},"network":{"httpProxyPort":8080,"allowedDomains":["old.example"]},"ripgrep":{"command":"rg","args":["-x"]}}},"sandbox":{"enabled":true,"filesystem":{"denyRead":["/b","/a"]},"network":{"allowedDomains":["new.example"]},"ripgrep":{"command":"rg2"}}}"#,
+    );
+    assert_eq!(merged, ["--settings", r#"{"model":"claude-sonnet-4-5","sandbox":{"enabled":true,"filesystem":{"denyRead":["/a","/b"]},"network":{"allowedDomains":["new.example"]},"ripgrep":{"command":"rg2"},"failIfUnavailable":true}}"#]);
+  }
+
+  #[test]
+  fn options_that_travel_in_argv_as_the_official_sends_them() {
+    assert_eq!(args(r#"{"skills":["pdf","xlsx"]}"#), ["--allowedTools=Skill(pdf),Skill(xlsx)"]);
+    assert_eq!(args(r#"{"skills":"all","allowedTools":["Read","Skill"]}"#), ["--allowedTools=Read,Skill"]);
+    assert!(cli_args(&QueryOptions::from_json(r#"{"skills":[" "]}"#).unwrap()).is_err());
+    assert_eq!(args(r#"{"resume":"r","resumeDropsTurn":"t"}"#), ["--resume=r", "--resume-drops-turn=t"]);
+    assert_eq!(args(r#"{"managedSettings":{"permissions":{"deny":["WebFetch"]}},"extraArgs":{"x":null}}"#), ["--managed-settings", r#"{"permissions":{"deny":["WebFetch"]}}"#, "--x"]);
+    assert_eq!(args(r#"{"pluginDelivery":"initialize","plugins":[{"type":"local","path":"/p"}]}"#), ["--await-initialize"]);
+    assert_eq!(args(r#"{"plugins":[{"type":"local","path":"/p","skipMcpDiscovery":true}]}"#), ["--plugin-dir-no-mcp=/p"]);
+    assert_eq!(args(r#"{"mcpServersDelivery":"initialize","mcpServers":{"s":{"command":"c"}}}"#), ["--await-initialize"]);
+  }
+
+  #[test]
+  fn tool_config_travels_in_the_env() {
+    let o = QueryOptions::from_json(r#"{"env":{},"toolConfig":{"askUserQuestion":{"previewFormat":"html","extendedQuestions":true}}}"#).unwrap();
+    let env = child_env(&o).unwrap();
+    assert!(env.contains(&("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT".into(), "html".into())));
+    assert!(env.contains(&("CLAUDE_CODE_QUESTION_EXTENDED".into(), "1".into())));
+    assert!(!env.iter().any(|(k, _)| k == "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS"));
+  }
+
+  #[test]
   fn base_flags_and_issue_options_in_official_order() {
     assert_eq!(cli_args(&QueryOptions::default()).unwrap(), ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"]);
     assert_eq!(
