@@ -50,7 +50,14 @@ for (const [name, c] of Object.entries(fixture.cases)) {
     const env = options.env
       ? { ...options.env, MOCK_CLI_LOG: log }
       : { ...mock.env, ...(c.capturingProcessEnv ?? {}) }
-    const { error } = await collect(query({ prompt: 'capture', options: { ...options, pathToClaudeCodeExecutable: mock.pathToClaudeCodeExecutable, env } }))
+    // Some option errors are thrown by query() itself, as the official throws them.
+    let started
+    try {
+      started = query({ prompt: 'capture', options: { ...options, pathToClaudeCodeExecutable: mock.pathToClaudeCodeExecutable, env } })
+    } catch (e) {
+      started = { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(e) }) }
+    }
+    const { error } = await collect(started)
     if (c.error) {
       assert.ok(error, `expected the error: ${c.error.message}`)
       assert.equal(error.message, c.error.message)

@@ -106,11 +106,16 @@ test("control_cancel_request fires the callback's AbortSignal (elicitation and d
 
 test('closing the query aborts a callback still running, and nothing hangs', async () => {
   let signalled = false
+  let entered
+  const running = new Promise((r) => (entered = r))
   const { options: mock } = mockOptions(`export default async function (cli) { await cli.initialize(); await cli.nextUserMessage(); cli.request('elicitation', ${JSON.stringify(ELICIT)}).catch(() => {}); await cli.sleep(5000) }`, {
-    onElicitation: (req, { signal }) => new Promise((resolve) => signal.addEventListener('abort', () => { signalled = true; resolve(null) })),
+    onElicitation: (req, { signal }) => new Promise((resolve) => {
+      signal.addEventListener('abort', () => { signalled = true; resolve(null) })
+      entered()
+    }),
   })
   const q = ours.query({ prompt: 'go', options: mock })
-  setTimeout(() => q.close(), 300)
+  running.then(() => q.close())
   const { error } = await collect(q)
   assert.equal(error, null)
   assert.equal(signalled, true)

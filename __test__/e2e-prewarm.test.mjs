@@ -42,6 +42,16 @@ describe('prewarm() with the real CLI 2.1.330', { concurrency: true }, () => {
     }
   })
 
+  it('several spares claimed at once all answer (the prompt never overtakes its claim)', async () => {
+    const model = await startScriptedModel({ turns: [{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'four' }] })
+    try {
+      const runs = await Promise.all([0, 1, 2, 3].map(() => claimRun(ours, model, { cwd: model.tempDir('many-') })))
+      assert.deepEqual(runs.map((r) => [r.claimed.ok, r.result?.subtype, r.error]), Array(4).fill([true, 'success', null]))
+    } finally {
+      await model.close()
+    }
+  })
+
   it('refused claims: the CLI\'s reason in `claimed`, the not_claimed error result for the prompt', async () => {
     const model = await startScriptedModel({ turns: [] })
     try {

@@ -142,7 +142,14 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       if (settingsDone !== undefined) options.push(['settings', settingsDone])
       for (const [, p] of options) p.catch(() => {})
 
+      // Without an overlay the prompt follows the claim's answer, refused or not (a refused claim
+      // answers it with the not_claimed error result). Written at once it could reach the CLI
+      // ahead of the claim, which goes through the engine's control channel.
+      const attach = () => {
+        if (settingsDone === undefined && !closed) try { q._attachPrompt(prompt) } catch {}
+      }
       claimDone.then(async (r) => {
+        attach()
         removeParking()
         const info = { cwd: r?.cwd ?? cwd, sessionId: r?.session_id, parkedMs: r?.parked_ms, sdkMcpSettled: r?.sdk_mcp_settled }
         const results = await Promise.allSettled(options.map(([, p]) => p))
@@ -159,14 +166,12 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
         }
       }, (e) => {
         // Refused: the CLI answers the prompt with its `not_claimed` result and exits.
+        attach()
         q._session?.endInput()
         whenGone()
         settle.reject(e)
       })
-      if (settingsDone === undefined) {
-        q._attachPrompt(prompt)
-        return q
-      }
+      if (settingsDone === undefined) return q
       // With an overlay the prompt waits until the process has accepted it.
       Promise.all([claimDone, settingsDone]).then(() => {
         if (closed) return
