@@ -134,13 +134,13 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
         () => parkedInit,
       )
       q._initOverride.catch(() => {})
-      const options = []
-      if (claim.model !== undefined) options.push(['model', q.setModel(claim.model)])
-      if (claim.maxThinkingTokens !== undefined) options.push(['maxThinkingTokens', q.setMaxThinkingTokens(claim.maxThinkingTokens)])
+      const pending = []
+      if (claim.model !== undefined) pending.push(['model', q.setModel(claim.model)])
+      if (claim.maxThinkingTokens !== undefined) pending.push(['maxThinkingTokens', q.setMaxThinkingTokens(claim.maxThinkingTokens)])
       const followingDone = Object.values(following).some((v) => v !== undefined) ? q.applyFlagSettings(following) : undefined
       const settingsDone = overlay !== undefined ? Promise.all([aheadDone, followingDone]) : undefined
-      if (settingsDone !== undefined) options.push(['settings', settingsDone])
-      for (const [, p] of options) p.catch(() => {})
+      if (settingsDone !== undefined) pending.push(['settings', settingsDone])
+      for (const [, p] of pending) p.catch(() => {})
 
       // Without an overlay the prompt follows the claim's answer, refused or not (a refused claim
       // answers it with the not_claimed error result). Written at once it could reach the CLI
@@ -152,9 +152,9 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
         attach()
         removeParking()
         const info = { cwd: r?.cwd ?? cwd, sessionId: r?.session_id, parkedMs: r?.parked_ms, sdkMcpSettled: r?.sdk_mcp_settled }
-        const results = await Promise.allSettled(options.map(([, p]) => p))
-        const failures = results.flatMap((res, k) => (res.status === 'rejected' ? [`${options[k][0]}: ${res.reason?.message ?? String(res.reason)}`] : []))
-        const settingsResult = settingsDone === undefined ? undefined : results[options.findIndex(([name]) => name === 'settings')]
+        const results = await Promise.allSettled(pending.map(([, p]) => p))
+        const failures = results.flatMap((res, k) => (res.status === 'rejected' ? [`${pending[k][0]}: ${res.reason?.message ?? String(res.reason)}`] : []))
+        const settingsResult = settingsDone === undefined ? undefined : results[pending.findIndex(([name]) => name === 'settings')]
         if (settingsResult?.status === 'rejected') {
           closed = true
           q.close()

@@ -160,7 +160,10 @@ class Query {
     this._finished = true
     this._resolveEnded()
     if (this._processAbort) this._processAbort.abort()
-    if (this._hostProcess?.proc) endHostProcess(this._hostProcess.proc)
+    if (this._hostProcess?.proc) {
+      endHostProcess(this._hostProcess.proc)
+      this._hostProcess = undefined
+    }
     if (this._abortSignal) this._abortSignal.removeEventListener('abort', this._onAbort)
     if (this._abortAll) this._abortAll()
   }
