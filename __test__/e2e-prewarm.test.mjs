@@ -52,6 +52,19 @@ describe('prewarm() with the real CLI 2.1.330', { concurrency: true }, () => {
     }
   })
 
+  it('a claim with model, maxThinkingTokens and a settings overlay (the prompt waits for the overlay)', async () => {
+    const model = await startScriptedModel({ turns: [{ text: 'overlay' }, { text: 'overlay' }] })
+    try {
+      const claim = { model: 'claude-sonnet-4-5', maxThinkingTokens: 1000, settings: { effortLevel: 'high', permissions: { allow: ['Read'] } } }
+      const mine = await claimRun(ours, model, { cwd: model.tempDir('overlay-'), ...claim })
+      const theirs = await claimRun(official, model, { cwd: model.tempDir('overlay-'), ...claim })
+      assert.deepEqual([mine.claimed.ok, mine.result, mine.error], [true, { subtype: 'success', is_error: false, text: 'overlay' }, null])
+      assert.deepEqual([mine.claimed.ok, mine.result, mine.error], [theirs.claimed.ok, theirs.result, theirs.error])
+    } finally {
+      await model.close()
+    }
+  })
+
   it('refused claims: the CLI\'s reason in `claimed`, the not_claimed error result for the prompt', async () => {
     const model = await startScriptedModel({ turns: [] })
     try {
