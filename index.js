@@ -13,6 +13,7 @@ const { matchDeniedModels } = require('./lib/denied-models')
 const { DirectConnectTransport, DirectConnectError, parseDirectConnectUrl } = require('./lib/direct-connect')
 const { FileIndex } = require('./lib/file-index')
 const { CommandMatcher } = require('./lib/command-matcher')
+const sessions = require('./lib/sessions')
 
 module.exports = {
   query, startup, tool, createSdkMcpServer, AbortError,
@@ -22,3 +23,5 @@ module.exports = {
   DirectConnectTransport, DirectConnectError, parseDirectConnectUrl,
   FileIndex, CommandMatcher,
 }
+// Session functions (lib/sessions.js): transcripts read and written by the engine.
+for (const name of ['listSessions', 'getSessionInfo', 'getSessionMessages', 'listSubagents', 'getSubagentMessages', 'renameSession', 'tagSession', 'archiveSession', 'unarchiveSession', 'deleteSession', 'forkSession', 'importSessionToStore', 'InMemorySessionStore', 'foldSessionSummary']) module.exports[name] = sessions[name]

@@ -9,4 +9,8 @@ export const { prewarm } = api
 export const { resolveSettings, filterEscalatingDefaultMode, matchDeniedModels } = api
 export const { DirectConnectTransport, DirectConnectError, parseDirectConnectUrl } = api
 export const { FileIndex, CommandMatcher } = api
+export const {
+  listSessions, getSessionInfo, getSessionMessages, listSubagents, getSubagentMessages, renameSession, tagSession,
+  archiveSession, unarchiveSession, deleteSession, forkSession, importSessionToStore, InMemorySessionStore, foldSessionSummary,
+} = api
 export default api

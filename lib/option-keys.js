@@ -21,7 +21,6 @@ const OFFICIAL = [
 
 /** Official options we do not act on yet: accepted (so apps keep compiling and running), warned. */
 const NOT_IMPLEMENTED = new Set([
-  'sessionStore', 'sessionStoreFlush', 'loadTimeoutMs',
 ])
 
 /** Options of ours that the official SDK does not have. */
