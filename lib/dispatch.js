@@ -40,7 +40,7 @@ class RunningCall {
 
 const errorText = (err) => (err instanceof Error ? err.message : String(err))
 
-function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProcess, mcpLink }) {
+function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, onUserDialog, stderr, hostProcess, mcpLink }) {
   /** The abort signals of calls in flight, by the CLI's request id; the engine says which to fire. */
   const running = new Map()
   // Weak: the engine holds this dispatcher for the session's life, and a strong reference back
@@ -133,8 +133,33 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
     }
   }
 
+  // `elicitation` and `request_user_dialog`: the request object the official SDK hands the
+  // callback, and its answer as is (null: none).
+  async function elicitation(requestId, r) {
+    const controller = track(requestId)
+    try {
+      const result = await onElicitation({
+        serverName: r.mcp_server_name, message: r.message, mode: r.mode, url: r.url, elicitationId: r.elicitation_id,
+        requestedSchema: r.requested_schema, title: r.title, displayName: r.display_name, description: r.description,
+      }, { get signal() { return controller.signal }, requestId })
+      return JSON.stringify(result ?? null)
+    } finally {
+      running.delete(requestId)
+    }
+  }
+
+  async function userDialog(requestId, r) {
+    const controller = track(requestId)
+    try {
+      const result = await onUserDialog({ dialogKind: r.dialog_kind, payload: r.payload, toolUseID: r.tool_use_id }, { get signal() { return controller.signal }, requestId })
+      return JSON.stringify(result ?? null)
+    } finally {
+      running.delete(requestId)
+    }
+  }
+
   /** The user code each kind of call runs (the engine's `CallKind` names). */
-  const callbacks = { tool: callTool, can_use_tool: permission, hook_callback: hook }
+  const callbacks = { tool: callTool, can_use_tool: permission, hook_callback: hook, elicitation, request_user_dialog: userDialog }
 
   function dispatch(kind, requestId, payload) {
     try {

@@ -19,6 +19,7 @@ mod writer;
 pub use handle::{AbortHandle, SessionHandle};
 pub use initialize::initialize_request;
 pub use queue::{MessageText, Messages, DEFAULT_QUEUE_BYTES};
+pub use router::Dialogs;
 pub use stderr::redact_keys;
 
 use std::collections::HashMap;
@@ -53,6 +54,8 @@ pub struct SessionSpec {
   /// The prompt when it is a string: sent right after `initialize`, and input ends with it.
   pub prompt: Option<String>,
   pub can_use_tool: bool,
+  /// Which dialog callbacks the host has (see [`router::Dialogs`]).
+  pub dialogs: router::Dialogs,
   /// Forward the CLI's stderr to [`Host::stderr`].
   pub forward_stderr: bool,
   pub initialize_timeout: Duration,
@@ -113,7 +116,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
   let state = run::Loop::new(run::LoopParts {
     child,
     writer,
-    router: router::Router { servers, can_use_tool: spec.can_use_tool },
+    router: router::Router { servers, can_use_tool: spec.can_use_tool, dialogs: spec.dialogs },
     host,
     cmd_rx,
     finished: finished::Finished::new(),

@@ -21,6 +21,14 @@ pub(crate) struct Router {
   /// In-process servers by the name the CLI knows them under; replaced by `setMcpServers()`.
   pub servers: HashMap<String, Arc<McpServerDef>>,
   pub can_use_tool: bool,
+  pub dialogs: Dialogs,
+}
+
+/// Which of the dialog callbacks (`onElicitation`, `onUserDialog`) the host has.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Dialogs {
+  pub elicitation: bool,
+  pub user_dialog: bool,
 }
 
 /// What the loop does with a control request.
@@ -52,6 +60,10 @@ pub(crate) enum Answer {
   Json,
   /// An MCP notification's acknowledgement, whatever the host answered.
   Ack,
+  /// An ElicitResult; `null` cancels.
+  Elicitation,
+  /// A dialog's result; `null` is an error.
+  UserDialog,
 }
 
 impl Answer {
@@ -82,6 +94,12 @@ impl Answer {
         Ok(json) => success_response(request_id, &one_line(json)),
         Err(message) => error_response(request_id, &message, None),
       },
+      Answer::Elicitation | Answer::UserDialog => match result.map(one_line) {
+        Ok(json) if json == "null" && matches!(self, Answer::Elicitation) => success_response(request_id, r#"{"action":"cancel"}"#),
+        Ok(json) if json == "null" => error_response(request_id, "The onUserDialog callback gave no answer (null)", None),
+        Ok(json) => success_response(request_id, &json),
+        Err(message) => error_response(request_id, &message, None),
+      },
     }
   }
 }
@@ -103,6 +121,7 @@ impl Router {
         Route::Call { kind: CallKind::CanUseTool, payload: request.get().to_string(), answer: Answer::Permission { input, tool_use_id } }
       }
       "hook_callback" => Route::Call { kind: CallKind::Hook, payload: request.get().to_string(), answer: Answer::Json },
+      "elicitation" | "request_user_dialog" => self.dialog(request_id, head.subtype.as_ref(), &request),
       other => {
         tracing::warn!(subtype = other, "unsupported control request");
         Route::Reply(error_response(
@@ -112,6 +131,26 @@ impl Router {
         ))
       }
     }
+  }
+
+  /// `elicitation` and `request_user_dialog`: to the host's callback, concurrently like
+  /// `can_use_tool`. Without a callback an elicitation is declined (as the official SDK does) and
+  /// a dialog is refused with an error (the official stays silent, leaving the CLI to wait for its
+  /// own deadline). A callback that answers `null` cancels an elicitation and refuses a dialog; one
+  /// that throws gets an error response with its message.
+  fn dialog(&self, request_id: &str, subtype: &str, request: &RawValue) -> Route {
+    let elicitation = subtype == "elicitation";
+    let (has_callback, kind) =
+      if elicitation { (self.dialogs.elicitation, CallKind::Elicitation) } else { (self.dialogs.user_dialog, CallKind::UserDialog) };
+    if !has_callback {
+      return Route::Reply(if elicitation {
+        success_response(request_id, r#"{"action":"decline"}"#)
+      } else {
+        error_response(request_id, "No onUserDialog callback answers request_user_dialog", None)
+      });
+    }
+    let answer = if elicitation { Answer::Elicitation } else { Answer::UserDialog };
+    Route::Call { kind, payload: request.get().to_string(), answer }
   }
 
   fn mcp_message(&self, request_id: &str, head: RequestHead) -> Route {
