@@ -36,7 +36,9 @@ class Query {
     }
     // Tool schemas may still be loading their zod (see preloadZod4): start when they are.
     const loading = pendingPreload()
-    if (loading) this._ready = loading.then(() => this._begin(prompt, options))
+    // A session store: transcript frames are mirrored to it, a resume is loaded from it first.
+    if (options.sessionStore) this._ready = require('./session-mirror').startWithStore(this, prompt, options, loading)
+    else if (loading) this._ready = loading.then(() => this._begin(prompt, options))
     else this._begin(prompt, options)
   }
 
@@ -153,6 +155,7 @@ class Query {
 
   _cleanup() {
     this._finished = true
+    if (this._mirrorCleanup) this._mirrorCleanup()
     if (this._processAbort) this._processAbort.abort()
     if (this._abortSignal) this._abortSignal.removeEventListener('abort', this._onAbort)
     if (this._abortAll) this._abortAll()
@@ -163,6 +166,13 @@ class Query {
     if (this._ready) await this._ready
     if (this._pos < this._buffer.length) {
       const value = this._buffer[this._pos]
+      // The store has every entry of a turn before its result is seen (a mirror_error the
+      // flush reports comes first).
+      if (this._mirror && value.type === 'result' && this._flushedFor !== value) {
+        this._flushedFor = value
+        await this._mirror.flush()
+        return this._next()
+      }
       this._buffer[this._pos++] = undefined
       return { value, done: false }
     }
@@ -177,6 +187,7 @@ class Query {
     if (this._takeQueued()) return this._next()
     const batch = await this._session.nextBatch()
     if (batch === null) {
+      if (this._mirror) await this._mirror.flush()
       const reason = this._session.endReason()
       this._cleanup()
       // The session's own end reason (the CLI's exit code and stderr) outranks a failure to
@@ -184,7 +195,7 @@ class Query {
       if (reason) this._error = engineError(reason.code, reason.message)
       return this._next()
     }
-    this._buffer = JSON.parse(batch)
+    this._buffer = this._mirror ? this._mirror.take(JSON.parse(batch)) : JSON.parse(batch)
     this._pos = 0
     return this._next()
   }
@@ -194,7 +205,7 @@ class Query {
     if (!this._session || this._finished) return false
     const batch = this._session.tryBatch()
     if (batch === null) return false
-    this._buffer = JSON.parse(batch)
+    this._buffer = this._mirror ? this._mirror.take(JSON.parse(batch)) : JSON.parse(batch)
     this._pos = 0
     return true
   }
@@ -202,7 +213,7 @@ class Query {
   next() {
     // Fast path: a message is here (or already queued in Rust) and no earlier next() is
     // pending — no promise chain, no wake-up.
-    if (this._waiting === 0 && (this._pos < this._buffer.length || this._takeQueued())) {
+    if (this._waiting === 0 && !this._mirror && (this._pos < this._buffer.length || this._takeQueued())) {
       const value = this._buffer[this._pos]
       this._buffer[this._pos++] = undefined
       return Promise.resolve({ value, done: false })
