@@ -1,6 +1,7 @@
 //! Starting and ending the CLI process. The child must never outlive its session or its host:
-//! it is killed when the session ends or its handle is dropped, and on Linux it also receives
-//! SIGKILL from the kernel if the host dies without cleaning up (SIGKILL of the host included).
+//! it is killed when the session ends or its handle is dropped, and each platform's guard
+//! ([`crate::cli::os`]) ends it if the host dies without cleaning up (SIGKILL of the host
+//! included).
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -8,6 +9,8 @@ use std::time::Duration;
 use tokio::process::{ChildStderr, ChildStdin, ChildStdout, Command};
 
 use crate::cli::child::{ChildProcess, ExitInfo, LocalChild};
+use crate::cli::os;
+use crate::cli::signal::{SIGKILL, SIGTERM};
 
 use crate::cli::launch::Launch;
 use crate::error::Error;
@@ -20,8 +23,9 @@ pub struct Spawned {
 }
 
 /// Spawns without a shell: every argument reaches the CLI as one argv entry, as given.
-/// Must be called from within a tokio runtime, on a thread that outlives the child (see below).
+/// Must be called from within a tokio runtime; any thread will do (see `os::spawn`).
 pub fn spawn(launch: &Launch) -> Result<Spawned, Error> {
+  crate::cli::launch::check_command_line(launch)?;
   let mut cmd = Command::new(&launch.program);
   cmd
     .args(&launch.args)
@@ -30,35 +34,16 @@ pub fn spawn(launch: &Launch) -> Result<Spawned, Error> {
     .stdin(Stdio::piped())
     .stdout(Stdio::piped())
     .stderr(Stdio::piped())
-    .kill_on_drop(true)
-    // Its own process group, so ending the session can also end what the CLI started
-    // (MCP servers, shells) instead of leaving them to the init process.
-    .process_group(0);
+    .kill_on_drop(true);
   if let Some(cwd) = &launch.cwd {
     cmd.current_dir(cwd);
   }
-  #[cfg(target_os = "linux")]
-  unsafe {
-    let host_pid = libc::getpid();
-    cmd.pre_exec(move || {
-      // The kernel sends SIGKILL when the thread that forked us exits. That is a tokio worker
-      // thread, which lives as long as the runtime, i.e. as long as the host process.
-      if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-        return Err(std::io::Error::last_os_error());
-      }
-      // The host may have died between fork and prctl.
-      if libc::getppid() != host_pid {
-        libc::_exit(1);
-      }
-      Ok(())
-    });
-  }
-  let mut child = cmd.spawn().map_err(|e| spawn_error(launch, e))?;
-  let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take()) else {
+  let mut child = os::spawn(cmd).map_err(|e| spawn_error(launch, e))?;
+  let (Some(stdin), Some(stdout), Some(stderr)) = (child.child.stdin.take(), child.child.stdout.take(), child.child.stderr.take()) else {
     return Err(Error::Spawn("Failed to spawn Claude Code process: stdio pipes were not created".into()));
   };
   tracing::debug!(pid = child.id(), program = %launch.program, args = launch.args.len(), "spawned Claude Code");
-  Ok(Spawned { child: LocalChild::new(child), stdin, stdout, stderr })
+  Ok(Spawned { child, stdin, stdout, stderr })
 }
 
 fn spawn_error(launch: &Launch, e: std::io::Error) -> Error {
@@ -80,15 +65,16 @@ pub const GRACE_AFTER_STDIN: Duration = Duration::from_secs(2);
 pub const GRACE_AFTER_SIGTERM: Duration = Duration::from_secs(5);
 
 /// Ends the child gracefully, as the official SDK does: (stdin already closed by the caller)
-/// wait, SIGTERM, wait, SIGKILL. Returns its exit status and whether we had to signal it.
+/// wait, SIGTERM, wait, SIGKILL. On Windows the first signal already ends the job: the polite
+/// part there is the closed stdin and the wait. Returns its exit status and whether we had to signal it.
 pub async fn terminate(child: &mut dyn ChildProcess) -> (Option<ExitInfo>, bool) {
   if let Ok(status) = tokio::time::timeout(GRACE_AFTER_STDIN, child.wait()).await {
     return (status, false);
   }
-  child.signal(libc::SIGTERM);
+  child.signal(SIGTERM);
   if let Ok(status) = tokio::time::timeout(GRACE_AFTER_SIGTERM, child.wait()).await {
     return (status, true);
   }
-  child.signal(libc::SIGKILL);
+  child.signal(SIGKILL);
   (child.wait().await, true)
 }
