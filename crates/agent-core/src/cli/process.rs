@@ -78,3 +78,94 @@ pub async fn terminate(child: &mut dyn ChildProcess) -> (Option<ExitInfo>, bool)
   child.signal(SIGKILL);
   (child.wait().await, true)
 }
+
+/// Process hygiene on every platform (the release workflow runs these on macOS and Windows
+/// runners too): a CLI that exits when stdin closes ends by itself; one that does not is ended
+/// by us, and says so; a CLI whose host is SIGKILLed/terminated does not survive it.
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use std::time::{Duration, Instant};
+
+  /// A command line for this platform: `sh -c` on unix, `cmd /c` on Windows.
+  fn shell(unix: &str, windows: &str) -> Launch {
+    let (program, args) = if cfg!(windows) { ("cmd", vec!["/d".to_string(), "/c".into(), windows.into()]) } else { ("sh", vec!["-c".to_string(), unix.into()]) };
+    Launch { program: program.into(), args, env: std::env::vars().collect(), cwd: None }
+  }
+
+  fn alive(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+      nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), None).is_ok()
+        && !std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| s.contains(") Z"))
+    }
+    #[cfg(windows)]
+    {
+      let out = std::process::Command::new("tasklist").args(["/FI", &format!("PID eq {pid}"), "/NH"]).output().unwrap();
+      String::from_utf8_lossy(&out.stdout).contains(&pid.to_string())
+    }
+  }
+
+  #[tokio::test]
+  async fn graceful_stop_closing_stdin_is_a_normal_exit() {
+    // Reads stdin to its end, then exits 0.
+    let mut s = spawn(&shell("cat >/dev/null", "findstr \"^\" >NUL")).unwrap();
+    drop(s.stdin);
+    let (status, signalled) = terminate(&mut s.child).await;
+    assert!(!signalled);
+    assert_eq!(status, Some(ExitInfo { code: Some(0), signal: None }));
+  }
+
+  #[tokio::test]
+  async fn a_cli_that_ignores_stdin_is_ended_by_us_and_reported_as_such() {
+    let mut s = spawn(&shell("exec sleep 60", "ping -n 60 127.0.0.1 >NUL")).unwrap();
+    let pid = s.child.id().unwrap();
+    drop(s.stdin);
+    let t0 = Instant::now();
+    let (status, signalled) = terminate(&mut s.child).await;
+    assert!(signalled);
+    assert!(t0.elapsed() >= GRACE_AFTER_STDIN && t0.elapsed() < GRACE_AFTER_STDIN + GRACE_AFTER_SIGTERM);
+    // Windows has no signals: ended by us reads as the signal we sent, never as exit code 1.
+    assert_eq!(status, Some(ExitInfo { code: None, signal: Some(SIGTERM) }));
+    assert!(!alive(pid));
+  }
+
+  /// The host (this test binary, run again) spawns a CLI through [`spawn`] and is then killed
+  /// outright; the CLI must not survive it, whatever the platform's guard.
+  #[test]
+  fn the_cli_dies_with_a_killed_host() {
+    if let Some(out) = std::env::var_os("HOST_DEATH_TEST_OUT") {
+      let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+      rt.block_on(async {
+        let s = spawn(&shell("exec sleep 60", "ping -n 60 127.0.0.1 >NUL")).unwrap();
+        std::fs::write(&out, format!("{}\n", s.child.id().unwrap())).unwrap();
+        tokio::time::sleep(Duration::from_secs(60)).await;
+      });
+      return;
+    }
+    let out = std::env::temp_dir().join(format!("agent-core-host-death-{}", std::process::id()));
+    let _ = std::fs::remove_file(&out);
+    let mut host = std::process::Command::new(std::env::current_exe().unwrap())
+      .args(["--exact", "cli::process::tests::the_cli_dies_with_a_killed_host", "--test-threads=1"])
+      .env("HOST_DEATH_TEST_OUT", &out)
+      .stdout(std::process::Stdio::null())
+      .spawn()
+      .unwrap();
+    let t0 = Instant::now();
+    let mut text = String::new();
+    while t0.elapsed() < Duration::from_secs(20) && !text.ends_with('\n') {
+      std::thread::sleep(Duration::from_millis(20));
+      text = std::fs::read_to_string(&out).unwrap_or_default();
+    }
+    let _ = std::fs::remove_file(&out);
+    let pid: u32 = text.trim().parse().unwrap_or_else(|_| panic!("the host reported {text:?}"));
+    assert!(alive(pid));
+    host.kill().unwrap(); // SIGKILL / TerminateProcess: nothing in the host runs
+    host.wait().unwrap();
+    let t0 = Instant::now();
+    while alive(pid) && t0.elapsed() < Duration::from_secs(10) {
+      std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!alive(pid), "CLI {pid} outlived its killed host");
+  }
+}
