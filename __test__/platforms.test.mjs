@@ -9,7 +9,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { sdk, collect, mockOptions, mockCliPath } from './helpers/sdk.mjs'
+import { sdk, collect, mockOptions, mockCliPath, eventually } from './helpers/sdk.mjs'
+import { runHost, within, entry } from './helpers/process.mjs'
 import { extractFromBunfs as extractEsm } from 'claude-agent-sdk-native/extract'
 
 const require = createRequire(import.meta.url)
@@ -99,7 +100,7 @@ test('Electron: a CLI path inside app.asar runs from app.asar.unpacked', async (
     const resources = path.join(tmp, 'resources')
     fs.mkdirSync(path.join(resources, 'app.asar.unpacked'), { recursive: true })
     fs.writeFileSync(path.join(resources, 'app.asar'), 'an asar archive is a file') // as Electron ships it
-    fs.symlinkSync(mockCliPath, path.join(resources, 'app.asar.unpacked', 'cli.mjs'))
+    fs.copyFileSync(mockCliPath, path.join(resources, 'app.asar.unpacked', 'cli.mjs'))
     const { options } = mockOptions(undefined)
     const { messages, error } = await collect(sdk.query({ prompt: 'hi', options: { ...options, pathToClaudeCodeExecutable: path.join(resources, 'app.asar', 'cli.mjs') } }))
     assert.equal(error, null)
@@ -108,5 +109,60 @@ test('Electron: a CLI path inside app.asar runs from app.asar.unpacked', async (
     assert.match(missing.message, /asarUnpack/)
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true })
+  }
+})
+
+/** Exists and is not a zombie (portable: /proc where there is one, else signal 0). */
+function running(pid) {
+  if (fs.existsSync('/proc/self/stat')) {
+    try {
+      return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))
+    } catch {
+      return false
+    }
+  }
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+// macOS's guard, the watchdog, is forced on here (CLAUDE_AGENT_SDK_WATCHDOG=1) so that Linux runs
+// it end to end; on macOS it is the default. The CLI ignores SIGTERM and has a grandchild.
+test('host SIGKILLed: the watchdog takes the CLI and its process group with it', { skip: process.platform === 'win32' }, async () => {
+  const mockIndex = path.join(root, '__test__/mock-cli/index.mjs')
+  const scenario = `
+    import { spawn } from 'node:child_process'
+    export default async function (cli) {
+      cli.onSignal('SIGTERM', () => {})
+      setInterval(() => {}, 1000)
+      await cli.initialize()
+      await cli.nextUserMessage()
+      cli.log({ grandchild: spawn('sleep', ['600'], { stdio: 'ignore' }).pid })
+      cli.systemInit()
+      await new Promise(() => {})
+    }`
+  const host = runHost(`
+    import { query } from ${JSON.stringify(entry)}
+    import { mockCliPath, mockEnv, tempScenario, tempLogPath, readLog } from ${JSON.stringify(mockIndex)}
+    const log = tempLogPath()
+    const q = query({ prompt: 'hi', options: { pathToClaudeCodeExecutable: mockCliPath, env: mockEnv({ scenario: tempScenario(${JSON.stringify(scenario)}), log }) } })
+    await q.next()
+    const records = readLog(log)
+    report({ cli: records.find((r) => r.kind === 'start').pid, grandchild: records.find((r) => r.kind === 'scenario' && r.data.grandchild)?.data.grandchild })
+    setInterval(() => {}, 1000)
+  `, { env: { ...process.env, CLAUDE_AGENT_SDK_WATCHDOG: '1' } })
+  let pids = {}
+  try {
+    pids = await host.next((x) => x.cli, 20000)
+    assert.ok(pids.grandchild > 0 && running(pids.cli) && running(pids.grandchild))
+    host.child.kill('SIGKILL')
+    await within(host.exited, 10000, 'the host to die')
+    await eventually(() => !running(pids.cli) && !running(pids.grandchild), 10000, `CLI ${pids.cli} and grandchild ${pids.grandchild} to die with the host`)
+  } finally {
+    host.child.kill('SIGKILL')
+    for (const pid of [pids.cli, pids.grandchild]) if (pid) try { process.kill(pid, 'SIGKILL') } catch {}
   }
 })

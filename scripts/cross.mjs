@@ -16,6 +16,8 @@
 //
 // Installs what it needs (as root: apt packages; pip: ziglang, cargo-zigbuild; rustup targets;
 // npm: the runtimes and the arm64 CLI, into .tmp/cross). CPU-heavy: ~15-25 min on 2 cores.
+// Builds use Cargo.toml's `cross` profile (release without LTO): smoke builds, not the
+// published artifacts, which the release workflow builds with the release profile.
 // Usage: node scripts/cross.mjs [--skip-setup] [target-name…]   (names as in npm/: linux-arm64-gnu…)
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -57,7 +59,7 @@ function setup() {
   const apt = [
     ['qemu-aarch64-static', 'qemu-user-static'],
     ['x86_64-w64-mingw32-gcc', 'gcc-mingw-w64-x86-64'],
-    ['wine64', 'wine64'],
+    ['wine', 'wine64'],
     ['readelf', 'binutils'],
   ]
   const missing = apt.filter(([cmd]) => !has(cmd)).map(([, p]) => p)
@@ -105,9 +107,9 @@ function libnode() {
   if (fs.existsSync(path.join(dir, 'libnode.dll.a'))) return dir
   fs.mkdirSync(dir, { recursive: true })
   const exports = execFileSync('x86_64-w64-mingw32-objdump', ['-p', path.join(rt, 'node-win', 'bin', 'node.exe')], { encoding: 'utf8', maxBuffer: 1 << 28 })
-  const names = [...exports.matchAll(/^\s*\[\s*\d+\]\s+\+?(?:base\[\s*\d+\]\s+)?[0-9a-fA-F]+\s+(napi_\w+|node_api_\w+|uv_\w+)$/gm)].map((m) => m[1])
-  const fallback = [...exports.matchAll(/\b((?:napi|node_api)_\w+)\b/g)].map((m) => m[1])
-  const symbols = [...new Set(names.length ? names : fallback)]
+  // The export table's lines read `\t[8790] napi_create_object`.
+  const symbols = [...new Set([...exports.matchAll(/^\s*\[\s*\d+\]\s+((?:napi|node_api|uv)_\w+)\s*$/gm)].map((m) => m[1]))]
+  if (!symbols.length) throw new Error('no N-API exports found in node.exe')
   fs.writeFileSync(path.join(dir, 'node.def'), `LIBRARY node.exe\nEXPORTS\n${symbols.join('\n')}\n`)
   sh('x86_64-w64-mingw32-dlltool', ['-d', path.join(dir, 'node.def'), '-l', path.join(dir, 'libnode.dll.a')])
   fs.writeFileSync(path.join(dir, 'libnode.dll'), '') // napi-build checks that this name exists
@@ -120,11 +122,11 @@ function build(t) {
   const benv = { ...env }
   let cmd
   if (t.zig) {
-    cmd = ['zigbuild', '--release', '-p', 'claude-agent-sdk-native', '--target', t.zig, '--target-dir', path.join(root, 'target', 'cross')]
+    cmd = ['zigbuild', '--profile', 'cross', '-p', 'claude-agent-sdk-native', '--target', t.zig, '--target-dir', path.join(root, 'target', 'cross')]
     if (t.macos) benv.MACOSX_DEPLOYMENT_TARGET = t.macos
     if (t.triple.endsWith('musl')) benv[`CARGO_TARGET_${t.triple.toUpperCase().replace(/-/g, '_')}_RUSTFLAGS`] = '-C target-feature=-crt-static'
   } else {
-    cmd = ['build', '--release', '-p', 'claude-agent-sdk-native', '--target', t.triple, '--target-dir', path.join(root, 'target', 'cross')]
+    cmd = ['build', '--profile', 'cross', '-p', 'claude-agent-sdk-native', '--target', t.triple, '--target-dir', path.join(root, 'target', 'cross')]
     benv.LIBNODE_PATH = libnode()
     benv.CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER = 'x86_64-w64-mingw32-gcc'
   }
@@ -134,7 +136,7 @@ function build(t) {
   fs.writeFileSync(logFile, (r.stdout || '') + (r.stderr || ''))
   const secs = Math.round((Date.now() - t0) / 1000)
   if (r.status !== 0) return { ok: false, secs, why: `see ${path.relative(root, logFile)}` }
-  fs.copyFileSync(path.join(root, 'target', 'cross', t.triple, 'release', t.lib), file)
+  fs.copyFileSync(path.join(root, 'target', 'cross', t.triple, 'cross', t.lib), file)
   return { ok: true, secs, file }
 }
 
@@ -212,7 +214,7 @@ function run(t, file) {
       return { ok: null, why: 'needs a musl runtime: Bun for musl wants musl ≥ 1.2.5 (Debian bookworm has 1.2.3), no Alpine Node on npm' }
     case 'win32-x64-msvc': {
       if (!has('wine64') && !has('wine')) return { ok: null, why: 'wine64 not installed' }
-      const nodeDir = path.join(rt, 'node-win')
+      const nodeDir = path.join(rt, 'node-win', 'bin')
       standInBcryptPrimitives(nodeDir)
       const wenv = { ...native, NODE_SKIP_PLATFORM_CHECK: '1', WINEDEBUG: '-all', WINEPREFIX: path.join(work, 'wineprefix') }
       return smoke(has('wine64') ? 'wine64' : 'wine', [path.join(nodeDir, 'node.exe')], 'mock', wenv)

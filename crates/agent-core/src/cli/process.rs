@@ -109,7 +109,7 @@ mod tests {
   #[tokio::test]
   async fn graceful_stop_closing_stdin_is_a_normal_exit() {
     // Reads stdin to its end, then exits 0.
-    let mut s = spawn(&shell("cat >/dev/null", "findstr \"^\" >NUL")).unwrap();
+    let mut s = spawn(&shell("cat >/dev/null", "sort >NUL")).unwrap();
     drop(s.stdin);
     let (status, signalled) = terminate(&mut s.child).await;
     assert!(!signalled);
