@@ -122,6 +122,7 @@ function muslRuntime() {
   for (const [arch, muslArch, wheelArch] of [['amd64', 'x86_64', 'x86_64'], ['arm64', 'aarch64', 'aarch64']]) {
     const dir = path.join(base, arch)
     const deb = fs.readdirSync(apt).find((f) => f.startsWith('musl_') && f.endsWith(`_${arch}.deb`))
+    fs.mkdirSync(path.join(dir, 'deb'), { recursive: true })
     sh('dpkg-deb', ['-x', path.join(apt, deb), path.join(dir, 'deb')])
     fs.mkdirSync(path.join(dir, 'root', 'lib'), { recursive: true })
     fs.copyFileSync(path.join(dir, 'deb', 'usr', 'lib', `ld-musl-${muslArch}.so.1`), path.join(dir, 'root', 'lib', `ld-musl-${muslArch}.so.1`))
