@@ -86,10 +86,13 @@ pub fn spawn(mut cmd: Command) -> io::Result<LocalChild> {
     let _rt = handle.enter();
     cmd.spawn()?
   };
+  let mut child = child;
   let pgid = child.id().map(|p| Pid::from_raw(p as i32));
   let watchdog = match pgid {
     Some(pgid) if watchdog_wanted() => match Watchdog::arm(pgid) {
       Ok(w) => Some(w),
+      // A CLI that already exited (its group gone) needs no guard: the session reports its exit.
+      Err(_) if matches!(child.try_wait(), Ok(Some(_))) => None,
       Err(e) => {
         // Without it a SIGKILLed host would leave the CLI running: refuse to go on.
         let _ = killpg(pgid, Signal::SIGKILL);
