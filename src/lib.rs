@@ -10,6 +10,7 @@ mod js_host;
 mod json_text;
 mod mcp_server;
 mod session;
+mod sessions;
 #[cfg(unix)]
 mod stdout_poll;
 /// libuv polls pipes only on unix: elsewhere the engine's thread reads stdout, and there is no
