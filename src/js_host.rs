@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use agent_core::host::{CallKind, Host, HostCall, HostResult, Reply};
+#[cfg(unix)]
 use agent_core::session::ExternalReader;
 use napi::bindgen_prelude::FnArgs;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode, UnknownReturnValue};
@@ -51,6 +52,7 @@ pub struct JsHost {
   inbox: Mutex<Vec<String>>,
   /// The stdout reader, back from the engine's thread, until the JS thread takes it
   /// (`take_reader`, announced as dispatch('read')).
+  #[cfg(unix)]
   returned_reader: Mutex<Option<ExternalReader>>,
 }
 
@@ -61,6 +63,7 @@ impl JsHost {
       dispatch: Mutex::new(Some(Arc::new(dispatch))),
       replies: Mutex::new(HashMap::new()),
       inbox: Mutex::new(Vec::new()),
+      #[cfg(unix)]
       returned_reader: Mutex::new(None),
     }
   }
@@ -95,6 +98,7 @@ impl JsHost {
   }
 
   /// The stdout reader the engine's thread gave back, if it did.
+  #[cfg(unix)]
   pub fn take_reader(&self) -> Option<ExternalReader> {
     self.returned_reader.lock().unwrap_or_else(|p| p.into_inner()).take()
   }
@@ -164,6 +168,7 @@ impl Host for JsHost {
     self.notify("read", "", String::new());
   }
 
+  #[cfg(unix)]
   fn adopt_reader(&self, reader: ExternalReader) -> Option<ExternalReader> {
     *self.returned_reader.lock().unwrap_or_else(|p| p.into_inner()) = Some(reader);
     if self.notify("read", "", String::new()) {

@@ -11,7 +11,31 @@ mod json_text;
 mod mcp_server;
 mod session;
 mod sessions;
+#[cfg(unix)]
 mod stdout_poll;
+/// libuv polls pipes only on unix: elsewhere the engine's thread reads stdout, and there is no
+/// poll to hold (an uninhabited type, so the code that would use one is statically dead).
+#[cfg(not(unix))]
+mod stdout_poll {
+  pub enum StdoutPoll {}
+  pub enum Resumer {}
+  impl StdoutPoll {
+    pub fn resumer(&mut self) -> Resumer {
+      match *self {}
+    }
+    pub fn close(&mut self) {
+      match *self {}
+    }
+  }
+  impl Resumer {
+    pub unsafe fn resume(self) {
+      match self {}
+    }
+  }
+  pub fn available() -> bool {
+    false
+  }
+}
 
 /// One tokio worker thread. The engine's work per message is small (framing, routing, a pipe
 /// write); with several workers the reader and the tasks it wakes ping-pong between threads,

@@ -153,6 +153,9 @@ pub fn start_session(
     napi::bindgen_prelude::within_runtime_if_available(|| session::start(spec, host.clone())).map_err(invalid)?;
   let (handle, messages) = (started.handle, started.messages);
   diagnostics::register(handle.trace_id(), &host);
+  #[cfg(not(unix))]
+  let poll: Option<StdoutPoll> = None;
+  #[cfg(unix)]
   let poll = match started.reader {
     Some(reader) => Some(StdoutPoll::start(&env, reader, dispatch_ref, host.clone()).inspect_err(|_| handle.abort())?),
     None => None,

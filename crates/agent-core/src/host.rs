@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use crate::session::{ExternalReader, Inflight, StdinWriter};
+#[cfg(unix)]
+use crate::session::ExternalReader;
+use crate::session::{Inflight, StdinWriter};
 
 /// What the host is asked to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +130,7 @@ pub trait Host: Send + Sync + 'static {
   /// The reader the host handed to the engine's thread (`ReadState::Streaming`) comes back: the
   /// CLI is quiet again. The host should poll its fd again, from its own thread. A host that
   /// cannot returns it, and the engine's thread reads to the end.
+  #[cfg(unix)]
   fn adopt_reader(&self, reader: ExternalReader) -> Option<ExternalReader> {
     Some(reader)
   }

@@ -294,9 +294,11 @@ fn grow_pipe(fd: &OwnedFd) -> Option<usize> {
   (size > 0).then_some(size as usize)
 }
 
+/// Elsewhere pipes cannot be resized: macOS's grow from 16 KiB to at most 64 KiB as the writer
+/// gets ahead, so that is the most a wake-up can find waiting.
 #[cfg(not(target_os = "linux"))]
 fn grow_pipe(_: &OwnedFd) -> Option<usize> {
-  None
+  Some(64 * 1024)
 }
 
 /// The fd as tokio's reactor sees it; the reader keeps owning it.

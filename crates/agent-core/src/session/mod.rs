@@ -10,6 +10,7 @@
 //! Or, with an [`ExternalReader`], stdout is read on the host's thread, which routes control
 //! requests right there and hands the loop every other line.
 
+#[cfg(unix)]
 mod external_reader;
 mod handle;
 mod initialize;
@@ -20,6 +21,7 @@ mod run;
 mod stderr;
 mod writer;
 
+#[cfg(unix)]
 pub use external_reader::{ExternalReader, ReadState};
 pub use inflight::Inflight;
 pub use writer::StdinWriter;
@@ -82,6 +84,7 @@ pub struct Started {
   pub messages: Messages,
   /// When [`SessionSpec::external_stdout`] was asked for (and the process is ours): the host
   /// must poll its fd and call `read_ready()`, or the session sees no output.
+  #[cfg(unix)]
   pub reader: Option<ExternalReader>,
 }
 
@@ -108,13 +111,19 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
       let s = process::spawn(&launch)?;
       let stderr = stderr::spawn_stderr(s.stderr, forward);
       // tokio keeps child pipes non-blocking: direct writes from any thread are safe.
-      let fd = std::os::fd::AsRawFd::as_raw_fd(&s.stdin);
+      #[cfg(unix)]
+      let fd = Some(std::os::fd::AsRawFd::as_raw_fd(&s.stdin));
+      #[cfg(not(unix))]
+      let fd = None;
+      #[cfg(unix)]
       let stdout = if spec.external_stdout {
         StdoutPipe::Fd(s.stdout.into_owned_fd().map_err(|e| Error::Spawn(format!("Claude Code's stdout: {e}")))?)
       } else {
         StdoutPipe::Async(Box::new(s.stdout))
       };
-      (Box::new(s.child), (Box::new(s.stdin) as Box<dyn tokio::io::AsyncWrite + Send + Unpin>, Some(fd)), stdout, stderr)
+      #[cfg(not(unix))]
+      let stdout = StdoutPipe::Async(Box::new(s.stdout));
+      (Box::new(s.child), (Box::new(s.stdin) as Box<dyn tokio::io::AsyncWrite + Send + Unpin>, fd), stdout, stderr)
     }
     // A host-started process has no stderr pipe of ours: the host sees it directly.
     ProcessSpec::Host(p) => (p.child, (p.stdin, None), StdoutPipe::Async(p.stdout), stderr::spawn_stderr(tokio::io::empty(), None)),
@@ -143,7 +152,12 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
     inflight: inflight.clone(),
     tool_calls: Default::default(),
   });
-  tracing::debug!(thread = %if matches!(stdout, StdoutPipe::Fd(_)) { "host" } else { "engine" }, "reading Claude Code's stdout");
+  tracing::debug!(thread = %if matches!(stdout, StdoutPipe::Async(_)) { "engine" } else { "host" }, "reading Claude Code's stdout");
+  #[cfg(not(unix))]
+  let StdoutPipe::Async(pipe) = stdout;
+  #[cfg(not(unix))]
+  let stdout = run::Stdout::Own(pipe);
+  #[cfg(unix)]
   let (stdout, reader) = match stdout {
     StdoutPipe::Async(pipe) => (run::Stdout::Own(pipe), None),
     StdoutPipe::Fd(fd) => {
@@ -175,10 +189,16 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
   });
   drop(_entered);
   tokio::spawn(state.run().instrument(span));
-  Ok(Started { handle: SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id, initialize }, messages, reader })
+  Ok(Started {
+    handle: SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id, initialize },
+    messages,
+    #[cfg(unix)]
+    reader,
+  })
 }
 
 enum StdoutPipe {
   Async(Box<dyn tokio::io::AsyncRead + Send + Unpin>),
+  #[cfg(unix)]
   Fd(std::os::fd::OwnedFd),
 }

@@ -23,6 +23,7 @@ use crate::host::Host;
 use crate::protocol::incoming::{classify, Incoming};
 use crate::protocol::outgoing;
 use crate::session::handle::{Command, InitState};
+#[cfg(unix)]
 use crate::session::external_reader::{Backlog, Input};
 use crate::session::inflight::Inflight;
 use crate::session::queue::QueueSender;
@@ -63,12 +64,14 @@ pub(crate) enum Stdout {
   Own(Box<dyn AsyncRead + Send + Unpin>),
   /// An [`ExternalReader`](crate::session::ExternalReader) reads it on the host's thread and
   /// sends what it does not route itself.
+  #[cfg(unix)]
   External(mpsc::UnboundedReceiver<Input>, Arc<Backlog>),
 }
 
 enum Source {
   Own(LineReader<BufReader<Box<dyn AsyncRead + Send + Unpin>>>),
   /// The lines of the last batch not handled yet (in reverse order, taken from the end).
+  #[cfg(unix)]
   External(mpsc::UnboundedReceiver<Input>, Arc<Backlog>, Arc<dyn Host>, Vec<String>),
 }
 
@@ -95,6 +98,7 @@ impl Source {
           }
         }
       },
+      #[cfg(unix)]
       Source::External(rx, backlog, host, lines) => loop {
         if let Some(line) = lines.pop() {
           backlog.taken(line.len(), &**host);
@@ -154,6 +158,7 @@ impl Loop {
   pub(crate) async fn run(mut self) {
     let mut source = match self.p.stdout.take().expect("run is called once") {
       Stdout::Own(stdout) => Source::Own(LineReader::new(BufReader::with_capacity(256 * 1024, stdout))),
+      #[cfg(unix)]
       Stdout::External(rx, backlog) => Source::External(rx, backlog, self.p.host.clone(), Vec::new()),
     };
     let stop = loop {
@@ -330,7 +335,7 @@ impl Loop {
         return;
       }
       Stop::InitTimeout | Stop::InitFailed(_) => {
-        child.signal(libc::SIGKILL);
+        child.signal(crate::cli::signal::SIGKILL);
         let _ = child.wait().await;
         match stop {
           Stop::InitTimeout => Err(Error::InitializeTimeout(self.p.init_timeout.as_millis() as u64)),

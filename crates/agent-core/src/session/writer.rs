@@ -8,7 +8,11 @@
 //! or the user (responses, user messages), at a pace the CLI's own requests set.
 
 use std::collections::VecDeque;
+#[cfg(unix)]
 use std::os::fd::RawFd;
+/// No direct writes where there are no fds: `Option<RawFd>` is always None.
+#[cfg(not(unix))]
+type RawFd = std::convert::Infallible;
 use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncWrite, AsyncWriteExt};
@@ -65,6 +69,12 @@ impl StdinWriter {
   }
 }
 
+#[cfg(not(unix))]
+fn write_nonblocking(fd: RawFd, _: &[u8]) -> std::io::Result<usize> {
+  match fd {}
+}
+
+#[cfg(unix)]
 fn write_nonblocking(fd: RawFd, bytes: &[u8]) -> std::io::Result<usize> {
   loop {
     let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
