@@ -65,3 +65,8 @@ pub use permission::{PermissionContext, PermissionMode, PermissionResult};
 pub use query::{query, McpServerStatus, ModelInfo, Prompt, Query, QueryControl, SlashCommand};
 pub use server::{McpServer, McpServerBuilder};
 pub use tool::{input_schema, tool, Content, IntoToolResult, Tool, ToolResult};
+
+/// The repository README's Rust example, compiled as a doc-test so it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
