@@ -379,24 +379,32 @@ impl RustHost {
   }
 }
 
-impl Host for RustHost {
-  fn invoke(&self, call: HostCall, reply: Reply) {
-    // A panic in user code answers the call with its message: the CLI is never left waiting,
-    // and the process goes on.
+impl RustHost {
+  /// Runs one call as a task on the runtime and hands its outcome to `answer`. A panic in user
+  /// code answers the call with its message: the CLI is never left waiting, and the process goes
+  /// on. (Independent of how the engine takes answers, so only [`Host::invoke`] follows it.)
+  fn run(&self, call: HostCall, answer: impl FnOnce(HostResult) + Send + 'static) {
     let work = AssertUnwindSafe(self.call(&call)).catch_unwind();
     let (work, abort) = futures::future::abortable(work);
     let id = call.request_id;
     self.running.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), abort);
     let running = self.running.clone();
+    let kind = call.kind.as_str();
     self.runtime.spawn(async move {
       let outcome = match work.await {
         Ok(Ok(result)) => result,
-        Ok(Err(panic)) => Err(format!("The {} callback panicked: {}", call.kind.as_str(), panic_message(&*panic))),
+        Ok(Err(panic)) => Err(format!("The {kind} callback panicked: {}", panic_message(&*panic))),
         Err(_aborted) => Err("The call was cancelled".to_string()),
       };
       running.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
-      reply.send(outcome);
+      answer(outcome);
     });
+  }
+}
+
+impl Host for RustHost {
+  fn invoke(&self, call: HostCall, reply: Reply) {
+    self.run(call, move |outcome| reply.send(outcome));
   }
 
   fn cancel(&self, request_id: &str) {
@@ -448,6 +456,30 @@ mod tests {
     assert!(env.contains(&("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-rust".into())));
     let args = agent_core::cli::launch::cli_args(&q).unwrap();
     assert!(args.contains(&"--setting-sources=user,project".to_string()) && args.contains(&"--tools=Read".to_string()), "{args:?}");
+  }
+
+  #[test]
+  fn external_servers_thinking_prompt_and_output_type_reach_the_command_line() {
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Answer {
+      n: u8,
+    }
+    let o = Options::builder()
+      .external_mcp_server("fs", crate::McpServerConfig::Stdio { command: "npx".into(), args: vec!["x".into()], env: Default::default() })
+      .thinking(Thinking::Budget(500))
+      .system_prompt(SystemPrompt::ClaudeCode { append: Some("be brief".into()) })
+      .output_type::<Answer>()
+      .build();
+    let (q, _) = core_options(&o).unwrap();
+    let args = agent_core::cli::launch::cli_args(&q).unwrap();
+    let i = args.iter().position(|a| a == "--mcp-config").expect("--mcp-config");
+    assert_eq!(args[i + 1], r#"{"mcpServers":{"fs":{"type":"stdio","command":"npx","args":["x"]}}}"#);
+    assert!(args.contains(&"--max-thinking-tokens=500".to_string()), "{args:?}");
+    assert!(args.iter().any(|a| a.starts_with("--json-schema=") && a.contains(r#""required":["n"]"#)), "{args:?}");
+    let init = initialize_request(&q, &[]).unwrap();
+    assert_eq!(init["appendSystemPrompt"], "be brief");
+    assert!(init.get("systemPrompt").is_none());
   }
 
   #[test]

@@ -32,7 +32,7 @@ pub enum Error {
     /// The full message, with the end of the CLI's stderr.
     message: String,
   },
-  /// The query was aborted ([`Query::abort`](crate::Query::abort)).
+  /// The query was aborted ([`QueryControl::abort`](crate::QueryControl::abort)).
   #[error("Claude Code process aborted by user")]
   Aborted,
   /// The query is over (closed, dropped, or the CLI is gone): no more requests can be sent.

@@ -84,6 +84,28 @@ async fn a_bad_argument_is_an_error_result_naming_the_field_and_the_handler_does
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_panicking_handler_is_an_error_result_and_the_session_goes_on() {
+  require_e2e!();
+  let boom = tool("boom", "Always fails", |_: Greet| async move {
+    if true {
+      panic!("the handler gave up");
+    }
+    "unreachable"
+  });
+  let server = McpServer::builder("demo").tool(boom).build().unwrap();
+  let model = ScriptedModel::start(json!({ "turns": [
+    { "toolUses": [{ "name": "mcp__demo__boom", "input": { "name": "x" } }] },
+    { "echoToolResult": "Tool said: " },
+  ]}));
+  let options = model.options().mcp_server("demo", server).allowed_tools(["mcp__demo__boom"]).build();
+  let messages = collect(query("boom", options).unwrap()).await;
+  let results = tool_results(&messages);
+  assert!(results.len() == 1 && results[0].1, "{results:?}");
+  assert!(results[0].0.contains("The tool callback panicked: the handler gave up"), "{results:?}");
+  assert!(result_text(&messages).starts_with("Tool said: "), "the turn went on");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn permission_callback_denies_and_allows_with_a_changed_input() {
   require_e2e!();
   let calls = Arc::new(AtomicUsize::new(0));
