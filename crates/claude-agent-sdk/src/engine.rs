@@ -7,7 +7,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use agent_core::cli::discover::find_cli;
@@ -52,6 +52,7 @@ impl ServerDef {
 #[derive(Clone)]
 pub(crate) struct Session {
   handle: SessionHandle,
+  host: Arc<RustHost>,
 }
 
 /// Starts the CLI and the session. `prompt`: the text prompt, or `None` for streaming input.
@@ -70,7 +71,7 @@ pub(crate) fn start(prompt: Option<String>, options: Options) -> Result<(Session
     options.sdk_servers.iter().map(|(key, s)| (key.clone(), s.inner.def.0.clone())).collect();
   let initialize = initialize_request(&core, &servers).map_err(error)?;
   let host = Arc::new(RustHost {
-    servers: options.sdk_servers.iter().cloned().collect(),
+    servers: RwLock::new(options.sdk_servers.iter().cloned().collect()),
     can_use_tool: options.can_use_tool.clone(),
     hooks,
     stderr: options.stderr.clone(),
@@ -89,8 +90,8 @@ pub(crate) fn start(prompt: Option<String>, options: Options) -> Result<(Session
     message_text: session::MessageText::Utf8,
     external_stdout: false,
   };
-  let started = session::start(spec, host).map_err(error)?;
-  Ok((Session { handle: started.handle }, message_stream(started.messages)))
+  let started = session::start(spec, host.clone()).map_err(error)?;
+  Ok((Session { handle: started.handle, host }, message_stream(started.messages)))
 }
 
 impl Session {
@@ -104,6 +105,16 @@ impl Session {
   pub(crate) async fn initialization_result(&self) -> Result<Value> {
     let text = self.handle.initialization_result().await.map_err(error)?;
     serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("Claude Code answered initialize with invalid JSON: {e}")))
+  }
+
+  /// Replaces the in-process servers (routed by the engine and answered by this host from now
+  /// on) and tells the CLI the new set: `servers` is the `mcp_set_servers` map with in-process
+  /// ones as `{"type": "sdk", "name": key}`.
+  pub(crate) async fn set_mcp_servers(&self, sdk: Vec<(String, McpServer)>, servers: Map<String, Value>) -> Result<Value> {
+    let defs = sdk.iter().map(|(key, s)| (key.clone(), s.inner.def.0.clone())).collect();
+    *self.host.servers.write().unwrap_or_else(|p| p.into_inner()) = sdk.into_iter().collect();
+    self.handle.set_sdk_servers(defs).map_err(error)?;
+    self.control(json!({ "subtype": "mcp_set_servers", "servers": servers })).await
   }
 
   pub(crate) fn send_user_message(&self, json: String) -> Result<()> {
@@ -292,8 +303,8 @@ fn child_env(d: &OptionsData) -> Option<Map<String, Value>> {
 
 /// Runs the engine's calls into user code as tokio tasks, each answered through its `Reply`.
 struct RustHost {
-  /// In-process servers by the name the CLI knows them under.
-  servers: HashMap<String, McpServer>,
+  /// In-process servers by the name the CLI knows them under (replaced by `set_mcp_servers`).
+  servers: RwLock<HashMap<String, McpServer>>,
   can_use_tool: Option<CanUseToolFn>,
   hooks: HashMap<String, HookFn>,
   stderr: Option<StderrFn>,
@@ -335,7 +346,8 @@ impl RustHost {
           Ok(p) => p,
           Err(e) => return futures::future::ready(Err(format!("Malformed tool call: {e}"))).boxed(),
         };
-        let Some(tool) = self.servers.get(&p.server).and_then(|s| s.tool(&p.tool)).cloned() else {
+        let servers = self.servers.read().unwrap_or_else(|p| p.into_inner());
+        let Some(tool) = servers.get(&p.server).and_then(|s| s.tool(&p.tool)).cloned() else {
           return futures::future::ready(Err(format!("Tool {} not found on server {}", p.tool, p.server))).boxed();
         };
         async move {

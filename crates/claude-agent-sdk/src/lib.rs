@@ -62,9 +62,26 @@ pub use message::{
 };
 pub use options::{Effort, McpServerConfig, Options, OptionsBuilder, SettingSource, SystemPrompt, Thinking, Tools};
 pub use permission::{PermissionContext, PermissionMode, PermissionResult};
-pub use query::{query, McpServerStatus, ModelInfo, Prompt, Query, QueryControl, SlashCommand};
+pub use query::{query, McpServerSpec, McpServerStatus, McpSetServersResult, ModelInfo, Prompt, Query, QueryControl, SlashCommand};
 pub use server::{McpServer, McpServerBuilder};
 pub use tool::{input_schema, tool, Content, IntoToolResult, Tool, ToolResult};
+
+#[cfg(test)]
+mod tests {
+  /// What users move between tasks and threads must be able to go.
+  #[test]
+  fn public_handles_are_send_and_sync_where_it_matters() {
+    fn send<T: Send>() {}
+    fn send_sync<T: Send + Sync>() {}
+    send::<crate::Query>();
+    send_sync::<crate::QueryControl>();
+    send_sync::<crate::Options>();
+    send_sync::<crate::McpServer>();
+    send_sync::<crate::Tool>();
+    send_sync::<crate::Message>();
+    send_sync::<crate::Error>();
+  }
+}
 
 /// The repository README's Rust example, compiled as a doc-test so it cannot go stale.
 #[cfg(doctest)]

@@ -10,7 +10,8 @@ use serde_json::{json, Value};
 use crate::engine;
 use crate::error::{Error, Result};
 use crate::message::{Message, UserInput};
-use crate::options::Options;
+use crate::options::{McpServerConfig, Options};
+use crate::server::McpServer;
 use crate::permission::PermissionMode;
 
 /// What a query starts with: one text prompt, or a stream of user messages (streaming input,
@@ -201,6 +202,43 @@ pub struct ModelInfo {
   pub description: String,
 }
 
+/// A server for [`QueryControl::set_mcp_servers`]: in-process, or run by the CLI.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum McpServerSpec {
+  /// Served from this process.
+  InProcess(McpServer),
+  /// Run (or connected to) by the CLI.
+  External(McpServerConfig),
+}
+
+impl From<McpServer> for McpServerSpec {
+  fn from(s: McpServer) -> Self {
+    McpServerSpec::InProcess(s)
+  }
+}
+
+impl From<McpServerConfig> for McpServerSpec {
+  fn from(c: McpServerConfig) -> Self {
+    McpServerSpec::External(c)
+  }
+}
+
+/// What [`QueryControl::set_mcp_servers`] changed.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[non_exhaustive]
+pub struct McpSetServersResult {
+  /// Servers added.
+  #[serde(default)]
+  pub added: Vec<String>,
+  /// Servers removed.
+  #[serde(default)]
+  pub removed: Vec<String>,
+  /// Servers that failed, with why.
+  #[serde(default)]
+  pub errors: std::collections::BTreeMap<String, String>,
+}
+
 fn typed<T: for<'de> Deserialize<'de>>(v: Value, what: &str) -> Result<T> {
   T::deserialize(v).map_err(|e| Error::Protocol(format!("Claude Code answered {what} unexpectedly: {e}")))
 }
@@ -246,6 +284,28 @@ impl QueryControl {
   pub async fn mcp_server_status(&self) -> Result<Vec<McpServerStatus>> {
     let answer = self.session.control(json!({ "subtype": "mcp_status" })).await?;
     typed(answer.get("mcpServers").cloned().unwrap_or_else(|| json!([])), "mcp_status")
+  }
+
+  /// Replaces the MCP servers added to the session at run time with this set (servers given in
+  /// the options stay). In-process servers are answered from this process from now on.
+  pub async fn set_mcp_servers<K: Into<String>>(&self, servers: impl IntoIterator<Item = (K, McpServerSpec)>) -> Result<McpSetServersResult> {
+    let mut sdk = Vec::new();
+    let mut wire = serde_json::Map::new();
+    for (key, spec) in servers {
+      let key = key.into();
+      let config = match spec {
+        McpServerSpec::InProcess(server) => {
+          sdk.push((key.clone(), server));
+          json!({ "type": "sdk", "name": key })
+        }
+        McpServerSpec::External(config) => serde_json::to_value(config).map_err(|e| Error::InvalidOption(format!("Invalid MCP server config: {e}")))?,
+      };
+      if wire.insert(key.clone(), config).is_some() {
+        return Err(Error::InvalidOption(format!("Two MCP servers are named {key:?}")));
+      }
+    }
+    let answer = self.session.set_mcp_servers(sdk, wire).await?;
+    typed(answer, "mcp_set_servers")
   }
 
   /// Reconnects an MCP server.

@@ -39,7 +39,9 @@ impl fmt::Debug for Tool {
 /// calling the handler.
 ///
 /// The handler returns anything [`IntoToolResult`]: a `String`, a [`ToolResult`], or a
-/// `Result` of either whose `Err` (any `Display`) becomes an `isError` result.
+/// `Result` of either whose `Err` (any `Display`) becomes an `isError` result. It runs as its
+/// own tokio task, so many calls run at once; a panic becomes an `isError` result carrying its
+/// message; when the CLI cancels the call (or the query ends), the handler's future is dropped.
 ///
 /// ```
 /// use claude_agent_sdk::{tool, Tool};

@@ -171,20 +171,34 @@ async fn a_pre_tool_use_hook_blocks_a_call() {
   assert_eq!(calls.load(Ordering::SeqCst), 0);
 }
 
+#[derive(Deserialize, JsonSchema)]
+struct Add {
+  a: i64,
+  b: i64,
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn streaming_input_and_control_requests() {
   require_e2e!();
-  let model = ScriptedModel::start(json!({ "turns": [{ "echoUserText": "echo: " }, { "echoUserText": "echo: " }] }));
+  let model = ScriptedModel::start(json!({ "turns": [
+    { "echoUserText": "echo: " },
+    { "toolUses": [{ "name": "mcp__calc__add", "input": { "a": 1, "b": 2 } }] },
+    { "echoUserText": "echo: " },
+  ]}));
   let (tx, rx) = futures::channel::mpsc::unbounded::<UserInput>();
   tx.unbounded_send(UserInput::text("first")).unwrap();
-  let options = model.options().mcp_server("demo", demo_server(Default::default())).build();
+  let options = model.options().mcp_server("demo", demo_server(Default::default())).allowed_tools(["mcp__calc__add"]).build();
   let mut q = query(Prompt::stream(rx), options).unwrap();
   let mut results = Vec::new();
+  let mut messages = Vec::new();
   while let Some(m) = tokio::time::timeout(Duration::from_secs(60), q.next()).await.expect("a message in time") {
-    let Message::Result(r) = m.unwrap() else { continue };
+    let m = m.unwrap();
+    messages.push(m.clone());
+    let Message::Result(r) = m else { continue };
     results.push(r.result.unwrap_or_default());
     if results.len() == 1 {
-      // Between turns: the controls work, then the next message goes in and the input ends.
+      // Between turns: the controls work, a server is added, then the next message goes in and
+      // the input ends.
       let status = q.mcp_server_status().await.unwrap();
       assert_eq!(status.iter().find(|s| s.name == "demo").map(|s| s.status.as_str()), Some("connected"), "{status:?}");
       q.set_permission_mode(PermissionMode::AcceptEdits).await.unwrap();
@@ -193,12 +207,17 @@ async fn streaming_input_and_control_requests() {
       assert!(!models.is_empty() && models.iter().all(|m| !m.value.is_empty()), "{models:?}");
       let unknown = q.control_request(json!({ "subtype": "no_such_request" })).await.unwrap_err();
       assert!(matches!(unknown, claude_agent_sdk::Error::Control(_)), "{unknown:?}");
+      let add = tool("add", "Adds two integers", |x: Add| async move { (x.a + x.b).to_string() });
+      let calc = McpServer::builder("calc").tool(add).build().unwrap();
+      let changed = q.set_mcp_servers([("calc", calc.into())]).await.unwrap();
+      assert_eq!(changed.added, ["calc"], "{changed:?}");
       tx.unbounded_send(UserInput::text("second")).unwrap();
       tx.close_channel();
     }
   }
   assert_eq!(results.len(), 2, "{results:?}");
   assert_eq!(results[0], "echo: first");
+  assert_eq!(tool_results(&messages), [("3".to_string(), false)], "the server added at run time answered");
   // The CLI shows the model the `/model` change before the second message.
   assert!(results[1].contains("Set model to `claude-sonnet-4-5`") && results[1].ends_with("second"), "{results:?}");
   let control = q.control();
