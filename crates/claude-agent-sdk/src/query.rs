@@ -352,7 +352,9 @@ impl QueryControl {
     typed(init.get("models").cloned().unwrap_or_else(|| json!([])), "initialize (models)")
   }
 
-  /// Sends a user message (streaming input; with a text prompt, a message for the next turn).
+  /// Sends a user message: streaming input, alongside the prompt stream. (With a text prompt the
+  /// CLI's input closes after the result, and a message sent later is dropped.) Fails once the
+  /// session is over.
   pub fn send_message(&self, message: UserInput) -> Result<()> {
     self.session.send_user_message(message.to_json())
   }
