@@ -363,6 +363,17 @@ mod tests {
   }
 
   #[test]
+  fn scripts_run_through_the_runtime() {
+    let o = QueryOptions::from_json(r#"{"executableArgs":["--x"]}"#).unwrap();
+    let exe = Executable { path: "/p/cli.mjs".into(), is_script: true };
+    let l = build_launch(&o, &exe, "node").unwrap();
+    assert_eq!(l.program, "node");
+    assert_eq!(&l.args[..2], ["--x", "/p/cli.mjs"]);
+    let exe = Executable { path: "/p/claude".into(), is_script: false };
+    assert_eq!(build_launch(&o, &exe, "node").unwrap().program, "/p/claude");
+  }
+
+  #[test]
   fn no_env_inherits_ours_and_the_entrypoint_can_be_named() {
     // `PATH` is set for any test run; the JS host always passes an env, so only Rust callers
     // reach the inheriting branch.
@@ -376,16 +387,5 @@ mod tests {
     assert!(!env.iter().any(|(k, _)| k == "PATH"), "a given env replaces ours");
     assert!(env.contains(&("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-ts".into())));
     assert!(QueryOptions::from_json(r#"{"entrypoint":"x"}"#).is_err(), "not a JS option");
-  }
-
-  #[test]
-  fn scripts_run_through_the_runtime() {
-    let o = QueryOptions::from_json(r#"{"executableArgs":["--x"]}"#).unwrap();
-    let exe = Executable { path: "/p/cli.mjs".into(), is_script: true };
-    let l = build_launch(&o, &exe, "node").unwrap();
-    assert_eq!(l.program, "node");
-    assert_eq!(&l.args[..2], ["--x", "/p/cli.mjs"]);
-    let exe = Executable { path: "/p/claude".into(), is_script: false };
-    assert_eq!(build_launch(&o, &exe, "node").unwrap().program, "/p/claude");
   }
 }
