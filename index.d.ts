@@ -12,6 +12,7 @@ import type {
   CreateSdkMcpServerOptions,
   InferShape,
   McpSdkServerConfigWithInstance,
+  SdkMcpServer,
   SdkMcpJsonSchemaToolDefinition,
   SdkMcpToolDefinition,
   ToolInputJsonSchema,
@@ -25,6 +26,7 @@ export * from './types/mcp-servers.js'
 export * from './types/options.js'
 export * from './types/query.js'
 export * from './types/settings.js'
+export * from './types/sessions.js'
 export type { CallToolResult, CallToolResultContent, ToolAnnotations, ElicitResult } from './types/mcp.js'
 
 /** Thrown (from the Query's iteration) when the query is aborted through `options.abortController`. */
@@ -84,4 +86,4 @@ export declare function tool<Schema extends AnyZodRawShape | ToolInputJsonSchema
  * Creates an in-process MCP server holding `tools`. Put the result in `options.mcpServers`; its
  * tools are then called `mcp__<key>__<tool name>`. One server may serve many queries at once.
  */
-export declare function createSdkMcpServer(options: CreateSdkMcpServerOptions): McpSdkServerConfigWithInstance
+export declare function createSdkMcpServer(options: CreateSdkMcpServerOptions): McpSdkServerConfigWithInstance & { instance: SdkMcpServer }

@@ -6,5 +6,8 @@ const { query, startup } = require('./lib/query')
 const { tool } = require('./lib/tool')
 const { createSdkMcpServer } = require('./lib/mcp-server')
 const { AbortError } = require('./lib/errors')
+const sessions = require('./lib/sessions')
 
 module.exports = { query, startup, tool, createSdkMcpServer, AbortError }
+// Session functions (lib/sessions.js): transcripts read and written by the engine.
+for (const name of ['listSessions', 'getSessionInfo', 'getSessionMessages', 'listSubagents', 'getSubagentMessages', 'renameSession', 'tagSession', 'archiveSession', 'unarchiveSession', 'deleteSession', 'forkSession', 'importSessionToStore', 'InMemorySessionStore', 'foldSessionSummary']) module.exports[name] = sessions[name]

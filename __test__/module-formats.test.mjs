@@ -177,7 +177,10 @@ test('the typings, every declaration file they import, and the license of the in
 })
 
 test('index.d.ts declares exactly the values the package exports', () => {
-  const dts = fs.readFileSync(path.join(root, 'index.d.ts'), 'utf8')
+  const index = fs.readFileSync(path.join(root, 'index.d.ts'), 'utf8')
+  // index.d.ts and the declaration files it re-exports with `export *`.
+  const reexported = [...index.matchAll(/^export \* from '\.\/(types\/[a-z-]+)\.js'/gm)].map((m) => fs.readFileSync(path.join(root, m[1] + '.d.ts'), 'utf8'))
+  const dts = [index, ...reexported].join('\n')
   const declared = [...dts.matchAll(/^export declare (?:function|class|const) ([A-Za-z0-9_$]+)/gm)].map((m) => m[1])
   const runtime = Object.keys(require('claude-agent-sdk-native'))
   assert.deepEqual([...new Set(declared)].sort(), runtime.sort())

@@ -26,6 +26,12 @@ const SDKS = ['ours', 'official', 'floor']
 // round trip on a small VM, is then the same for every SDK.
 const ALL_SCENARIOS = ['import', 'startup', 'startup_legacy', 'toolcall_seq', 'toolcall_seq_1cpu', 'toolcall_conc', 'permission_seq', 'permission_seq_1cpu', 'stream_1k', 'stream_1m']
 const PINNED = '_1cpu'
+// `sessions` (bench/sessions.mjs): the session functions on a generated corpus; alone with
+// `npm run bench -- sessions`, and after the other scenarios in a full run.
+if (process.argv.slice(2).join(' ') === 'sessions') {
+  await (await import('./sessions.mjs')).runSessionsBench()
+  process.exit(0)
+}
 const scenarios = process.argv.slice(2).length ? process.argv.slice(2) : ALL_SCENARIOS
 for (const s of scenarios) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s}; known: ${ALL_SCENARIOS.join(', ')}`)
 const writeDocs = !quick || process.env.BENCH_WRITE === '1'
@@ -300,6 +306,8 @@ if (writeDocs) {
   writeBenchmarksMd()
   console.log('[bench] wrote BENCHMARKS.md and bench/chart.svg')
 }
+// A full run ends with the session functions.
+if (!process.argv.slice(2).length) await (await import('./sessions.mjs')).runSessionsBench({ writeDocs })
 
 // ---------------------------------------------------------------------------------------- SVG --
 
@@ -421,5 +429,7 @@ function writeBenchmarksMd() {
   md.push('')
   md.push(analysis)
   md.push('')
-  fs.writeFileSync(file, md.join('\n'))
+  // The session functions' section (bench/sessions.mjs) is kept as it is.
+  const kept = fs.existsSync(file) ? /<!-- sessions:begin -->[\s\S]*?<!-- sessions:end -->\n?/.exec(fs.readFileSync(file, 'utf8')) : null
+  fs.writeFileSync(file, md.join('\n') + (kept ? '\n' + kept[0] : ''))
 }

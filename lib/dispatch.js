@@ -5,10 +5,8 @@
 // Every failure of user code becomes the answer the official SDK gives (an isError tool result;
 // a failed reply the engine maps to a deny or an error response), so nothing thrown here can
 // reach the process.
-const { normalizeToolResult, errorResultFromThrow, toolNotFoundMessage } = require('./schema')
+const { runMcpCall } = require('./mcp-calls')
 
-const answer = (result) => JSON.stringify({ result })
-const errorResult = (text) => ({ content: [{ type: 'text', text }], isError: true })
 
 /**
  * A call in flight. Its AbortSignal is made only if the user code asks for it (most never do,
@@ -36,7 +34,7 @@ class RunningCall {
 
 const errorText = (err) => (err instanceof Error ? err.message : String(err))
 
-function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProcess }) {
+function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProcess, mcpLink }) {
   /** Calls in flight, by the CLI's request id (for control_cancel_request). */
   const running = new Map()
   // Weak: the engine holds this dispatcher for the session's life, and a strong reference back
@@ -57,37 +55,16 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
   }
 
   // Each call is tracked before its first await, so a cancel right behind it finds it.
+  // The MCP requests themselves run in ./mcp-calls (shared with instance.connect(transport)).
   async function callTool(requestId, payload) {
     const controller = track(requestId)
     try {
-      const { server, tool, id, arguments: args, meta, validated } = payload
-      const entry = sdkServers.get(server)?.tools.get(tool)
-      if (!entry) return answer(errorResult(toolNotFoundMessage(tool)))
-      // `validated`: the engine found the arguments pass this tool's plain JSON Schema unchanged.
-      const checked = validated && entry.schema.kind === 'json' ? { ok: true, value: args } : await entry.schema.validate(args)
-      if (!checked.ok) return answer(errorResult(checked.message))
-      const extra = {
-        get signal() { return controller.signal },
-        sessionId: undefined,
-        _meta: meta ?? undefined,
-        sendNotification: async () => {},
-        sendRequest: async () => { throw new Error('sendRequest is not supported for in-process SDK MCP tools') },
-        authInfo: undefined,
-        requestId: id,
-      }
-      let result
-      try {
-        result = entry.schema.passArgs ? await entry.definition.handler(checked.value, extra) : await entry.definition.handler(extra)
-      } catch (err) {
-        return answer(errorResultFromThrow(err))
-      }
-      try {
-        return answer(normalizeToolResult(result))
-      } catch (err) {
-        // Where the official server answers with a JSON-RPC error (an invalid result).
-        if (typeof err.toJsonRpcError === 'function') return JSON.stringify({ error: err.toJsonRpcError() })
-        return answer(errorResultFromThrow(err))
-      }
+      const server = sdkServers.get(payload.server)
+      // A response or notification the engine passed on (answered already), for the link.
+      if (payload.message !== undefined) return mcpLink?.message(payload), '{}'
+      // Any message for a foreign server object: its own answer, once it gives it.
+      if (payload.forward !== undefined) return await server.forward(payload.forward, controller)
+      return await runMcpCall(server, payload, controller, mcpLink?.channel(payload.server))
     } finally {
       running.delete(requestId)
     }

@@ -21,7 +21,7 @@ const OFFICIAL = [
 /** Official options we do not act on yet: accepted (so apps keep compiling and running), warned. */
 const NOT_IMPLEMENTED = new Set([
   'toolConfig', 'onElicitation', 'onUserDialog', 'supportedDialogKinds', 'perTaskStopAffordance',
-  'sessionStore', 'sessionStoreFlush', 'loadTimeoutMs', 'verbatimPrompts', 'mcpServersDelivery',
+  'verbatimPrompts', 'mcpServersDelivery',
   'pluginDelivery', 'resumeDropsTurn', 'managedSettings', 'skills',
 ])
 

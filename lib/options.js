@@ -98,10 +98,17 @@ function splitServers(servers) {
   const processServers = {}
   for (const [name, config] of Object.entries(servers ?? {})) {
     if (isSdkServer(config)) {
-      if (!(config.instance instanceof SdkMcpServer)) {
-        throw new TypeError(`mcpServers.${name}: an in-process server must come from createSdkMcpServer() of claude-agent-sdk-native`)
+      const instance = config.instance
+      if (instance instanceof SdkMcpServer) {
+        sdk.set(name, instance)
+      } else if (instance && typeof instance.connect === 'function') {
+        // Any other MCP server object (an McpServer or Server of @modelcontextprotocol/sdk, a
+        // server of another copy of this package): connected to the query through a transport.
+        const { ForeignServer } = require('./mcp-connect')
+        sdk.set(name, new ForeignServer(instance, typeof config.name === 'string' && config.name ? config.name : name))
+      } else {
+        throw new TypeError(`mcpServers.${name}: \`instance\` must be an MCP server (an McpServer or Server of @modelcontextprotocol/sdk, or a createSdkMcpServer() server); it has no connect() method`)
       }
-      sdk.set(name, config.instance)
     } else {
       processServers[name] = config
     }

@@ -5,6 +5,7 @@ const path = require('path')
 const { loadNative } = require('./native')
 const { splitOptions, splitServers } = require('./options')
 const { makeDispatch } = require('./dispatch')
+const { McpLink } = require('./mcp-link')
 const { AbortError, engineError } = require('./errors')
 const { pendingPreload } = require('./schema/zod-loader')
 
@@ -35,7 +36,9 @@ class Query {
     }
     // Tool schemas may still be loading their zod (see preloadZod4): start when they are.
     const loading = pendingPreload()
-    if (loading) this._ready = loading.then(() => this._begin(prompt, options))
+    // A session store: transcript frames are mirrored to it, a resume is loaded from it first.
+    if (options.sessionStore) this._ready = require('./session-mirror').startWithStore(this, prompt, options, loading)
+    else if (loading) this._ready = loading.then(() => this._begin(prompt, options))
     else this._begin(prompt, options)
   }
 
@@ -57,7 +60,10 @@ class Query {
     this._sdkServers = sdkServers
     // The app's own process, when it starts the CLI itself (spawnClaudeCodeProcess).
     const hostProcess = { proc: undefined }
+    // How the in-process servers reach the CLI on their own (list_changed, elicitation, progress).
+    const mcpLink = (this._mcpLink = new McpLink(sdkServers))
     const { dispatch, abortAll, attach } = makeDispatch({
+      mcpLink,
       hostProcess,
       sdkServers,
       hookCallbacks,
@@ -83,6 +89,7 @@ class Query {
       stdoutOnJsThread: IS_NODE,
     }, dispatch)
     attach(this._session)
+    mcpLink.attach(this._session)
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
     if (prompt !== WARM && typeof prompt !== 'string') this._pump(prompt)
@@ -148,15 +155,24 @@ class Query {
 
   _cleanup() {
     this._finished = true
+    if (this._mirrorCleanup) this._mirrorCleanup()
     if (this._processAbort) this._processAbort.abort()
     if (this._abortSignal) this._abortSignal.removeEventListener('abort', this._onAbort)
     if (this._abortAll) this._abortAll()
+    if (this._mcpLink) this._mcpLink.close()
   }
 
   async _next() {
     if (this._ready) await this._ready
     if (this._pos < this._buffer.length) {
       const value = this._buffer[this._pos]
+      // The store has every entry of a turn before its result is seen (a mirror_error the
+      // flush reports comes first).
+      if (this._mirror && value.type === 'result' && this._flushedFor !== value) {
+        this._flushedFor = value
+        await this._mirror.flush()
+        return this._next()
+      }
       this._buffer[this._pos++] = undefined
       return { value, done: false }
     }
@@ -171,6 +187,7 @@ class Query {
     if (this._takeQueued()) return this._next()
     const batch = await this._session.nextBatch()
     if (batch === null) {
+      if (this._mirror) await this._mirror.flush()
       const reason = this._session.endReason()
       this._cleanup()
       // The session's own end reason (the CLI's exit code and stderr) outranks a failure to
@@ -178,7 +195,7 @@ class Query {
       if (reason) this._error = engineError(reason.code, reason.message)
       return this._next()
     }
-    this._buffer = JSON.parse(batch)
+    this._buffer = this._mirror ? this._mirror.take(JSON.parse(batch)) : JSON.parse(batch)
     this._pos = 0
     return this._next()
   }
@@ -188,7 +205,7 @@ class Query {
     if (!this._session || this._finished) return false
     const batch = this._session.tryBatch()
     if (batch === null) return false
-    this._buffer = JSON.parse(batch)
+    this._buffer = this._mirror ? this._mirror.take(JSON.parse(batch)) : JSON.parse(batch)
     this._pos = 0
     return true
   }
@@ -196,7 +213,7 @@ class Query {
   next() {
     // Fast path: a message is here (or already queued in Rust) and no earlier next() is
     // pending — no promise chain, no wake-up.
-    if (this._waiting === 0 && (this._pos < this._buffer.length || this._takeQueued())) {
+    if (this._waiting === 0 && !this._mirror && (this._pos < this._buffer.length || this._takeQueued())) {
       const value = this._buffer[this._pos]
       this._buffer[this._pos++] = undefined
       return Promise.resolve({ value, done: false })
@@ -320,6 +337,7 @@ class Query {
     this._session.setSdkServers([...all].map(([name, s]) => ({ name, id: s.native().id })))
     this._sdkServers.clear()
     for (const [name, s] of all) this._sdkServers.set(name, s)
+    this._mcpLink?.serversChanged()
     const sdkConfigs = Object.fromEntries([...sdk.keys()].map((name) => [name, { type: 'sdk', name }]))
     return this._control({ subtype: 'mcp_set_servers', servers: { ...processServers, ...sdkConfigs } })
   }

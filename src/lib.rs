@@ -10,6 +10,7 @@ mod js_host;
 mod json_text;
 mod mcp_server;
 mod session;
+mod sessions;
 mod stdout_poll;
 
 /// One tokio worker thread. The engine's work per message is small (framing, routing, a pipe

@@ -307,6 +307,15 @@ impl NativeSession {
     self.handle.set_sdk_servers(servers).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
   }
 
+  /// A message from the in-process server `server` to the CLI (JSON text of one JSON-RPC
+  /// message): a notification or a request of the server (see `SessionHandle::send_mcp_message`).
+  #[napi]
+  pub fn send_mcp_message(&self, server: String, message: String) -> Result<()> {
+    let message: serde_json::Value =
+      serde_json::from_str(&message).map_err(|e| Error::new(Status::InvalidArg, format!("invalid MCP message: {e}")))?;
+    self.handle.send_mcp_message(server, message).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+  }
+
   #[napi]
   pub fn end_input(&self) {
     self.handle.end_input();

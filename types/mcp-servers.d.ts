@@ -58,10 +58,42 @@ export type McpClaudeAIProxyServerConfig = {
   timeout?: number
 }
 
+/** The `extra` argument of a handler (the MCP SDK's RequestHandlerExtra, in the parts this package fills). */
+export type SdkMcpRequestExtra = {
+  /** Fires when the CLI cancels the request or the query ends. */
+  signal: AbortSignal
+  /** The JSON-RPC id of the request. */
+  requestId: string | number
+  _meta?: { progressToken?: string | number; [key: string]: unknown }
+  sessionId?: string
+  authInfo?: unknown
+  /** Sends a notification to the CLI (`notifications/progress` gets the call's progressToken). */
+  sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>
+  /** Sends a request to the CLI (e.g. `elicitation/create`) and resolves with its result. */
+  sendRequest(request: { method: string; params?: Record<string, unknown> }, resultSchema?: unknown, options?: { timeout?: number; signal?: AbortSignal }): Promise<any>
+}
+
+/** A tool, resource, resource template or prompt registered on a server at run time. */
+export type SdkMcpRegistration = {
+  readonly enabled: boolean
+  enable(): void
+  disable(): void
+  /** Changes it; `{ name: null }` (a resource: `{ uri: null }`) removes it. */
+  update(updates: Record<string, unknown>): void
+  remove(): void
+}
+
+type SdkMcpSchema = AnyZodRawShape | ToolInputJsonSchema | { _def: unknown } | { _zod: unknown }
+type SdkMcpArgs<S> = S extends AnyZodRawShape ? InferShape<S> : Record<string, unknown>
+type SdkMcpResourceTemplate = { uriTemplate: unknown; listCallback?: ((extra: any) => unknown) | undefined }
+type SdkMcpResourceMetadata = { title?: string; description?: string; mimeType?: string; [key: string]: unknown }
+type SdkMcpReadResult = { contents: Array<{ uri: string; text?: string; blob?: string; mimeType?: string; [key: string]: unknown }>; [key: string]: unknown }
+type SdkMcpPromptResult = { messages: Array<{ role: 'user' | 'assistant'; content: unknown }>; description?: string; [key: string]: unknown }
+
 /**
  * The in-process MCP server behind a `createSdkMcpServer()` config. It lives in this process and
- * serves every query it is given to. Only `createSdkMcpServer()` of claude-agent-sdk-native makes
- * one (an MCP SDK `McpServer` is not accepted).
+ * serves every query it is given to, and offers the McpServer API of @modelcontextprotocol/sdk:
+ * what is registered, changed or removed while queries use it reaches them at once.
  */
 declare class SdkMcpServer {
   private constructor()
@@ -77,17 +109,64 @@ declare class SdkMcpServer {
     title?: string
     description: string
     inputSchema: Record<string, unknown>
+    outputSchema?: Record<string, unknown>
     annotations?: ToolAnnotations
     _meta?: Record<string, unknown>
   }>
+  registerTool<In extends SdkMcpSchema = {}>(
+    name: string,
+    config: { title?: string; description?: string; inputSchema?: In; outputSchema?: SdkMcpSchema; annotations?: ToolAnnotations; _meta?: Record<string, unknown> },
+    handler: (args: SdkMcpArgs<In>, extra: SdkMcpRequestExtra) => CallToolResult | Promise<CallToolResult>,
+  ): SdkMcpRegistration
+  tool(name: string, handler: (extra: SdkMcpRequestExtra) => CallToolResult | Promise<CallToolResult>): SdkMcpRegistration
+  tool(name: string, description: string, handler: (extra: SdkMcpRequestExtra) => CallToolResult | Promise<CallToolResult>): SdkMcpRegistration
+  tool<In extends AnyZodRawShape>(name: string, paramsSchema: In, handler: (args: InferShape<In>, extra: SdkMcpRequestExtra) => CallToolResult | Promise<CallToolResult>): SdkMcpRegistration
+  tool<In extends AnyZodRawShape>(name: string, description: string, paramsSchema: In, handler: (args: InferShape<In>, extra: SdkMcpRequestExtra) => CallToolResult | Promise<CallToolResult>): SdkMcpRegistration
+  tool<In extends AnyZodRawShape>(name: string, description: string, paramsSchema: In, annotations: ToolAnnotations, handler: (args: InferShape<In>, extra: SdkMcpRequestExtra) => CallToolResult | Promise<CallToolResult>): SdkMcpRegistration
+  resource(name: string, uri: string, readCallback: (uri: URL, extra: SdkMcpRequestExtra) => SdkMcpReadResult | Promise<SdkMcpReadResult>): SdkMcpRegistration
+  resource(name: string, uri: string, metadata: SdkMcpResourceMetadata, readCallback: (uri: URL, extra: SdkMcpRequestExtra) => SdkMcpReadResult | Promise<SdkMcpReadResult>): SdkMcpRegistration
+  resource(name: string, template: SdkMcpResourceTemplate, readCallback: (uri: URL, variables: Record<string, string | string[]>, extra: SdkMcpRequestExtra) => SdkMcpReadResult | Promise<SdkMcpReadResult>): SdkMcpRegistration
+  resource(name: string, template: SdkMcpResourceTemplate, metadata: SdkMcpResourceMetadata, readCallback: (uri: URL, variables: Record<string, string | string[]>, extra: SdkMcpRequestExtra) => SdkMcpReadResult | Promise<SdkMcpReadResult>): SdkMcpRegistration
+  registerResource(name: string, uri: string, config: SdkMcpResourceMetadata, readCallback: (uri: URL, extra: SdkMcpRequestExtra) => SdkMcpReadResult | Promise<SdkMcpReadResult>): SdkMcpRegistration
+  registerResource(name: string, template: SdkMcpResourceTemplate, config: SdkMcpResourceMetadata, readCallback: (uri: URL, variables: Record<string, string | string[]>, extra: SdkMcpRequestExtra) => SdkMcpReadResult | Promise<SdkMcpReadResult>): SdkMcpRegistration
+  prompt(name: string, callback: (extra: SdkMcpRequestExtra) => SdkMcpPromptResult | Promise<SdkMcpPromptResult>): SdkMcpRegistration
+  prompt(name: string, description: string, callback: (extra: SdkMcpRequestExtra) => SdkMcpPromptResult | Promise<SdkMcpPromptResult>): SdkMcpRegistration
+  prompt<Args extends AnyZodRawShape>(name: string, argsSchema: Args, callback: (args: InferShape<Args>, extra: SdkMcpRequestExtra) => SdkMcpPromptResult | Promise<SdkMcpPromptResult>): SdkMcpRegistration
+  prompt<Args extends AnyZodRawShape>(name: string, description: string, argsSchema: Args, callback: (args: InferShape<Args>, extra: SdkMcpRequestExtra) => SdkMcpPromptResult | Promise<SdkMcpPromptResult>): SdkMcpRegistration
+  registerPrompt<Args extends AnyZodRawShape | ToolInputJsonSchema = {}>(
+    name: string,
+    config: { title?: string; description?: string; argsSchema?: Args },
+    callback: (args: SdkMcpArgs<Args>, extra: SdkMcpRequestExtra) => SdkMcpPromptResult | Promise<SdkMcpPromptResult>,
+  ): SdkMcpRegistration
+  /** Serves this server over any MCP transport as well (as McpServer.connect). */
+  connect(transport: { start(): Promise<void>; send(message: unknown): Promise<void>; close(): Promise<void>; onmessage?: (message: any) => void; onclose?: () => void }): Promise<void>
+  /** Closes the transports given to connect(). */
+  close(): Promise<void>
+  /** True while a query uses the server or a transport is connected. */
+  isConnected(): boolean
+  sendToolListChanged(): void
+  sendResourceListChanged(): void
+  sendPromptListChanged(): void
+  /** Asks the user through the CLI (MCP `elicitation/create`), from the one session using the server. */
+  elicitInput(params: { message: string; requestedSchema?: Record<string, unknown>; mode?: 'form' | 'url'; [key: string]: unknown }, options?: { timeout?: number; signal?: AbortSignal }): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }>
+  sendLoggingMessage(params: { level: string; data: unknown; logger?: string }): Promise<void>
 }
 
 // A type only: the class is not exported at runtime (use the config's `instance`).
 export type { SdkMcpServer }
 
+/**
+ * Any MCP server object (`McpServer` or `Server` of @modelcontextprotocol/sdk, or a server of
+ * another copy of this package): connected to each query through a transport, as the official
+ * SDK does.
+ */
+export type McpServerObject = {
+  connect(transport: any): Promise<void>
+}
+
 /** What `createSdkMcpServer()` returns: put it in `options.mcpServers`. Not serializable. */
 export type McpSdkServerConfigWithInstance = McpSdkServerConfig & {
-  instance: SdkMcpServer
+  instance: SdkMcpServer | McpServerObject
 }
 
 /** An entry of `options.mcpServers`. */

@@ -97,3 +97,24 @@ same<{ f(): Promise<{ a?: string }> }, { f(): Promise<{ a: string }> }>(true)
 same<{ a: string }, { a: string; [k: string]: unknown }>(true)
 // Intersections and aliases are not differences.
 same<{ a: string } & { b?: number }, { a: string; b?: number }>(true)
+
+// --- session functions (lib/sessions.js) -----------------------------------------------------------
+same<typeof O.listSessions, typeof N.listSessions>(true)
+same<typeof O.getSessionInfo, typeof N.getSessionInfo>(true)
+same<typeof O.getSessionMessages, typeof N.getSessionMessages>(true)
+same<typeof O.listSubagents, typeof N.listSubagents>(true)
+same<typeof O.getSubagentMessages, typeof N.getSubagentMessages>(true)
+same<typeof O.renameSession, typeof N.renameSession>(true)
+same<typeof O.tagSession, typeof N.tagSession>(true)
+same<typeof O.archiveSession, typeof N.archiveSession>(true)
+same<typeof O.unarchiveSession, typeof N.unarchiveSession>(true)
+same<typeof O.deleteSession, typeof N.deleteSession>(true)
+same<typeof O.forkSession, typeof N.forkSession>(true)
+same<typeof O.importSessionToStore, typeof N.importSessionToStore>(true)
+same<typeof O.foldSessionSummary, typeof N.foldSessionSummary>(true)
+// The store class: its public surface, and instances usable where the other package's store goes.
+type PublicOf<T> = { [K in keyof T]: T[K] }
+same<PublicOf<O.InMemorySessionStore>, PublicOf<N.InMemorySessionStore>>(true)
+same<ConstructorParameters<typeof O.InMemorySessionStore>, ConstructorParameters<typeof N.InMemorySessionStore>>(true)
+{ const s: O.SessionStore = null as unknown as N.InMemorySessionStore; void s }
+{ const s: N.SessionStore = null as unknown as O.InMemorySessionStore; void s }

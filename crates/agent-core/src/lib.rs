@@ -4,6 +4,7 @@
 //! - [`codec`]: NDJSON framing of the child's stdout.
 //! - [`protocol`]: the envelopes of the stream-json control protocol.
 //! - [`mcp`]: in-process MCP servers (the `mcp_message` control requests).
+//! - [`sessions`]: session transcripts on disk (list, read, rename, tag, archive, fork, delete).
 //! - [`session`]: the session loop that owns the pipe and routes every control request.
 //! - [`host`]: the trait through which the session reaches user code (tool handlers, permission
 //!   prompts, hooks) that lives in the embedding program.
@@ -16,5 +17,6 @@ pub mod mcp;
 pub mod options;
 pub mod protocol;
 pub mod session;
+pub mod sessions;
 
 pub use error::{Error, Result};

@@ -7,4 +7,4 @@ mod validate;
 
 pub use validate::ArgsCheck;
 
-pub use server::{McpAction, McpServerDef, ToolCall, LATEST_PROTOCOL_VERSION, NOTIFICATION_ACK};
+pub use server::{McpAction, McpServerDef, ToolCall, LATEST_PROTOCOL_VERSION, NOTIFICATION_ACK, RESOURCE_NOT_FOUND};

@@ -1,6 +1,7 @@
 use serde::Deserialize;
 use serde_json::{json, value::RawValue, Map, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::RwLock;
 
 use crate::mcp::validate::ArgsCheck;
 use crate::protocol::outgoing::{jsonrpc_error, jsonrpc_result};
@@ -10,16 +11,35 @@ pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
 const SUPPORTED_PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
 
 /// An in-process server as the CLI sees it. Built once per `createSdkMcpServer()` object and
-/// shared (read-only) by every session that uses it, so its manifests are computed once.
+/// shared by every session that uses it, so its manifests are computed once per change: the
+/// host replaces its definition ([`McpServerDef::update`]) when tools, resources or prompts are
+/// added, changed or removed at run time, and every later list (and manifest) reflects it.
+///
+/// A *forwarding* server ([`McpServerDef::forwarding`]) is any other MCP server object (an
+/// `McpServer` of `@modelcontextprotocol/sdk`, a server of another copy of this package): every
+/// message goes to the host, which feeds it to that server through a transport.
 #[derive(Debug)]
 pub struct McpServerDef {
   pub name: String,
+  forward: bool,
+  state: RwLock<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
   initialize_result: Value,
   /// `{"tools":[...]}` as JSON text, ready to splice into answers.
   tools_list_result: String,
-  tools: HashMap<String, usize>,
+  tools: HashSet<String>,
   /// Argument checks for the tools whose input schema is plain JSON Schema.
   checks: HashMap<String, ArgsCheck>,
+  /// `{"resources":[...]}`; `None` when a resource template lists resources in the host.
+  resources_list_result: Option<String>,
+  templates_list_result: String,
+  prompts_list_result: String,
+  prompts: HashSet<String>,
+  has_resources: bool,
+  has_prompts: bool,
 }
 
 #[derive(Deserialize)]
@@ -30,12 +50,35 @@ struct Spec {
   #[serde(default)]
   instructions: Option<String>,
   /// Tool entries exactly as `tools/list` should list them (name, description, inputSchema,
-  /// annotations, ...): the host owns schema conversion.
+  /// outputSchema, annotations, ...): the host owns schema conversion.
   #[serde(default)]
   tools: Vec<Map<String, Value>>,
   /// Plain-JSON-Schema tools' input schemas, by tool name: checked here before crossing to JS.
   #[serde(default, rename = "argsChecks")]
   args_checks: Map<String, Value>,
+  /// Static resources as `resources/list` lists them (`uri`, `name`, metadata).
+  #[serde(default)]
+  resources: Vec<Value>,
+  /// Resource templates as `resources/templates/list` lists them.
+  #[serde(default, rename = "resourceTemplates")]
+  resource_templates: Vec<Value>,
+  /// A template has a list callback: `resources/list` is answered by the host.
+  #[serde(default, rename = "resourcesListInHost")]
+  resources_list_in_host: bool,
+  /// Prompts as `prompts/list` lists them (`name`, `description`, `arguments`).
+  #[serde(default)]
+  prompts: Vec<Map<String, Value>>,
+  /// Which capabilities to announce beyond `tools` (once registered, as the MCP SDK does).
+  #[serde(default)]
+  capabilities: Capabilities,
+}
+
+#[derive(Deserialize, Default)]
+struct Capabilities {
+  #[serde(default)]
+  resources: bool,
+  #[serde(default)]
+  prompts: bool,
 }
 
 /// What to do with one MCP message.
@@ -43,18 +86,25 @@ struct Spec {
 pub enum McpAction {
   /// Answer with this JSON-RPC response text.
   Reply(String),
-  /// Run a tool in the host; answer with its CallToolResult under `id`.
+  /// Run a request in the host (`tools/call`, `resources/read`, `prompts/get`, or anything for a
+  /// forwarding server); answer with its `{"result"}` / `{"error"}` under `id`.
   CallTool(ToolCall),
   /// `notifications/cancelled`: abort the tool call with this JSON-RPC id (raw JSON text);
   /// acknowledge the notification as any other.
   Cancel(String),
+  /// A message the host must see but that gets no JSON-RPC answer: a response to a request the
+  /// server sent the CLI (e.g. `elicitation/create`), or any notification for a forwarding
+  /// server. Payload `{"server":..,"message":<the message>}`; acknowledged once the host took it.
+  Notify(String),
 }
 
 #[derive(Debug)]
 pub struct ToolCall {
   pub id: Box<RawValue>,
   pub tool: String,
-  /// `{"server":..,"tool":..,"arguments":..,"meta":..}`, the host's payload.
+  /// `{"server":..,"tool":..,"arguments":..,"meta":..}` for `tools/call`,
+  /// `{"server":..,"method":..,"id":..,"params":..}` for the other host requests,
+  /// `{"server":..,"id":..,"forward":<message>}` for a forwarding server: the host's payload.
   pub payload: String,
 }
 
@@ -84,8 +134,19 @@ struct CancelParams<'a> {
   request_id: Option<&'a RawValue>,
 }
 
+#[derive(Deserialize)]
+struct NameParam<'a> {
+  #[serde(borrow, default)]
+  name: Option<std::borrow::Cow<'a, str>>,
+  #[serde(borrow, default)]
+  uri: Option<std::borrow::Cow<'a, str>>,
+}
+
 /// What the official SDK answers to any notification.
 pub const NOTIFICATION_ACK: &str = r#"{"jsonrpc":"2.0","result":{},"id":0}"#;
+
+/// MCP's "resource not found" error code.
+pub const RESOURCE_NOT_FOUND: i64 = -32002;
 
 #[derive(Deserialize)]
 struct InitParams {
@@ -93,44 +154,119 @@ struct InitParams {
   protocol_version: Option<String>,
 }
 
-impl McpServerDef {
-  /// Builds a server from its spec (JSON text): `{name, version?, instructions?, tools:[...]}`.
-  pub fn from_spec_json(spec: &str) -> Result<Self, String> {
-    let spec: Spec = serde_json::from_str(spec).map_err(|e| format!("invalid MCP server definition: {e}"))?;
+fn quoted(s: &str) -> String {
+  serde_json::to_string(s).expect("string")
+}
+
+impl State {
+  fn from_spec(spec: Spec) -> Result<(String, Self), String> {
     if spec.name.is_empty() {
       return Err("createSdkMcpServer: `name` must be a non-empty string".into());
     }
-    let mut tools = HashMap::new();
+    let mut tools = HashSet::new();
     for (i, t) in spec.tools.iter().enumerate() {
       let name = t.get("name").and_then(Value::as_str).ok_or_else(|| format!("tool #{i} of server {:?} has no name", spec.name))?;
-      if tools.insert(name.to_string(), i).is_some() {
+      if !tools.insert(name.to_string()) {
         return Err(format!("server {:?} defines the tool {name:?} twice", spec.name));
       }
     }
+    let mut prompts = HashSet::new();
+    for (i, p) in spec.prompts.iter().enumerate() {
+      let name = p.get("name").and_then(Value::as_str).ok_or_else(|| format!("prompt #{i} of server {:?} has no name", spec.name))?;
+      if !prompts.insert(name.to_string()) {
+        return Err(format!("server {:?} defines the prompt {name:?} twice", spec.name));
+      }
+    }
+    let has_resources = spec.capabilities.resources || !spec.resources.is_empty() || !spec.resource_templates.is_empty();
+    let has_prompts = spec.capabilities.prompts || !spec.prompts.is_empty();
+    let mut capabilities = json!({ "tools": { "listChanged": true } });
+    if has_resources {
+      capabilities["resources"] = json!({ "listChanged": true });
+    }
+    if has_prompts {
+      capabilities["prompts"] = json!({ "listChanged": true });
+    }
     let mut initialize_result = json!({
       "protocolVersion": LATEST_PROTOCOL_VERSION,
-      "capabilities": { "tools": { "listChanged": true } },
+      "capabilities": capabilities,
       "serverInfo": { "name": spec.name, "version": spec.version.as_deref().unwrap_or("1.0.0") },
     });
     if let Some(instructions) = spec.instructions {
       initialize_result["instructions"] = Value::String(instructions);
     }
-    let tools_list_result = json!({ "tools": spec.tools }).to_string();
     let checks = spec.args_checks.iter().filter_map(|(name, schema)| Some((name.clone(), ArgsCheck::compile(schema)?))).collect();
-    Ok(Self { name: spec.name, initialize_result, tools_list_result, tools, checks })
+    let state = State {
+      initialize_result,
+      tools_list_result: json!({ "tools": spec.tools }).to_string(),
+      tools,
+      checks,
+      resources_list_result: (!spec.resources_list_in_host).then(|| json!({ "resources": spec.resources }).to_string()),
+      templates_list_result: json!({ "resourceTemplates": spec.resource_templates }).to_string(),
+      prompts_list_result: json!({ "prompts": spec.prompts }).to_string(),
+      prompts,
+      has_resources,
+      has_prompts,
+    };
+    Ok((spec.name, state))
+  }
+}
+
+impl McpServerDef {
+  /// Builds a server from its spec (JSON text): `{name, version?, instructions?, tools:[...],
+  /// argsChecks?, resources?, resourceTemplates?, resourcesListInHost?, prompts?, capabilities?}`.
+  pub fn from_spec_json(spec: &str) -> Result<Self, String> {
+    let spec: Spec = serde_json::from_str(spec).map_err(|e| format!("invalid MCP server definition: {e}"))?;
+    let (name, state) = State::from_spec(spec)?;
+    Ok(Self { name, forward: false, state: RwLock::new(state) })
+  }
+
+  /// A server whose every message the host answers (see [`McpAction`]): no manifest, no lists.
+  pub fn forwarding(name: &str) -> Result<Self, String> {
+    if name.is_empty() {
+      return Err("an in-process MCP server needs a non-empty name".into());
+    }
+    Ok(Self { name: name.to_string(), forward: true, state: RwLock::new(State::default()) })
+  }
+
+  /// Replaces the definition (same spec as [`from_spec_json`](Self::from_spec_json); the name
+  /// may not change). Sessions using the server see the new lists from their next request on.
+  pub fn update(&self, spec: &str) -> Result<(), String> {
+    if self.forward {
+      return Err(format!("the MCP server {:?} is answered by its own object; it has no definition to update", self.name));
+    }
+    let spec: Spec = serde_json::from_str(spec).map_err(|e| format!("invalid MCP server definition: {e}"))?;
+    let (name, state) = State::from_spec(spec)?;
+    if name != self.name {
+      return Err(format!("an MCP server cannot be renamed ({:?} -> {name:?})", self.name));
+    }
+    *self.state.write().unwrap_or_else(|p| p.into_inner()) = state;
+    Ok(())
+  }
+
+  fn state(&self) -> std::sync::RwLockReadGuard<'_, State> {
+    self.state.read().unwrap_or_else(|p| p.into_inner())
+  }
+
+  pub fn is_forwarding(&self) -> bool {
+    self.forward
   }
 
   /// The manifest the official SDK 0.3.x sends in `initialize` as `sdkMcpServerManifests[name]`,
-  /// so CLIs that read it skip the MCP handshake.
-  pub fn manifest(&self) -> Value {
-    json!({
-      "initializeResult": self.initialize_result,
-      "toolsListResult": serde_json::from_str::<Value>(&self.tools_list_result).expect("built from a Value"),
-    })
+  /// so CLIs that read it skip the MCP handshake. `None` for a forwarding server (the CLI then
+  /// does the handshake through `mcp_message`, which reaches the server itself).
+  pub fn manifest(&self) -> Option<Value> {
+    if self.forward {
+      return None;
+    }
+    let st = self.state();
+    Some(json!({
+      "initializeResult": st.initialize_result,
+      "toolsListResult": serde_json::from_str::<Value>(&st.tools_list_result).expect("built from a Value"),
+    }))
   }
 
   pub fn has_tool(&self, name: &str) -> bool {
-    self.tools.contains_key(name)
+    self.state().tools.contains(name)
   }
 
   /// Routes one JSON-RPC message sent to this server under the name `served_as` (the key in
@@ -143,37 +279,80 @@ impl McpServerDef {
       Err(e) => return McpAction::Reply(jsonrpc_error(None, -32700, &format!("Parse error: {e}"))),
     };
     let method = msg.method.as_deref().unwrap_or("");
-    let Some(id) = msg.id else {
+    let notify = || McpAction::Notify(format!("{{\"server\":{},\"message\":{}}}", quoted(served_as), message.trim()));
+    let Some(id) = msg.id.filter(|_| msg.method.is_some()) else {
+      if msg.method.is_none() && msg.id.is_some() {
+        // A JSON-RPC response: the CLI answering a request the server sent it.
+        return notify();
+      }
       if method == "notifications/cancelled" {
         let cancelled = msg.params.and_then(|p| serde_json::from_str::<CancelParams>(p.get()).ok()).and_then(|p| p.request_id);
         if let Some(rid) = cancelled {
           return McpAction::Cancel(rid.get().to_string());
         }
       }
+      if self.forward {
+        return notify();
+      }
       // A notification (no id), e.g. notifications/initialized: nothing to do but acknowledge.
       return McpAction::Reply(NOTIFICATION_ACK.to_string());
     };
+    if self.forward {
+      let payload = format!("{{\"server\":{},\"id\":{},\"forward\":{}}}", quoted(served_as), id.get(), message.trim());
+      return McpAction::CallTool(ToolCall { id: id.to_owned(), tool: method.to_string(), payload });
+    }
+    let host_request = || {
+      let payload = format!(
+        "{{\"server\":{},\"method\":{},\"id\":{},\"params\":{}}}",
+        quoted(served_as),
+        quoted(method),
+        id.get(),
+        msg.params.map(RawValue::get).unwrap_or("{}"),
+      );
+      McpAction::CallTool(ToolCall { id: id.to_owned(), tool: method.to_string(), payload })
+    };
+    let st = self.state();
     match method {
       "initialize" => {
         let requested = msg
           .params
           .and_then(|p| serde_json::from_str::<InitParams>(p.get()).ok())
           .and_then(|p| p.protocol_version);
-        let mut result = self.initialize_result.clone();
+        let mut result = st.initialize_result.clone();
         if let Some(v) = requested.filter(|v| SUPPORTED_PROTOCOL_VERSIONS.contains(&v.as_str())) {
           result["protocolVersion"] = Value::String(v);
         }
         McpAction::Reply(jsonrpc_result(id, &result.to_string()))
       }
-      "tools/list" => McpAction::Reply(jsonrpc_result(id, &self.tools_list_result)),
+      "tools/list" => McpAction::Reply(jsonrpc_result(id, &st.tools_list_result)),
       "ping" => McpAction::Reply(jsonrpc_result(id, "{}")),
+      "resources/list" if st.has_resources => match &st.resources_list_result {
+        Some(list) => McpAction::Reply(jsonrpc_result(id, list)),
+        None => host_request(),
+      },
+      "resources/templates/list" if st.has_resources => McpAction::Reply(jsonrpc_result(id, &st.templates_list_result)),
+      "resources/read" if st.has_resources => {
+        match msg.params.and_then(|p| serde_json::from_str::<NameParam>(p.get()).ok()).and_then(|p| p.uri) {
+          // Which resource or template matches is decided in the host, which owns the callbacks.
+          Some(_) => host_request(),
+          None => McpAction::Reply(jsonrpc_error(Some(id), -32602, "Invalid params for resources/read: `uri` must be a string")),
+        }
+      }
+      "prompts/list" if st.has_prompts => McpAction::Reply(jsonrpc_result(id, &st.prompts_list_result)),
+      "prompts/get" if st.has_prompts => {
+        match msg.params.and_then(|p| serde_json::from_str::<NameParam>(p.get()).ok()).and_then(|p| p.name) {
+          Some(name) if st.prompts.contains(name.as_ref()) => host_request(),
+          Some(name) => McpAction::Reply(jsonrpc_error(Some(id), -32602, &format!("MCP error -32602: Prompt {name} not found"))),
+          None => McpAction::Reply(jsonrpc_error(Some(id), -32602, "Invalid params for prompts/get: `name` must be a string")),
+        }
+      }
       "tools/call" => {
         let params = match msg.params.map(|p| serde_json::from_str::<CallParams>(p.get())) {
           Some(Ok(p)) => p,
           Some(Err(e)) => return McpAction::Reply(jsonrpc_error(Some(id), -32602, &format!("Invalid params for tools/call: {e}"))),
           None => return McpAction::Reply(jsonrpc_error(Some(id), -32602, "Invalid params for tools/call: missing params")),
         };
-        if !self.has_tool(&params.name) {
+        if !st.tools.contains(params.name.as_ref()) {
           // The official server answers an unknown tool with an isError result, not a JSON-RPC error.
           let text = format!("MCP error -32602: Tool {} not found", params.name);
           return McpAction::Reply(jsonrpc_result(id, &crate::session::error_result(&text)));
@@ -182,15 +361,15 @@ impl McpServerDef {
         // official does); `id` is the JSON-RPC id, handed to the handler as `extra.requestId`.
         let arguments = params.arguments.map(|a| format!(",\"arguments\":{}", a.get())).unwrap_or_default();
         // Arguments that certainly pass the tool's JSON Schema are marked so JS skips its check.
-        let validated = match (self.checks.get(params.name.as_ref()), params.arguments) {
+        let validated = match (st.checks.get(params.name.as_ref()), params.arguments) {
           (Some(check), Some(args)) => serde_json::from_str::<Value>(args.get()).is_ok_and(|v| check.accepts(&v)),
           _ => false,
         };
         let arguments = if validated { format!("{arguments},\"validated\":true") } else { arguments };
         let payload = format!(
           "{{\"server\":{},\"tool\":{},\"id\":{}{arguments},\"meta\":{}}}",
-          serde_json::to_string(served_as).expect("string"),
-          serde_json::to_string(params.name.as_ref()).expect("string"),
+          quoted(served_as),
+          quoted(params.name.as_ref()),
           id.get(),
           params.meta.map(RawValue::get).unwrap_or("null"),
         );
@@ -237,7 +416,7 @@ mod tests {
     let list = reply(s.handle("demo", r#"{"method":"tools/list","jsonrpc":"2.0","id":1}"#));
     assert_eq!(list["result"]["tools"][0]["name"], "greet");
     assert_eq!(reply(s.handle("demo", r#"{"method":"ping","jsonrpc":"2.0","id":"p"}"#))["result"], json!({}));
-    assert_eq!(s.manifest()["toolsListResult"], list["result"]);
+    assert_eq!(s.manifest().unwrap()["toolsListResult"], list["result"]);
   }
 
   #[test]
@@ -283,4 +462,71 @@ mod tests {
     let dup = McpServerDef::from_spec_json(r#"{"name":"x","tools":[{"name":"a"},{"name":"a"}]}"#).unwrap_err();
     assert!(dup.contains("twice"), "{dup}");
   }
+
+  fn call_payload(action: McpAction) -> Value {
+    match action {
+      McpAction::CallTool(call) => serde_json::from_str(&call.payload).unwrap(),
+      other => panic!("{other:?}"),
+    }
+  }
+
+  #[test]
+  fn resources_and_prompts_follow_the_spec() {
+    let s = McpServerDef::from_spec_json(
+      r#"{"name":"docs","resources":[{"uri":"file:///a","name":"a"}],"resourceTemplates":[{"name":"u","uriTemplate":"users://{id}"}],"prompts":[{"name":"review","arguments":[{"name":"code","required":true}]}]}"#,
+    )
+    .unwrap();
+    let init = reply(s.handle("docs", r#"{"method":"initialize","params":{},"jsonrpc":"2.0","id":0}"#));
+    assert_eq!(init["result"]["capabilities"], json!({"tools":{"listChanged":true},"resources":{"listChanged":true},"prompts":{"listChanged":true}}));
+    assert_eq!(reply(s.handle("docs", r#"{"method":"resources/list","jsonrpc":"2.0","id":1}"#))["result"], json!({"resources":[{"uri":"file:///a","name":"a"}]}));
+    assert_eq!(reply(s.handle("docs", r#"{"method":"resources/templates/list","jsonrpc":"2.0","id":2}"#))["result"]["resourceTemplates"][0]["uriTemplate"], "users://{id}");
+    assert_eq!(reply(s.handle("docs", r#"{"method":"prompts/list","jsonrpc":"2.0","id":3}"#))["result"]["prompts"][0]["name"], "review");
+    // Reads and gets run in the host, which owns the callbacks.
+    let read = call_payload(s.handle("docs", r#"{"method":"resources/read","params":{"uri":"file:///a"},"jsonrpc":"2.0","id":4}"#));
+    assert_eq!(read, json!({"server":"docs","method":"resources/read","id":4,"params":{"uri":"file:///a"}}));
+    let get = call_payload(s.handle("served", r#"{"method":"prompts/get","params":{"name":"review","arguments":{"code":"x"}},"jsonrpc":"2.0","id":5}"#));
+    assert_eq!(get["server"], "served");
+    assert_eq!(get["params"]["arguments"], json!({"code":"x"}));
+    // Bad params and unknown prompts are answered here.
+    assert_eq!(reply(s.handle("docs", r#"{"method":"resources/read","params":{},"jsonrpc":"2.0","id":6}"#))["error"]["code"], -32602);
+    let e = reply(s.handle("docs", r#"{"method":"prompts/get","params":{"name":"nope"},"jsonrpc":"2.0","id":7}"#));
+    assert_eq!(e["error"]["code"], -32602);
+    assert!(e["error"]["message"].as_str().unwrap().contains("Prompt nope not found"));
+  }
+
+  #[test]
+  fn a_template_with_a_list_callback_lists_in_the_host() {
+    let s = McpServerDef::from_spec_json(r#"{"name":"d","resourceTemplates":[{"name":"u","uriTemplate":"u://{x}"}],"resourcesListInHost":true}"#).unwrap();
+    assert_eq!(call_payload(s.handle("d", r#"{"method":"resources/list","jsonrpc":"2.0","id":1}"#))["method"], "resources/list");
+  }
+
+  #[test]
+  fn updates_replace_lists_and_keep_the_name() {
+    let s = server();
+    s.update(r#"{"name":"demo","tools":[{"name":"later"}],"capabilities":{"prompts":true}}"#).unwrap();
+    let list = reply(s.handle("demo", r#"{"method":"tools/list","jsonrpc":"2.0","id":1}"#));
+    assert_eq!(list["result"], json!({"tools":[{"name":"later"}]}));
+    assert!(s.has_tool("later") && !s.has_tool("greet"));
+    assert_eq!(s.manifest().unwrap()["initializeResult"]["capabilities"]["prompts"], json!({"listChanged":true}));
+    assert_eq!(reply(s.handle("demo", r#"{"method":"prompts/list","jsonrpc":"2.0","id":2}"#))["result"], json!({"prompts":[]}));
+    assert!(s.update(r#"{"name":"other"}"#).unwrap_err().contains("renamed"));
+  }
+
+  #[test]
+  fn responses_reach_the_host_and_forwarding_servers_get_everything() {
+    let s = server();
+    match s.handle("demo", r#"{"jsonrpc":"2.0","id":"sdk-native-1","result":{"action":"accept"}}"#) {
+      McpAction::Notify(p) => assert_eq!(serde_json::from_str::<Value>(&p).unwrap()["message"]["result"]["action"], "accept"),
+      other => panic!("{other:?}"),
+    }
+    let f = McpServerDef::forwarding("ext").unwrap();
+    assert!(f.manifest().is_none() && f.is_forwarding());
+    let p = call_payload(f.handle("ext", r#"{"method":"initialize","params":{},"jsonrpc":"2.0","id":0}"#));
+    assert_eq!(p["forward"]["method"], "initialize");
+    assert_eq!(p["id"], 0);
+    assert!(matches!(f.handle("ext", r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#), McpAction::Notify(_)));
+    assert!(matches!(f.handle("ext", r#"{"method":"notifications/cancelled","params":{"requestId":3},"jsonrpc":"2.0"}"#), McpAction::Cancel(id) if id == "3"));
+    assert!(f.update(r#"{"name":"ext"}"#).is_err());
+  }
+
 }

@@ -46,8 +46,9 @@ pub enum Incoming {
   /// `system/session_state_changed`: `running`, `idle`, `requires_action`. `host_only` lines
   /// are for the SDK alone and are not shown to the consumer.
   SessionState { state: String, host_only: bool },
-  /// Any other line marked `sdk_host_only`, and protocol chatter (`keep_alive`,
-  /// `transcript_mirror`): nothing for the consumer.
+  /// Any other line marked `sdk_host_only`, and protocol chatter (`keep_alive`): nothing for
+  /// the consumer. (`transcript_mirror` frames, emitted only under `--session-mirror`, go to
+  /// the host as messages: its session store takes them out of the stream.)
   HostOnly,
   /// A message for the consumer (system, assistant, user, result, stream_event, or any type we
   /// do not know), passed on untouched.
@@ -72,7 +73,7 @@ pub fn classify(line: &str) -> Incoming {
       Some(id) => Incoming::ControlCancel { request_id: id.into_owned() },
       None => Incoming::Malformed("control_cancel_request without request_id".into()),
     },
-    Some("keep_alive") | Some("transcript_mirror") => Incoming::HostOnly,
+    Some("keep_alive") => Incoming::HostOnly,
     Some("system") if env.subtype.as_deref() == Some("session_state_changed") => Incoming::SessionState {
       state: env.state.map(Cow::into_owned).unwrap_or_default(),
       host_only: env.sdk_host_only == Some(true),

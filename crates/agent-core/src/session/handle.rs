@@ -11,6 +11,8 @@ pub(crate) enum Command {
   Control { body: Value, reply: oneshot::Sender<Result<String, Error>> },
   UserMessage(String),
   SetServers(Vec<(String, Arc<McpServerDef>)>),
+  /// A message from an in-process MCP server to the CLI (see [`SessionHandle::send_mcp_message`]).
+  McpMessage { server: String, message: Value },
   EndInput,
   Close { abort: bool },
 }
@@ -67,6 +69,14 @@ impl SessionHandle {
   /// the caller then tells the CLI with an `mcp_set_servers` request, which this orders after).
   pub fn set_sdk_servers(&self, servers: Vec<(String, Arc<McpServerDef>)>) -> Result<(), Error> {
     self.cmd.send(Command::SetServers(servers)).map_err(|_| closed())
+  }
+
+  /// Sends a message from the in-process server `server` (the name the CLI knows it under) to the
+  /// CLI — a notification (`notifications/tools/list_changed`, progress, logging) or a request
+  /// (`elicitation/create`, whose answer comes back as an `mcp_message` for the server) — as the
+  /// official SDK does: a `mcp_message` control request whose own answer carries nothing.
+  pub fn send_mcp_message(&self, server: String, message: Value) -> Result<(), Error> {
+    self.cmd.send(Command::McpMessage { server, message }).map_err(|_| closed())
   }
 
   /// No more user messages: stdin closes once the session is idle and no callback is pending.

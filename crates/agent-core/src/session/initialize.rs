@@ -16,7 +16,7 @@ pub fn initialize_request(o: &QueryOptions, servers: &[(String, Arc<McpServerDef
   }
   if !servers.is_empty() {
     r.insert("sdkMcpServers".into(), servers.iter().map(|(name, _)| json!(name)).collect());
-    let manifests: Map<String, Value> = servers.iter().map(|(name, s)| (name.clone(), s.manifest())).collect();
+    let manifests: Map<String, Value> = servers.iter().filter_map(|(name, s)| Some((name.clone(), s.manifest()?))).collect();
     r.insert("sdkMcpServerManifests".into(), Value::Object(manifests));
   }
   // Structured output: the schema goes both on the command line and here, as the official does.

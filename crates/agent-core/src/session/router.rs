@@ -116,6 +116,8 @@ impl Router {
         self.write(success_response(&request_id, &mcp_response_body(NOTIFICATION_ACK)));
         Dispatched::Answered
       }
+      // A response to the server's own request, or a notification for a server the host answers.
+      McpAction::Notify(payload) => self.run(request_id, CallKind::Tool, payload, |rid, _| success_response(rid, &mcp_response_body(NOTIFICATION_ACK))),
       McpAction::CallTool(call) => {
         let id = call.id;
         let key = tool_key(name, id.get());

@@ -211,6 +211,13 @@ impl Loop {
       Command::SetServers(servers) => {
         *self.p.router.servers.write().unwrap_or_else(|p| p.into_inner()) = servers.into_iter().collect();
       }
+      Command::McpMessage { server, message } => {
+        if !self.stdin_closed {
+          let body = serde_json::json!({ "subtype": "mcp_message", "server_name": server, "message": message });
+          // Its answer carries nothing: the `mcp_` prefix lets it be dropped without a warning.
+          self.write(outgoing::control_request(&format!("mcp_{}", next_request_id()), &body));
+        }
+      }
       Command::EndInput => {
         self.p.input_done = true;
         self.maybe_close_stdin();
@@ -251,7 +258,7 @@ impl Loop {
           let _ = reply.send(
             outcome.map(|b| b.map(|b| b.get().to_string()).unwrap_or_else(|| "{}".into())).map_err(Error::Control),
           );
-        } else {
+        } else if !request_id.starts_with("mcp_req_") {
           tracing::warn!(request_id = %request_id, "control_response for a request we did not send (ignored)");
         }
       }

@@ -1,0 +1,126 @@
+// The sessions benchmark (`npm run bench -- sessions`, and part of a full `npm run bench`):
+// a generated corpus of 300 sessions over 3 projects (~110 MB, three transcripts above 5,000
+// lines), then listSessions() of all, listSessions({ dir }), getSessionMessages of a 5,000-line
+// transcript and the peak RSS growth of listing all 300 — ours and the official side by side in
+// one run, each measurement in a fresh process, SDK order alternated over rounds, medians kept.
+// Writes its section of BENCHMARKS.md (between the sessions markers) and bench/sessions.json.
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { buildCorpus } from '../__test__/helpers/session-corpus.mjs'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.join(here, '..')
+const quick = process.env.BENCH_QUICK === '1'
+const ROUNDS = Number(process.env.BENCH_ROUNDS || (quick ? 1 : 5))
+const REPS = quick ? 3 : 7
+
+const median = (xs) => {
+  const s = xs.slice().sort((a, b) => a - b)
+  return s.length ? s[Math.floor(s.length / 2)] : NaN
+}
+
+/** Rewrites the BENCHMARKS.md section from bench/sessions.json (no measuring). */
+export function rewriteSessionsSection() {
+  writeSection(JSON.parse(fs.readFileSync(path.join(here, 'sessions.json'), 'utf8')))
+}
+
+export async function runSessionsBench({ writeDocs = !quick } = {}) {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sessions-'))
+  const started = Date.now()
+  try {
+    const configDir = path.join(base, 'config')
+    const corpus = buildCorpus(configDir, { root: path.join(base, 'work'), sessions: 300, projects: 3, bigCount: 3, bigLines: 5200, pad: 38000, bigPad: 1500, hostile: false, seed: 12 })
+    const bytes = corpus.sessions.reduce((n, s) => n + fs.statSync(s.file).size, 0)
+    const big = corpus.big[0]
+    const bigBytes = fs.statSync(big.file).size
+    const env = { ...process.env, CLAUDE_CONFIG_DIR: configDir }
+    const measure = (sdk, op, args = {}) => JSON.parse(execFileSync(process.execPath, [path.join(here, 'sessions-driver.mjs'), sdk, op, JSON.stringify({ reps: REPS, ...args })], { cwd: root, env, encoding: 'utf8', maxBuffer: 1 << 28 }).trim().split('\n').pop())
+    const ops = [
+      ['list_all', 'listSessions() — all 300', {}],
+      ['list_dir', 'listSessions({ dir }) — 100 sessions', { dir: corpus.projectPaths[0] }],
+      ['messages', `getSessionMessages — ${big.lines}-line transcript (${(bigBytes / 1e6).toFixed(1)} MB)`, { sessionId: big.id }],
+      ['rss', 'peak RSS growth, listing all 300', {}],
+    ]
+    const samples = {}
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 ? ['official', 'ours'] : ['ours', 'official']
+      for (const [op, , args] of ops) {
+        for (const sdk of order) {
+          const out = measure(sdk, op, args)
+          const v = op === 'rss' ? out.rss_growth_mb : out.ms
+          ;((samples[op] ??= { ours: [], official: [], count: {} })[sdk]).push(v)
+          samples[op].count[sdk] = out.count
+        }
+      }
+    }
+    const rows = ops.map(([op, label]) => {
+      const ours = median(samples[op].ours)
+      const official = median(samples[op].official)
+      return { op, label, unit: op === 'rss' ? 'MB' : 'ms', ours, official, ratio: ours / official, count: samples[op].count }
+    })
+    for (const row of rows) {
+      if (row.count.ours !== row.count.official) throw new Error(`${row.op}: ours returned ${row.count.ours} items, the official ${row.count.official}`)
+    }
+    const result = {
+      date: new Date().toISOString(),
+      rounds: ROUNDS,
+      reps: REPS,
+      quick,
+      corpus: { sessions: corpus.sessions.length, projects: corpus.projectPaths.length, mb: bytes / 1e6, big: corpus.big.map((b) => b.lines) },
+      cpu: os.cpus()[0]?.model?.trim(),
+      cpus: os.cpus().length,
+      load: os.loadavg().map((x) => x.toFixed(2)),
+      node: process.version,
+      seconds: Math.round((Date.now() - started) / 1000),
+      rows,
+    }
+    printTable(result)
+    if (writeDocs) {
+      fs.writeFileSync(path.join(here, 'sessions.json'), JSON.stringify(result, null, 2) + '\n')
+      writeSection(result)
+    }
+    return result
+  } finally {
+    fs.rmSync(base, { recursive: true, force: true })
+  }
+}
+
+const fmt = (v, unit) => (unit === 'MB' ? v.toFixed(1) : v >= 100 ? v.toFixed(0) : v.toFixed(1))
+
+function printTable(r) {
+  console.log(`\nsessions: ${r.corpus.sessions} sessions, ${r.corpus.projects} projects, ${r.corpus.mb.toFixed(0)} MB; ${r.rounds} round(s) × ${r.reps} calls`)
+  for (const row of r.rows) console.log(`  ${row.label.padEnd(62)} ours ${fmt(row.ours, row.unit).padStart(7)} ${row.unit}   official ${fmt(row.official, row.unit).padStart(7)} ${row.unit}   ratio ${row.ratio.toFixed(3)}`)
+}
+
+const TARGETS = { list_all: '≤ 0.1×', list_dir: '≤ 0.1×', messages: '≤ 0.2×', rss: '≤ 20 MB' }
+const LIMITS = { list_all: 0.1, list_dir: 0.1, messages: 0.2 }
+const met = (row) => (row.op === 'rss' ? row.ours <= 20 : row.ratio <= LIMITS[row.op])
+
+function writeSection(r) {
+  const file = path.join(root, 'BENCHMARKS.md')
+  const md = [
+    '<!-- sessions:begin -->',
+    '## Session functions',
+    '',
+    `Written by \`npm run bench -- sessions\` (bench/sessions.mjs). A generated corpus of ${r.corpus.sessions} sessions over ${r.corpus.projects} projects (${r.corpus.mb.toFixed(0)} MB; the three largest transcripts have ${r.corpus.big.join(', ')} lines), in a temporary \`CLAUDE_CONFIG_DIR\`. Each figure is measured in a fresh Node process per SDK: one warm-up call, then the median of ${r.reps} calls; ${r.rounds} round(s) with the SDK order alternated, median over rounds. The peak RSS growth is VmHWM (reset through \`/proc/self/clear_refs\`) minus the RSS before the first listing of the process. Both SDKs return the same number of sessions/messages (checked).`,
+    '',
+    '| | ours | official | ratio | target |',
+    '|---|---:|---:|---:|---|',
+    ...r.rows.map((row) => `| ${row.label} | ${fmt(row.ours, row.unit)} ${row.unit} | ${fmt(row.official, row.unit)} ${row.unit} | ${row.unit === 'MB' ? '—' : row.ratio.toFixed(3) + '×'} | ${TARGETS[row.op]} ${met(row) ? '✅ met' : '❌ not met'} |`),
+    '',
+    `Machine: ${r.cpu} × ${r.cpus}, Node ${r.node}, load average at the end ${r.load.join(' / ')} (the machine was shared with other builds); ${r.seconds} s; run ${r.date}.`,
+    '',
+    'Why it is faster: each transcript costs two reads of at most 64 KiB and a string search over them (no JSON tree per line), done in Rust on the blocking pool with the files of a listing spread over a few threads; the result crosses to JavaScript as one JSON text. `getSessionMessages` parses each line into the handful of fields the conversation chain needs (the `message` body stays raw JSON text and is copied to the output as is). Memory: no file is held whole during a listing, so the growth is the threads\' stacks and the result.',
+    '<!-- sessions:end -->',
+    '',
+  ].join('\n')
+  let text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
+  const re = /<!-- sessions:begin -->[\s\S]*?<!-- sessions:end -->\n?/
+  text = re.test(text) ? text.replace(re, md) : text.replace(/\n*$/, '\n\n') + md
+  fs.writeFileSync(file, text)
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await runSessionsBench()

@@ -1,0 +1,236 @@
+//! `listSessions` and `getSessionInfo`: which transcript files belong to the listing, in which
+//! order, and the lookup of one session by id (official `nj`, `xQ`, `HR`).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::info::{self, SessionInfo};
+use super::paths;
+
+#[derive(Default, Clone, Debug)]
+pub struct ListOptions {
+  pub dir: Option<String>,
+  pub limit: Option<i64>,
+  pub offset: Option<i64>,
+  pub include_worktrees: Option<bool>,
+  pub include_programmatic: Option<bool>,
+}
+
+struct Candidate {
+  session_id: String,
+  path: PathBuf,
+  mtime: i64,
+  project_path: Option<String>,
+}
+
+/// Transcripts of one project folder: `<uuid>.jsonl` files, with their mtime when `stat`.
+fn candidates_in(dir: &Path, stat: bool, project_path: Option<&str>, out: &mut Vec<Candidate>) {
+  for ent in paths::read_dir_sorted(dir) {
+    let name = ent.file_name();
+    let name = name.to_string_lossy();
+    let Some(stem) = name.strip_suffix(".jsonl") else { continue };
+    if !paths::is_uuid(stem) {
+      continue;
+    }
+    let path = ent.path();
+    let mtime = if stat {
+      match std::fs::metadata(&path) {
+        Ok(m) => info::mtime_ms(&m),
+        Err(_) => continue,
+      }
+    } else {
+      0
+    };
+    out.push(Candidate { session_id: stem.to_string(), path, mtime, project_path: project_path.map(str::to_string) });
+  }
+}
+
+fn subdirs(dir: &Path) -> Vec<(String, PathBuf)> {
+  paths::read_dir_sorted(dir)
+    .into_iter()
+    .filter(|e| e.file_type().map_or(false, |t| t.is_dir()) || e.path().is_dir())
+    .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+    .collect()
+}
+
+fn candidates_for_dir(dir: &str, worktrees: bool, stat: bool, projects: &Path) -> Vec<Candidate> {
+  let real = paths::real_dir(dir);
+  let trees = if worktrees { paths::git_worktrees(&real) } else { Vec::new() };
+  let mut out = Vec::new();
+  let mut seen: HashSet<String> = HashSet::new();
+  for pd in paths::project_dirs_for(&real, projects) {
+    let name = pd.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if seen.insert(name) {
+      candidates_in(&pd, stat, Some(&real), &mut out);
+    }
+  }
+  if trees.len() <= 1 {
+    return out;
+  }
+  let mut keyed: Vec<(String, String)> = trees.iter().map(|t| (paths::project_key(t), t.clone())).collect();
+  keyed.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+  for (name, path) in subdirs(projects) {
+    if seen.contains(&name) {
+      continue;
+    }
+    for (key, tree) in &keyed {
+      let cut = key.len() > 200 && name.starts_with(&format!("{}-", &key[..200])) && info::folder_has_cwd(&path, &paths::sanitize(tree));
+      if &name == key || cut {
+        seen.insert(name.clone());
+        candidates_in(&path, stat, Some(tree), &mut out);
+        break;
+      }
+    }
+  }
+  out
+}
+
+fn describe(c: &Candidate, include_programmatic: bool) -> Option<SessionInfo> {
+  let ht = info::read_head_tail(&c.path)?;
+  if !include_programmatic && super::scan::is_programmatic(&ht.head, &ht.tail) {
+    return None;
+  }
+  if let Some(next) = info::continued_in(&ht.tail) {
+    if info::continuation_exists(&c.path, &next) {
+      return None;
+    }
+  }
+  let mut found = info::describe(&c.path, &c.session_id, &ht, c.project_path.as_deref())?;
+  if c.mtime != 0 {
+    found.last_modified = c.mtime;
+  }
+  Some(found)
+}
+
+/// Describes candidates on a few threads: each file is two small reads, so the work is I/O
+/// latency more than CPU.
+fn describe_all(cands: &[Candidate], include_programmatic: bool) -> Vec<Option<SessionInfo>> {
+  let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
+  if cands.len() < 16 || threads == 1 {
+    return cands.iter().map(|c| describe(c, include_programmatic)).collect();
+  }
+  let chunk = cands.len().div_ceil(threads);
+  std::thread::scope(|s| {
+    let floor = paths::floor_mtime();
+    let handles: Vec<_> = cands
+      .chunks(chunk)
+      .map(|part| s.spawn(move || paths::with_config_dir(None, floor, || part.iter().map(|c| describe(c, include_programmatic)).collect::<Vec<_>>())))
+      .collect();
+    handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+  })
+}
+
+pub fn list_sessions(opts: &ListOptions) -> Vec<SessionInfo> {
+  let projects = paths::projects_dir();
+  let offset = opts.offset.unwrap_or(0).max(0) as usize;
+  let include_programmatic = opts.include_programmatic.unwrap_or(true);
+  let paged = opts.limit.map_or(false, |l| l > 0) || offset > 0;
+  let mut cands = match opts.dir.as_deref().filter(|d| !d.is_empty()) {
+    Some(dir) => candidates_for_dir(dir, opts.include_worktrees.unwrap_or(true), paged, &projects),
+    None => {
+      let mut out = Vec::new();
+      for (_, p) in subdirs(&projects) {
+        candidates_in(&p, paged, None, &mut out);
+      }
+      out
+    }
+  };
+  if !paged {
+    let mut best: std::collections::HashMap<String, SessionInfo> = std::collections::HashMap::new();
+    for found in describe_all(&cands, include_programmatic).into_iter().flatten() {
+      match best.get(&found.session_id) {
+        Some(prev) if found.last_modified <= prev.last_modified => {}
+        _ => {
+          best.insert(found.session_id.clone(), found);
+        }
+      }
+    }
+    let mut all: Vec<SessionInfo> = best.into_values().collect();
+    all.sort_by(|a, b| b.last_modified.cmp(&a.last_modified).then_with(|| b.session_id.cmp(&a.session_id)));
+    return all;
+  }
+  cands.sort_by(|a, b| b.mtime.cmp(&a.mtime).then_with(|| b.session_id.cmp(&a.session_id)));
+  let limit = opts.limit.filter(|l| *l > 0).map_or(usize::MAX, |l| l as usize);
+  let mut out = Vec::new();
+  let mut seen = HashSet::new();
+  let mut skipped = 0;
+  let mut i = 0;
+  while i < cands.len() && out.len() < limit {
+    let end = (i + 32).min(cands.len());
+    for found in describe_all(&cands[i..end], include_programmatic) {
+      if out.len() >= limit {
+        break;
+      }
+      let Some(found) = found else { continue };
+      if !seen.insert(found.session_id.clone()) {
+        continue;
+      }
+      if skipped < offset {
+        skipped += 1;
+        continue;
+      }
+      out.push(found);
+    }
+    i = end;
+  }
+  out
+}
+
+/// Where a session's transcript is: its path and the project path it was found under.
+pub struct Located {
+  pub path: PathBuf,
+  pub project_path: Option<String>,
+}
+
+fn non_empty_file(p: &Path) -> bool {
+  std::fs::metadata(p).map_or(false, |m| m.len() > 0)
+}
+
+/// Finds `<sessionId>.jsonl` (non-empty) under `dir`'s project folders and its worktrees', or
+/// under every project folder. The id must already be a UUID.
+pub fn locate(session_id: &str, dir: Option<&str>) -> Option<Located> {
+  debug_assert!(paths::is_uuid(session_id));
+  let projects = paths::projects_dir();
+  let file = format!("{session_id}.jsonl");
+  match dir.filter(|d| !d.is_empty()) {
+    Some(dir) => {
+      let real = paths::real_dir(dir);
+      for pd in paths::project_dirs_for(&real, &projects) {
+        let p = pd.join(&file);
+        if non_empty_file(&p) {
+          return Some(Located { path: p, project_path: Some(real.clone()) });
+        }
+      }
+      for tree in paths::git_worktrees(&real) {
+        if tree == real {
+          continue;
+        }
+        for pd in paths::project_dirs_for(&tree, &projects) {
+          let p = pd.join(&file);
+          if non_empty_file(&p) {
+            return Some(Located { path: p, project_path: Some(tree.clone()) });
+          }
+        }
+      }
+      None
+    }
+    None => {
+      for ent in paths::read_dir_sorted(&projects) {
+        let p = ent.path().join(&file);
+        if non_empty_file(&p) {
+          return Some(Located { path: p, project_path: None });
+        }
+      }
+      None
+    }
+  }
+}
+
+pub fn session_info(session_id: &str, dir: Option<&str>) -> Option<SessionInfo> {
+  if !paths::is_uuid(session_id) {
+    return None;
+  }
+  let loc = locate(session_id, dir)?;
+  let ht = info::read_head_tail(&loc.path)?;
+  info::describe(&loc.path, session_id, &ht, loc.project_path.as_deref())
+}

@@ -1,0 +1,187 @@
+//! `getSessionMessages`, `listSubagents` and `getSubagentMessages`: the conversation of a
+//! transcript as `SessionMessage`s, written straight to JSON text.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use super::chain;
+use super::list;
+use super::paths;
+use super::transcript::{parse_entries, Entry};
+
+#[derive(Default, Clone, Debug)]
+pub struct Page {
+  pub limit: Option<i64>,
+  pub offset: Option<i64>,
+}
+
+#[derive(Serialize)]
+struct OutMessage<'a> {
+  #[serde(rename = "type")]
+  kind: &'a str,
+  uuid: &'a str,
+  session_id: Option<&'a str>,
+  #[serde(skip_serializing_if = "Option::is_none")]
+  message: Option<&'a RawValue>,
+  parent_tool_use_id: Option<&'a str>,
+  parent_agent_id: Option<&'a str>,
+  #[serde(rename = "interruptedByShutdown", skip_serializing_if = "std::ops::Not::not")]
+  interrupted_by_shutdown: bool,
+  #[serde(rename = "isCompactSummary", skip_serializing_if = "std::ops::Not::not")]
+  is_compact_summary: bool,
+  #[serde(skip_serializing_if = "std::ops::Not::not")]
+  is_meta: bool,
+  #[serde(rename = "isCompletedLocalCommand", skip_serializing_if = "std::ops::Not::not")]
+  is_completed_local_command: bool,
+  #[serde(skip_serializing_if = "Option::is_none")]
+  timestamp: Option<&'a str>,
+  #[serde(skip_serializing_if = "Option::is_none")]
+  origin: Option<&'a RawValue>,
+}
+
+fn out_message<'a>(e: &'a Entry<'a>, parent_tool: Option<&'a str>, parent_agent: Option<&'a str>) -> OutMessage<'a> {
+  OutMessage {
+    kind: e.kind(),
+    uuid: e.uuid(),
+    session_id: e.session_id.as_deref(),
+    message: e.message,
+    parent_tool_use_id: parent_tool,
+    parent_agent_id: parent_agent,
+    interrupted_by_shutdown: e.interrupted_by_shutdown,
+    is_compact_summary: e.compact_summary,
+    is_meta: e.meta || e.compact_summary || e.transcript_only,
+    is_completed_local_command: e.completed_local_command,
+    timestamp: e.timestamp.as_deref(),
+    origin: e.origin.filter(|o| o.get() != "null"),
+  }
+}
+
+fn page<T>(items: Vec<T>, p: &Page) -> Vec<T> {
+  let offset = p.offset.unwrap_or(0).max(0) as usize;
+  let take = match p.limit {
+    Some(l) if l > 0 => l as usize,
+    _ => usize::MAX,
+  };
+  items.into_iter().skip(offset).take(take).collect()
+}
+
+fn kinds_keep_origin(origin: Option<&RawValue>) -> bool {
+  // Meta entries are shown when they came from a channel or an observer.
+  let Some(o) = origin else { return false };
+  let v: serde_json::Value = serde_json::from_str(o.get()).unwrap_or_default();
+  matches!(v.get("kind").and_then(|k| k.as_str()), Some("channel" | "observer" | "observer-activity"))
+}
+
+/// The messages of the main conversation of a transcript's text.
+pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
+  let mut entries = parse_entries(text, &["user", "assistant", "progress", "system", "attachment"]);
+  let list = chain::walk(&mut entries);
+  chain::mark_local_commands(&mut entries, &list);
+  let kept: Vec<usize> = list
+    .into_iter()
+    .filter(|&i| {
+      let e = &entries[i];
+      let kind_ok = e.is_message() || (e.kind() == "system" && include_system);
+      kind_ok && !(e.meta && !kinds_keep_origin(e.origin)) && !e.sidechain && !e.has_team()
+    })
+    .collect();
+  let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], None, None)).collect();
+  serde_json::to_string(&out).unwrap_or_else(|_| "[]".into())
+}
+
+/// Reads a whole transcript (lossy UTF-8); `None` when it cannot be read.
+fn read_text(path: &Path) -> Option<String> {
+  let bytes = std::fs::read(path).ok()?;
+  Some(match String::from_utf8(bytes) {
+    Ok(s) => s,
+    Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+  })
+}
+
+pub fn session_messages(session_id: &str, dir: Option<&str>, include_system: bool, p: &Page) -> String {
+  if !paths::is_uuid(session_id) {
+    return "[]".into();
+  }
+  let Some(loc) = list::locate(session_id, dir) else { return "[]".into() };
+  let Some(text) = read_text(&loc.path) else { return "[]".into() };
+  conversation_json(&text, include_system, p)
+}
+
+/// `<project>/<sessionId>/subagents`, for a session found under `dir` or anywhere.
+fn subagents_dir(session_id: &str, dir: Option<&str>) -> Option<PathBuf> {
+  if !paths::is_uuid(session_id) {
+    return None;
+  }
+  let loc = list::locate(session_id, dir)?;
+  Some(loc.path.with_extension("").join("subagents"))
+}
+
+/// `agent-<id>.jsonl` files under the subagents folder, recursively, in directory order.
+pub fn agent_files(root: &Path) -> Vec<(String, PathBuf)> {
+  let mut out = Vec::new();
+  fn walk(dir: &Path, out: &mut Vec<(String, PathBuf)>) {
+    for ent in paths::read_dir_sorted(dir) {
+      let Ok(ft) = ent.file_type() else { continue };
+      let name = ent.file_name().to_string_lossy().into_owned();
+      if ft.is_file() && name.starts_with("agent-") && name.ends_with(".jsonl") && name.len() >= 12 {
+        out.push((name[6..name.len() - 6].to_string(), ent.path()));
+      } else if ft.is_dir() {
+        walk(&ent.path(), out);
+      }
+    }
+  }
+  walk(root, &mut out);
+  out
+}
+
+pub fn list_subagents(session_id: &str, dir: Option<&str>) -> Vec<String> {
+  match subagents_dir(session_id, dir) {
+    Some(root) => agent_files(&root).into_iter().map(|(id, _)| id).collect(),
+    None => Vec::new(),
+  }
+}
+
+/// Ids the official keeps: `[A-Za-z0-9_.:-]{1,128}`.
+fn valid_tool_id(s: &str) -> bool {
+  !s.is_empty() && s.len() <= 128 && s.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':' | b'-'))
+}
+
+pub fn subagent_messages(session_id: &str, agent_id: &str, dir: Option<&str>, p: &Page) -> String {
+  if agent_id.is_empty() {
+    return "[]".into();
+  }
+  let Some(root) = subagents_dir(session_id, dir) else { return "[]".into() };
+  let Some((_, file)) = agent_files(&root).into_iter().find(|(id, _)| id == agent_id) else { return "[]".into() };
+  let Some(text) = read_text(&file) else { return "[]".into() };
+  let meta: serde_json::Value = std::fs::read_to_string(file.with_extension("meta.json")).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
+  let tool_use_id = meta.get("toolUseId").and_then(|v| v.as_str());
+  let parent_agent = meta.get("parentAgentId").and_then(|v| v.as_str());
+  subagent_json(&text, tool_use_id, parent_agent, p)
+}
+
+/// The messages of a subagent transcript's text, attributed to the tool call that ran it.
+pub fn subagent_json(text: &str, tool_use_id: Option<&str>, parent_agent: Option<&str>, p: &Page) -> String {
+  let tool_use_id = tool_use_id.filter(|s| valid_tool_id(s)).map(str::to_string);
+  let parent_agent = parent_agent.filter(|s| valid_tool_id(s)).map(str::to_string);
+  let mut entries = parse_entries(&text, &["user", "assistant", "attachment"]);
+  // The chain from the last message back.
+  let Some(last) = entries.iter().rposition(|e| e.is_message()) else { return "[]".into() };
+  let by_uuid: std::collections::HashMap<String, usize> = entries.iter().enumerate().map(|(i, e)| (e.uuid().to_string(), i)).collect();
+  let mut list = Vec::new();
+  let mut seen = std::collections::HashSet::new();
+  let mut cur = Some(last);
+  while let Some(c) = cur {
+    if !seen.insert(entries[c].uuid().to_string()) {
+      break;
+    }
+    list.push(c);
+    cur = entries[c].parent().filter(|p| !p.is_empty()).and_then(|p| by_uuid.get(p).copied());
+  }
+  list.reverse();
+  chain::mark_local_commands(&mut entries, &list);
+  let kept: Vec<usize> = list.into_iter().filter(|&i| entries[i].is_message()).collect();
+  let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], tool_use_id.as_deref(), parent_agent.as_deref())).collect();
+  serde_json::to_string(&out).unwrap_or_else(|_| "[]".into())
+}

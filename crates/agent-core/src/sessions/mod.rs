@@ -1,0 +1,164 @@
+//! Session transcripts on disk, read and written without the CLI: the engine side of
+//! `listSessions`, `getSessionInfo`, `getSessionMessages`, `listSubagents`,
+//! `getSubagentMessages`, `renameSession`, `tagSession`, `archiveSession`, `deleteSession`,
+//! `forkSession` and the local half of `importSessionToStore`.
+//!
+//! - [`paths`]: config dir, projects folder, project folder names, UUID checks, git worktrees.
+//! - [`scan`]: field search in head/tail text (no JSON tree per line).
+//! - [`info`]: one session's metadata from its first and last 64 KiB.
+//! - [`list`]: which transcripts a listing holds, in which order; finding one session.
+//! - [`transcript`]: transcript lines parsed to the few fields the chain needs.
+//! - [`chain`]: the conversation chain (compaction, leaf, split assistant messages).
+//! - [`messages`]: the `SessionMessage` output of a chain, subagents.
+//! - [`mutate`], [`fork`], [`write`]: crash-safe changes.
+//!
+//! [`call`] is the one entry point the bindings use: an operation name and JSON arguments in,
+//! JSON text out. It does blocking file I/O: call it off any event loop thread.
+
+pub mod chain;
+pub mod fork;
+pub mod info;
+pub mod list;
+pub mod messages;
+pub mod mutate;
+pub mod paths;
+pub mod scan;
+pub mod transcript;
+pub mod write;
+
+use serde_json::Value;
+
+pub use mutate::Failure;
+
+fn opt_str<'a>(a: &'a Value, k: &str) -> Option<&'a str> {
+  a.get(k).and_then(Value::as_str)
+}
+
+fn opt_i64(a: &Value, k: &str) -> Option<i64> {
+  a.get(k).and_then(|v| v.as_i64().or_else(|| v.as_f64().map(|f| f as i64)))
+}
+
+fn opt_bool(a: &Value, k: &str) -> Option<bool> {
+  a.get(k).and_then(Value::as_bool)
+}
+
+fn page(a: &Value) -> messages::Page {
+  messages::Page { limit: opt_i64(a, "limit"), offset: opt_i64(a, "offset") }
+}
+
+/// Lines of a file that parse as JSON, as one JSON array text (for importing into a store).
+fn entries_array(path: &std::path::Path) -> String {
+  let Ok(bytes) = std::fs::read(path) else { return "[]".into() };
+  let text = String::from_utf8_lossy(&bytes);
+  let mut out = String::from("[");
+  let mut first = true;
+  for line in text.split('\n') {
+    let line = line.trim();
+    if line.is_empty() || serde_json::from_str::<serde::de::IgnoredAny>(line).is_err() {
+      continue;
+    }
+    if !first {
+      out.push(',');
+    }
+    first = false;
+    out.push_str(line);
+  }
+  out.push(']');
+  out
+}
+
+/// Runs one operation. `args` is a JSON object (`configDir`, when present, is the config folder
+/// to use instead of the environment's); the result is JSON text.
+pub fn call(op: &str, args: &str) -> Result<String, Failure> {
+  let a: Value = serde_json::from_str(args).map_err(|e| Failure { message: format!("sessions: bad arguments for {op}: {e}"), safe: false })?;
+  let config = opt_str(&a, "configDir").filter(|d| !d.is_empty()).map(std::path::PathBuf::from);
+  let floor = opt_bool(&a, "floorMtime").unwrap_or(false);
+  paths::with_config_dir(config, floor, || run(op, &a))
+}
+
+fn run(op: &str, a: &Value) -> Result<String, Failure> {
+  let id = opt_str(&a, "sessionId").unwrap_or("");
+  let dir = opt_str(&a, "dir");
+  Ok(match op {
+    "list" => {
+      let opts = list::ListOptions {
+        dir: dir.map(str::to_string),
+        limit: opt_i64(&a, "limit"),
+        offset: opt_i64(&a, "offset"),
+        include_worktrees: opt_bool(&a, "includeWorktrees"),
+        include_programmatic: opt_bool(&a, "includeProgrammatic"),
+      };
+      serde_json::to_string(&list::list_sessions(&opts)).unwrap_or_else(|_| "[]".into())
+    }
+    "info" => match list::session_info(id, dir) {
+      Some(i) => serde_json::to_string(&i).unwrap_or_else(|_| "null".into()),
+      None => "null".into(),
+    },
+    "infoFromText" => {
+      // A stored session's metadata: `text` is its JSONL, `mtime` its last change.
+      let text = opt_str(&a, "text").unwrap_or("");
+      let b = text.as_bytes();
+      let ht = info::HeadTail {
+        head: String::from_utf8_lossy(&b[..b.len().min(info::WINDOW)]).into_owned(),
+        tail: String::from_utf8_lossy(&b[b.len().saturating_sub(info::WINDOW)..]).into_owned(),
+        mtime_ms: opt_i64(&a, "mtime").unwrap_or(0),
+        size: b.len() as u64,
+      };
+      match info::build(id, &ht, None, None, None) {
+        Some(i) => serde_json::to_string(&i).unwrap_or_else(|_| "null".into()),
+        None => "null".into(),
+      }
+    }
+    "messages" => messages::session_messages(id, dir, opt_bool(&a, "includeSystemMessages").unwrap_or(false), &page(&a)),
+    "messagesFromText" => messages::conversation_json(opt_str(&a, "text").unwrap_or(""), opt_bool(&a, "includeSystemMessages").unwrap_or(false), &page(&a)),
+    "subagents" => serde_json::to_string(&messages::list_subagents(id, dir)).unwrap_or_else(|_| "[]".into()),
+    "subagentMessages" => messages::subagent_messages(id, opt_str(&a, "agentId").unwrap_or(""), dir, &page(&a)),
+    "subagentMessagesFromText" => messages::subagent_json(opt_str(&a, "text").unwrap_or(""), opt_str(&a, "toolUseId"), opt_str(&a, "parentAgentId"), &page(&a)),
+    "append" => {
+      mutate::append_line(id, dir, opt_str(&a, "line").unwrap_or(""))?;
+      "null".into()
+    }
+    "archive" => {
+      mutate::set_archived(id, dir, opt_bool(&a, "archived").unwrap_or(true))?;
+      "null".into()
+    }
+    "delete" => {
+      mutate::delete(id, dir)?;
+      "null".into()
+    }
+    "fork" => {
+      let new_id = fork::fork(id, dir, opt_str(&a, "upToMessageId"), opt_str(&a, "title"))?;
+      serde_json::json!({ "sessionId": new_id }).to_string()
+    }
+    "forkText" => {
+      // A fork of a stored session: `text` is its JSONL; the fork's entries come back as an array.
+      let (new_id, text) = fork::build(id, opt_str(&a, "text").unwrap_or(""), opt_str(&a, "upToMessageId"), opt_str(&a, "title"), fork::TitleFrom::Entries)?;
+      let lines: Vec<&str> = text.lines().collect();
+      format!("{{\"sessionId\":{},\"entries\":[{}]}}", Value::String(new_id), lines.join(","))
+    }
+    "exportEntries" => {
+      // The transcript and (optionally) its subagents' transcripts with their metadata, for
+      // `importSessionToStore`.
+      let Some(loc) = mutate::locate(id, dir) else { return Ok("null".into()) };
+      let mut out = format!("{{\"main\":{}", entries_array(&loc.path));
+      if opt_bool(&a, "includeSubagents").unwrap_or(true) {
+        let base = loc.path.with_extension("");
+        let root = base.join("subagents");
+        out.push_str(",\"subagents\":[");
+        for (n, (_, file)) in messages::agent_files(&root).into_iter().enumerate() {
+          let rel = file.strip_prefix(&base).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
+          let subpath = rel.strip_suffix(".jsonl").unwrap_or(&rel).to_string();
+          let meta = std::fs::read_to_string(file.with_extension("meta.json")).ok().filter(|t| serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok());
+          if n > 0 {
+            out.push(',');
+          }
+          out.push_str(&format!("{{\"subpath\":{},\"entries\":{},\"meta\":{}}}", Value::String(subpath), entries_array(&file), meta.as_deref().unwrap_or("null")));
+        }
+        out.push(']');
+      }
+      out.push('}');
+      out
+    }
+    _ => return Err(Failure { message: format!("sessions: unknown operation {op}"), safe: false }),
+  })
+}

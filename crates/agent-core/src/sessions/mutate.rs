@@ -1,0 +1,143 @@
+//! `renameSession`, `tagSession`, `archiveSession`/`unarchiveSession`, `deleteSession`:
+//! changes to a session on disk, each crash-safe (one appended line, or a file renamed into
+//! place). Ids are checked to be UUIDs before any path is built from them.
+
+use std::path::PathBuf;
+
+use super::{list, paths, write};
+
+/// A failed mutation: the message the official SDK gives, and whether it throws its
+/// `TelemetrySafeError` (rather than a plain `Error`).
+#[derive(Debug)]
+pub struct Failure {
+  pub message: String,
+  pub safe: bool,
+}
+
+impl Failure {
+  fn plain(m: String) -> Self {
+    Failure { message: m, safe: false }
+  }
+  fn safe(m: String) -> Self {
+    Failure { message: m, safe: true }
+  }
+}
+
+impl From<std::io::Error> for Failure {
+  fn from(e: std::io::Error) -> Self {
+    Failure::plain(e.to_string())
+  }
+}
+
+/// The project folders a mutation looks in: `dir`'s (and its worktrees'), or all of them.
+fn folders(dir: Option<&str>) -> Option<Vec<PathBuf>> {
+  let projects = paths::projects_dir();
+  match dir.filter(|d| !d.is_empty()) {
+    Some(d) => {
+      let real = paths::real_dir(d);
+      let mut out = paths::project_dirs_for(&real, &projects);
+      for tree in paths::git_worktrees(&real) {
+        if tree != real {
+          out.extend(paths::project_dirs_for(&tree, &projects));
+        }
+      }
+      Some(out)
+    }
+    None => {
+      std::fs::read_dir(&projects).ok()?;
+      Some(paths::read_dir_sorted(&projects).into_iter().map(|e| e.path()).collect())
+    }
+  }
+}
+
+fn not_found(id: &str, dir: Option<&str>) -> String {
+  match dir.filter(|d| !d.is_empty()) {
+    Some(d) => format!("Session {id} not found in project directory for {d}"),
+    None => format!("Session {id} not found in any project directory"),
+  }
+}
+
+/// Appends one JSONL line (built by the caller) to the session's transcript.
+pub fn append_line(id: &str, dir: Option<&str>, line: &str) -> Result<(), Failure> {
+  if !paths::is_uuid(id) {
+    return Err(Failure::plain(format!("Invalid sessionId: {id}")));
+  }
+  let Some(dirs) = folders(dir) else { return Err(Failure::plain(format!("Session {id} not found (no projects directory)"))) };
+  let file = format!("{id}.jsonl");
+  for d in dirs {
+    if write::append_existing(&d.join(&file), line)? {
+      return Ok(());
+    }
+  }
+  Err(Failure::plain(not_found(id, dir)))
+}
+
+/// Writes `<project>/<id>/archived.json` beside every copy of the session.
+pub fn set_archived(id: &str, dir: Option<&str>, archived: bool) -> Result<(), Failure> {
+  if !paths::is_uuid(id) {
+    return Err(Failure::safe(format!("Invalid sessionId: {id}")));
+  }
+  let file = format!("{id}.jsonl");
+  let mut found: Vec<PathBuf> = Vec::new();
+  for d in folders(dir).unwrap_or_default() {
+    let p = d.join(&file);
+    if std::fs::metadata(&p).map_or(false, |m| m.len() > 0) && !found.contains(&p) {
+      found.push(p);
+    }
+  }
+  if found.is_empty() {
+    return Err(Failure::safe(not_found(id, dir)));
+  }
+  let line = serde_json::json!({ "archived": archived, "at": write::now_iso(), "by": "sdk" }).to_string();
+  for p in found {
+    let folder = p.with_extension("");
+    let mut b = std::fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    {
+      use std::os::unix::fs::DirBuilderExt;
+      b.mode(0o700);
+    }
+    b.create(&folder)?;
+    write::replace_file(&folder.join("archived.json"), line.as_bytes())?;
+  }
+  Ok(())
+}
+
+/// Removes the transcript and the session's folder (subagents, archive mark).
+pub fn delete(id: &str, dir: Option<&str>) -> Result<(), Failure> {
+  if !paths::is_uuid(id) {
+    return Err(Failure::plain(format!("Invalid sessionId: {id}")));
+  }
+  let file = format!("{id}.jsonl");
+  for d in folders(dir).unwrap_or_default() {
+    let p = d.join(&file);
+    match std::fs::metadata(&p) {
+      Ok(m) if m.len() > 0 => {}
+      Ok(_) => continue,
+      Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ENOTDIR) => continue,
+      Err(e) => return Err(e.into()),
+    }
+    match std::fs::remove_file(&p) {
+      Ok(()) => {}
+      Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+      Err(e) => return Err(e.into()),
+    }
+    let folder = d.join(id);
+    match std::fs::remove_dir_all(&folder) {
+      Ok(()) => {}
+      Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+      Err(e) => return Err(e.into()),
+    }
+    return Ok(());
+  }
+  Err(Failure::plain(not_found(id, dir)))
+}
+
+/// The located transcript of a session, for reading (fork, import).
+pub fn locate(id: &str, dir: Option<&str>) -> Option<list::Located> {
+  if !paths::is_uuid(id) {
+    return None;
+  }
+  list::locate(id, dir)
+}

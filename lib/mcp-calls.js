@@ -1,0 +1,140 @@
+'use strict'
+// The requests of an in-process server that run user code: tools/call, resources/read,
+// prompts/get (and resources/list when a template lists resources). The engine routes and
+// answers everything else; whoever carries the request (a query's session, or a transport given
+// to instance.connect()) calls runMcpCall() with the engine's payload and sends back the answer:
+// JSON text of `{"result": ...}` or `{"error": {code, message, data?}}`.
+const { normalizeToolResult, errorResultFromThrow, toolNotFoundMessage } = require('./schema')
+
+const answer = (result) => JSON.stringify({ result })
+const rpcError = (code, message, data) => JSON.stringify({ error: data === undefined ? { code, message } : { code, message, data } })
+const errorResult = (text) => ({ content: [{ type: 'text', text }], isError: true })
+const errorText = (err) => (err instanceof Error ? err.message : String(err))
+
+const INVALID_PARAMS = -32602
+const INTERNAL_ERROR = -32603
+const RESOURCE_NOT_FOUND = -32002
+
+/**
+ * The `extra` a handler gets, as the MCP SDK's RequestHandlerExtra: `signal`, `requestId`,
+ * `_meta`, and `sendNotification` / `sendRequest`, which reach the CLI through `channel`
+ * (`{send(message), request(message, options)}`; undefined when nothing can carry them).
+ */
+function makeExtra(controller, id, meta, channel) {
+  return {
+    get signal() { return controller.signal },
+    sessionId: undefined,
+    _meta: meta ?? undefined,
+    sendNotification: async (notification) => {
+      if (!channel) return
+      // Progress goes out under the call's own progressToken when the handler gives none.
+      let message = { jsonrpc: '2.0', ...notification }
+      if (message.method === 'notifications/progress' && meta && meta.progressToken !== undefined && message.params?.progressToken === undefined) {
+        message = { ...message, params: { ...message.params, progressToken: meta.progressToken } }
+      }
+      channel.send(message)
+    },
+    sendRequest: async (request, resultSchema, options) => {
+      if (!channel) throw new Error('sendRequest: this call has no connection to Claude Code')
+      const result = await channel.request(request, { signal: controller.signal, ...options, relatedRequestId: id })
+      return resultSchema && typeof resultSchema.parse === 'function' ? resultSchema.parse(result) : result
+    },
+    authInfo: undefined,
+    requestId: id,
+  }
+}
+
+/**
+ * Runs one host request of the server `server` (an SdkMcpServer); resolves with the answer text.
+ * (A plain function: no extra async frame on the tool-call path.)
+ */
+function runMcpCall(server, payload, controller, channel) {
+  if (!server) return Promise.resolve(payload.tool !== undefined ? answer(errorResult(toolNotFoundMessage(payload.tool))) : rpcError(INTERNAL_ERROR, `SDK MCP server not found: ${payload.server}`))
+  return payload.tool !== undefined ? callTool(server, payload, controller, channel) : otherRequest(server, payload, controller, channel)
+}
+
+async function callTool(server, payload, controller, channel) {
+  const { tool, id, arguments: args, meta, validated } = payload
+  const entry = server.tools.get(tool)
+  if (!entry) return answer(errorResult(toolNotFoundMessage(tool)))
+  // `validated`: the engine found the arguments pass this tool's plain JSON Schema unchanged.
+  const checked = validated && entry.schema.kind === 'json' ? { ok: true, value: args } : await entry.schema.validate(args)
+  if (!checked.ok) return answer(errorResult(checked.message))
+  const extra = makeExtra(controller, id, meta, channel)
+  let result
+  try {
+    result = entry.schema.passArgs ? await entry.definition.handler(checked.value, extra) : await entry.definition.handler(extra)
+  } catch (err) {
+    return answer(errorResultFromThrow(err))
+  }
+  let normalized
+  try {
+    normalized = normalizeToolResult(result)
+  } catch (err) {
+    // Where the official server answers with a JSON-RPC error (an invalid result).
+    if (typeof err.toJsonRpcError === 'function') return JSON.stringify({ error: err.toJsonRpcError() })
+    return answer(errorResultFromThrow(err))
+  }
+  if (entry.output && !normalized.isError) {
+    // As the MCP SDK's McpServer: a tool with an outputSchema must return conforming
+    // structuredContent; a violation is an isError result the model reads.
+    if (!normalized.structuredContent) {
+      return answer(errorResult(`MCP error -32602: Output validation error: Tool ${tool} has an output schema but no structured content was provided`))
+    }
+    const out = await entry.output.validate(normalized.structuredContent)
+    if (!out.ok) return answer(errorResult(`MCP error -32602: Output validation error: Invalid structured content for tool ${tool}: ${out.detail ?? out.message}`))
+  }
+  return answer(normalized)
+}
+
+async function otherRequest(server, payload, controller, channel) {
+  const { method, id, params } = payload
+  const extra = makeExtra(controller, id, params?._meta, channel)
+  try {
+    switch (method) {
+      case 'resources/read': return await readResource(server, params, extra)
+      case 'resources/list': return answer(await server._listResources(extra))
+      case 'prompts/get': return await getPrompt(server, params, extra)
+      default: return rpcError(-32601, `Method not found: ${method}`)
+    }
+  } catch (err) {
+    if (err && typeof err.code === 'number' && Number.isInteger(err.code)) return rpcError(err.code, errorText(err), err.data)
+    return rpcError(INTERNAL_ERROR, errorText(err))
+  }
+}
+
+async function readResource(server, params, extra) {
+  const uri = params.uri
+  const found = server._findResource(uri)
+  if (!found) return rpcError(RESOURCE_NOT_FOUND, `MCP error ${RESOURCE_NOT_FOUND}: Resource ${uri} not found`, { uri })
+  let url
+  try {
+    url = new URL(uri)
+  } catch {
+    url = uri
+  }
+  const result = found.variables ? await found.entry.readCallback(url, found.variables, extra) : await found.entry.readCallback(url, extra)
+  if (!result || !Array.isArray(result.contents)) {
+    return rpcError(INTERNAL_ERROR, `Resource ${uri}: the read callback must return { contents: [...] }`)
+  }
+  return answer(result)
+}
+
+async function getPrompt(server, params, extra) {
+  const entry = server.prompts.get(params.name)
+  if (!entry || !entry.enabled) return rpcError(INVALID_PARAMS, `MCP error -32602: Prompt ${params.name} ${entry ? 'disabled' : 'not found'}`)
+  let result
+  if (entry.args) {
+    const checked = await entry.args.validate(params.arguments ?? {})
+    if (!checked.ok) return rpcError(INVALID_PARAMS, `MCP error -32602: Invalid arguments for prompt ${params.name}: ${checked.detail ?? checked.message}`)
+    result = await entry.callback(checked.value, extra)
+  } else {
+    result = await entry.callback(extra)
+  }
+  if (!result || !Array.isArray(result.messages)) {
+    return rpcError(INTERNAL_ERROR, `Prompt ${params.name}: the callback must return { messages: [...] }`)
+  }
+  return answer(result)
+}
+
+module.exports = { runMcpCall, makeExtra, errorText }

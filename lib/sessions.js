@@ -1,0 +1,538 @@
+'use strict'
+// Session functions of @anthropic-ai/claude-agent-sdk (listSessions, getSessionMessages,
+// renameSession, forkSession, ...). Transcript files are read and written by the engine
+// (crates/agent-core/src/sessions) on its blocking pool; each call's result crosses as one JSON
+// text. This file validates arguments (with the official messages), shapes results, and runs
+// the `sessionStore` variants, whose store methods are user JavaScript.
+const path = require('path')
+const fs = require('fs')
+const { loadNative } = require('./native')
+const { foldSessionSummary, promptOf } = require('./session-summary')
+
+/** The official SDK's error for failures it considers safe to report (its `name` is kept). */
+class TelemetrySafeError extends Error {
+  constructor(message, telemetryMessage) {
+    super(message)
+    this.name = 'TelemetrySafeError'
+    this.telemetryMessage = telemetryMessage ?? message
+  }
+}
+
+const IS_BUN = typeof process.versions.bun === 'string'
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const isUuid = (s) => typeof s === 'string' && UUID.test(s)
+/** Entries per `store.append` call and bytes per batch when importing (the official's). */
+const IMPORT_BATCH = 500
+const IMPORT_BATCH_BYTES = 1048576
+
+async function call(op, args) {
+  let text
+  try {
+    // The config folder as this runtime's process.env has it (under Bun, assignments to
+    // process.env do not reach the process environment the engine would read).
+    const configDir = process.env.CLAUDE_CONFIG_DIR || path.join(require('os').homedir(), '.claude')
+    // File times as this runtime's fs.stat gives them (Node rounds to the millisecond, Bun truncates).
+    text = await loadNative().sessionsCall(op, JSON.stringify({ ...args, configDir, floorMtime: IS_BUN }))
+  } catch (e) {
+    let failure
+    try {
+      failure = JSON.parse(e.message)
+    } catch {
+      throw e
+    }
+    throw failure.safe ? new TelemetrySafeError(failure.message) : new Error(failure.message)
+  }
+  return JSON.parse(text)
+}
+
+/** `SDKSessionInfo` with the official key order (undefined fields are own properties there). */
+function shapeInfo(i) {
+  return {
+    sessionId: i.sessionId,
+    summary: i.summary,
+    lastModified: i.lastModified,
+    fileSize: i.fileSize,
+    customTitle: i.customTitle,
+    firstPrompt: i.firstPrompt,
+    gitBranch: i.gitBranch,
+    cwd: i.cwd,
+    tag: i.tag,
+    createdAt: i.createdAt,
+    archived: i.archived,
+  }
+}
+
+/** `SessionMessage`: the keys the official object always has (timestamp may be undefined). */
+function shapeMessages(list) {
+  for (const m of list) if (!('timestamp' in m)) m.timestamp = undefined
+  return list
+}
+
+function dirArg(dir) {
+  return typeof dir === 'string' && dir !== '' ? dir : undefined
+}
+
+/** The store key of a project directory (realpath of `dir`, sanitized as the CLI names folders). */
+function projectKey(dir) {
+  let p = path.resolve(dir ?? '.')
+  try {
+    p = fs.realpathSync(p)
+  } catch {}
+  return projectFolderName(p)
+}
+
+function jsHash(s) {
+  let h = 0
+  for (let i = 0; i < s.length; i++) h = ((h << 5) - h + s.charCodeAt(i)) | 0
+  return h
+}
+
+function projectFolderName(p) {
+  const s = p.replace(/[^a-zA-Z0-9]/g, '-')
+  if (s.length <= 200) return s
+  return `${s.slice(0, 200)}-${Math.abs(jsHash(p)).toString(36)}`
+}
+
+// ---- local transcripts -------------------------------------------------------------------
+
+async function listSessions(options) {
+  const o = options ?? {}
+  if (o.sessionStore) return storeListSessions(o.sessionStore, o)
+  const list = await call('list', {
+    dir: dirArg(o.dir),
+    limit: typeof o.limit === 'number' ? o.limit : undefined,
+    offset: typeof o.offset === 'number' ? o.offset : undefined,
+    includeWorktrees: o.includeWorktrees,
+    includeProgrammatic: o.includeProgrammatic,
+  })
+  return list.map(shapeInfo)
+}
+
+async function getSessionInfo(sessionId, options) {
+  if (options?.sessionStore) return storeSessionInfo(options.sessionStore, sessionId, options)
+  if (!isUuid(sessionId)) return undefined
+  const info = await call('info', { sessionId, dir: dirArg(options?.dir) })
+  return info ? shapeInfo(info) : undefined
+}
+
+async function getSessionMessages(sessionId, options) {
+  if (options?.sessionStore) return storeSessionMessages(options.sessionStore, sessionId, options)
+  if (!isUuid(sessionId)) return []
+  return shapeMessages(await call('messages', {
+    sessionId,
+    dir: dirArg(options?.dir),
+    limit: options?.limit,
+    offset: options?.offset,
+    includeSystemMessages: options?.includeSystemMessages ?? false,
+  }))
+}
+
+async function listSubagents(sessionId, options) {
+  if (options?.sessionStore) return storeListSubagents(options.sessionStore, sessionId, options.dir)
+  if (!isUuid(sessionId)) return []
+  return call('subagents', { sessionId, dir: dirArg(options?.dir) })
+}
+
+async function getSubagentMessages(sessionId, agentId, options) {
+  if (options?.sessionStore) return storeSubagentMessages(options.sessionStore, sessionId, agentId, options)
+  if (!isUuid(sessionId) || !agentId) return []
+  return shapeMessages(await call('subagentMessages', { sessionId, agentId: String(agentId), dir: dirArg(options?.dir), limit: options?.limit, offset: options?.offset }))
+}
+
+function checkTitle(sessionId, title, safe, fn) {
+  if (!isUuid(sessionId)) {
+    if (safe) throw new TelemetrySafeError(`Invalid sessionId: ${sessionId}`, `${fn}: invalid sessionId (must be a UUID)`)
+    throw new Error(`Invalid sessionId: ${sessionId}`)
+  }
+  if (!String(title).trim()) throw new Error('title must be non-empty')
+  return String(title).trim()
+}
+
+// Characters a tag may not carry: format, private-use and unassigned code points, zero-width
+// and bidirectional controls (the official's Unicode sanitization, repeated until stable).
+function stripInvisible(s) {
+  return s
+    .replace(/[\p{Cf}\p{Co}\p{Cn}]/gu, '')
+    .replace(/[\u200B-\u200F]/g, '')
+    .replace(/[\u202A-\u202E]/g, '')
+    .replace(/[\u2066-\u2069]/g, '')
+    .replace(/[\uFEFF]/g, '')
+    .replace(/[\uE000-\uF8FF]/g, '')
+}
+
+function sanitizeTag(s) {
+  if (!/[^\0-\x7f]/.test(s)) return s
+  let cur = s
+  let prev = ''
+  let rounds = 0
+  while (cur !== prev && rounds < 10) {
+    prev = cur
+    cur = stripInvisible(cur.normalize('NFKC'))
+    rounds++
+  }
+  if (rounds >= 10) throw new Error(`Unicode sanitization reached maximum iterations (10) for input: ${s.slice(0, 100)}`)
+  return cur
+}
+
+function checkTag(sessionId, tag, safe) {
+  if (!isUuid(sessionId)) {
+    if (safe) throw new TelemetrySafeError(`Invalid sessionId: ${sessionId}`, 'tagSession: invalid sessionId (must be a UUID)')
+    throw new Error(`Invalid sessionId: ${sessionId}`)
+  }
+  if (tag === null) return null
+  const t = sanitizeTag(String(tag)).trim()
+  if (!t) throw new Error('tag must be non-empty (use null to clear)')
+  return t
+}
+
+async function renameSession(sessionId, title, options) {
+  if (options?.sessionStore) {
+    const t = checkTitle(sessionId, title, true, 'renameSession')
+    await options.sessionStore.append({ projectKey: projectKey(options.dir), sessionId }, [{ type: 'custom-title', customTitle: t, sessionId, uuid: require('crypto').randomUUID(), timestamp: new Date().toISOString() }])
+    return
+  }
+  const t = checkTitle(sessionId, title, false)
+  await call('append', { sessionId, dir: dirArg(options?.dir), line: JSON.stringify({ type: 'custom-title', customTitle: t, sessionId }) + '\n' })
+}
+
+async function tagSession(sessionId, tag, options) {
+  if (options?.sessionStore) {
+    const t = checkTag(sessionId, tag, true)
+    await options.sessionStore.append({ projectKey: projectKey(options.dir), sessionId }, [{ type: 'tag', tag: t ?? '', sessionId, uuid: require('crypto').randomUUID(), timestamp: new Date().toISOString() }])
+    return
+  }
+  const t = checkTag(sessionId, tag, false)
+  await call('append', { sessionId, dir: dirArg(options?.dir), line: JSON.stringify({ type: 'tag', tag: t ?? '', sessionId }) + '\n' })
+}
+
+async function setArchived(sessionId, archived, options) {
+  if (options?.sessionStore) {
+    throw new TelemetrySafeError('Archiving is not supported with sessionStore: a SessionStore holds transcript entries, and the archived mark is not one', 'setSessionArchived: sessionStore is not supported')
+  }
+  if (!isUuid(sessionId)) throw new TelemetrySafeError(`Invalid sessionId: ${sessionId}`, 'setSessionArchived: invalid sessionId (must be a UUID)')
+  await call('archive', { sessionId, dir: dirArg(options?.dir), archived })
+}
+
+const archiveSession = (sessionId, options) => setArchived(sessionId, true, options)
+const unarchiveSession = (sessionId, options) => setArchived(sessionId, false, options)
+
+async function deleteSession(sessionId, options) {
+  if (!isUuid(sessionId)) throw new TelemetrySafeError(`Invalid sessionId: ${sessionId}`, 'deleteSession: invalid sessionId (must be a UUID)')
+  if (options?.sessionStore) {
+    if (!options.sessionStore.delete) return
+    await options.sessionStore.delete({ projectKey: projectKey(options.dir), sessionId })
+    return
+  }
+  await call('delete', { sessionId, dir: dirArg(options?.dir) })
+}
+
+async function forkSession(sessionId, options) {
+  const o = options ?? {}
+  if (!isUuid(sessionId)) throw new TelemetrySafeError(`Invalid sessionId: ${sessionId}`, 'forkSession: invalid sessionId (must be a UUID)')
+  const title = typeof o.title === 'string' ? o.title.trim() : undefined
+  if (o.sessionStore) {
+    const key = projectKey(o.dir)
+    const entries = await o.sessionStore.load({ projectKey: key, sessionId })
+    if (!entries || entries.length === 0) throw new Error(`Session ${sessionId} not found`)
+    const forked = await call('forkText', { sessionId, text: toJsonl(entries), upToMessageId: o.upToMessageId, title: title || undefined })
+    await o.sessionStore.append({ projectKey: key, sessionId: forked.sessionId }, forked.entries)
+    return { sessionId: forked.sessionId }
+  }
+  return call('fork', { sessionId, dir: dirArg(o.dir), upToMessageId: o.upToMessageId, title: title || undefined })
+}
+
+// ---- session stores ----------------------------------------------------------------------
+
+function toJsonl(entries) {
+  return entries.map((e) => JSON.stringify(e)).join('\n') + '\n'
+}
+
+async function loadText(store, sessionId, dir) {
+  const entries = await store.load({ projectKey: projectKey(dir), sessionId })
+  if (!entries || entries.length === 0) return null
+  return toJsonl(entries)
+}
+
+function lastTimestamp(text) {
+  const t = text.trimEnd()
+  const line = t.slice(t.lastIndexOf('\n') + 1)
+  try {
+    const v = JSON.parse(line)
+    if (v && typeof v === 'object' && typeof v.timestamp === 'string') {
+      const ms = Date.parse(v.timestamp)
+      if (!Number.isNaN(ms)) return ms
+    }
+  } catch {}
+  return Date.now()
+}
+
+async function storeSessionInfo(store, sessionId, options) {
+  if (!isUuid(sessionId)) return undefined
+  const text = await loadText(store, sessionId, options.dir)
+  if (!text) return undefined
+  const info = await call('infoFromText', { sessionId, text, mtime: lastTimestamp(text) })
+  return info ? shapeInfo(info) : undefined
+}
+
+function page(list, limit, offset) {
+  if (limit !== undefined && limit > 0) return list.slice(offset, offset + limit)
+  if (offset > 0) return list.slice(offset)
+  return list
+}
+
+function resolvedDir(dir) {
+  const p = path.resolve(dir ?? '.')
+  try {
+    return fs.realpathSync(p)
+  } catch {
+    return p
+  }
+}
+
+async function infosFromLoads(store, rows, dir, cwd) {
+  const settled = await Promise.allSettled(rows.map(async (row) => {
+    const text = await loadText(store, row.sessionId, dir)
+    if (!text) return null
+    const info = await call('infoFromText', { sessionId: row.sessionId, text, mtime: row.mtime })
+    if (!info) return null
+    if (info.cwd === undefined && cwd) info.cwd = cwd
+    return { ...shapeInfo(info), lastModified: row.mtime }
+  }))
+  return settled.flatMap((s, i) => {
+    if (s.status === 'fulfilled') return s.value ? [s.value] : []
+    return [{ sessionId: rows[i].sessionId, summary: '', lastModified: rows[i].mtime }]
+  })
+}
+
+function infoFromSummary(summary, cwd) {
+  const d = summary.data
+  if (d.isSidechain === true) return null
+  const str = (v) => (typeof v === 'string' ? v : undefined)
+  const firstPrompt = str(d.firstPromptLocked === true ? d.firstPrompt : d.commandFallback) || undefined
+  const customTitle = str(d.customTitle) || str(d.aiTitle) || undefined
+  const summaryText = customTitle || str(d.lastPrompt) || str(d.summaryHint) || firstPrompt
+  if (!summaryText) return null
+  return {
+    sessionId: summary.sessionId,
+    summary: summaryText,
+    lastModified: summary.mtime,
+    fileSize: undefined,
+    customTitle,
+    firstPrompt,
+    gitBranch: str(d.gitBranch) || undefined,
+    cwd: str(d.cwd) || cwd || undefined,
+    tag: str(d.tag) || undefined,
+    createdAt: typeof d.createdAt === 'number' ? d.createdAt : undefined,
+  }
+}
+
+async function storeListSessions(store, o) {
+  const cwd = resolvedDir(o.dir)
+  const key = projectFolderName(cwd)
+  const offset = o.offset ?? 0
+  const limit = o.limit
+  if (store.listSessionSummaries) {
+    const summaries = await store.listSessionSummaries(key)
+    const listed = store.listSessions ? new Map((await store.listSessions(key)).map((r) => [r.sessionId, r])) : undefined
+    const rows = []
+    for (const s of summaries) {
+      const l = listed?.get(s.sessionId)
+      if (listed && !l) continue
+      const stale = l !== undefined && s.mtime < l.mtime
+      rows.push({ sessionId: s.sessionId, mtime: stale ? l.mtime : s.mtime, info: stale ? undefined : infoFromSummary(s, cwd) })
+    }
+    if (listed) {
+      const have = new Set(summaries.map((s) => s.sessionId))
+      for (const [id, r] of listed) if (!have.has(id)) rows.push({ sessionId: id, mtime: r.mtime })
+    }
+    rows.sort((a, b) => b.mtime - a.mtime)
+    const pageRows = page(rows, limit, offset)
+    const missing = pageRows.filter((r) => r.info === undefined)
+    if (missing.length > 0) {
+      const found = new Map((await infosFromLoads(store, missing, o.dir, cwd)).map((i) => [i.sessionId, i]))
+      for (const r of pageRows) if (r.info === undefined) r.info = found.get(r.sessionId) ?? null
+    }
+    return pageRows.flatMap((r) => (r.info ? [r.info] : []))
+  }
+  if (!store.listSessions) throw new Error('sessionStore.listSessions is not implemented -- cannot list sessions. Provide a store with a listSessions() method.')
+  const rows = (await store.listSessions(key)).slice().sort((a, b) => b.mtime - a.mtime)
+  return infosFromLoads(store, page(rows, limit, offset), o.dir, cwd)
+}
+
+async function storeSessionMessages(store, sessionId, o) {
+  if (!isUuid(sessionId)) return []
+  const text = await loadText(store, sessionId, o.dir)
+  if (!text) return []
+  return shapeMessages(await call('messagesFromText', { text, limit: o.limit, offset: o.offset, includeSystemMessages: o.includeSystemMessages ?? false }))
+}
+
+async function storeListSubagents(store, sessionId, dir) {
+  if (!isUuid(sessionId)) return []
+  if (!store.listSubkeys) throw new Error('sessionStore.listSubkeys is not implemented -- cannot list subagents. Provide a store with a listSubkeys() method.')
+  const keys = await store.listSubkeys({ projectKey: projectKey(dir), sessionId })
+  const ids = new Set()
+  for (const k of keys) {
+    if (!k.startsWith('subagents/')) continue
+    const last = k.split('/').at(-1)
+    if (last.startsWith('agent-')) ids.add(last.slice(6))
+  }
+  return [...ids]
+}
+
+async function storeSubagentMessages(store, sessionId, agentId, o) {
+  if (!isUuid(sessionId) || !agentId) return []
+  const key = projectKey(o.dir)
+  let subpath = `subagents/agent-${agentId}`
+  if (store.listSubkeys) {
+    const keys = await store.listSubkeys({ projectKey: key, sessionId })
+    const found = keys.find((k) => k.startsWith('subagents/') && k.split('/').at(-1) === `agent-${agentId}`)
+    if (!found) return []
+    subpath = found
+  }
+  const entries = await store.load({ projectKey: key, sessionId, subpath })
+  if (!entries || entries.length === 0) return []
+  const isMeta = (e) => typeof e === 'object' && e !== null && e.type === 'agent_metadata'
+  const meta = entries.findLast(isMeta)
+  const rest = entries.filter((e) => !isMeta(e))
+  if (rest.length === 0) return []
+  return shapeMessages(await call('subagentMessagesFromText', {
+    text: toJsonl(rest),
+    toolUseId: typeof meta?.toolUseId === 'string' ? meta.toolUseId : undefined,
+    parentAgentId: typeof meta?.parentAgentId === 'string' ? meta.parentAgentId : undefined,
+    limit: o.limit,
+    offset: o.offset,
+  }))
+}
+
+async function appendBatched(store, key, entries, batchSize) {
+  let batch = []
+  let bytes = 0
+  for (const e of entries) {
+    batch.push(e)
+    bytes += JSON.stringify(e).length
+    if (batch.length >= batchSize || bytes >= IMPORT_BATCH_BYTES) {
+      await store.append(key, batch)
+      batch = []
+      bytes = 0
+    }
+  }
+  if (batch.length > 0) await store.append(key, batch)
+}
+
+async function importSessionToStore(sessionId, store, options) {
+  if (!isUuid(sessionId)) throw new TelemetrySafeError(`Invalid sessionId: ${sessionId}`, 'importSessionToStore: invalid sessionId (must be a UUID)')
+  const exported = await call('exportEntries', { sessionId, dir: dirArg(options?.dir), includeSubagents: options?.includeSubagents !== false })
+  if (!exported) throw new Error(`Session ${sessionId} not found`)
+  const key = projectKey(options?.dir)
+  const batchSize = options?.batchSize && options.batchSize > 0 ? options.batchSize : IMPORT_BATCH
+  await appendBatched(store, { projectKey: key, sessionId }, exported.main, batchSize)
+  if (options?.includeSubagents === false) return
+  for (const sub of exported.subagents ?? []) {
+    const subKey = { projectKey: key, sessionId, subpath: sub.subpath }
+    await appendBatched(store, subKey, sub.entries, batchSize)
+    if (sub.meta !== null && sub.meta !== undefined) await store.append(subKey, [{ type: 'agent_metadata', ...sub.meta }])
+  }
+}
+
+/** In-memory `SessionStore`, for tests and development (the official class's behaviour). */
+class InMemorySessionStore {
+  store = new Map()
+  mtimes = new Map()
+  summaries = new Map()
+  lastMtime = 0
+  keyToString(key) {
+    const parts = [key.projectKey, key.sessionId]
+    if (key.subpath) parts.push(key.subpath)
+    return parts.join('/')
+  }
+  async append(key, entries) {
+    const k = this.keyToString(key)
+    const list = this.store.get(k) ?? []
+    list.push(...entries)
+    this.store.set(k, list)
+    const mtime = Math.max(Date.now(), this.lastMtime + 1)
+    this.lastMtime = mtime
+    this.mtimes.set(k, mtime)
+    if (key.subpath === undefined) {
+      const s = `${key.projectKey}/${key.sessionId}`
+      this.summaries.set(s, foldSessionSummary(this.summaries.get(s), key, entries, { mtime }))
+    }
+  }
+  async load(key) {
+    return this.store.get(this.keyToString(key)) ?? null
+  }
+  async listSessions(projectKey) {
+    const out = []
+    const prefix = projectKey + '/'
+    for (const [k] of this.store) {
+      if (!k.startsWith(prefix)) continue
+      const rest = k.slice(prefix.length)
+      if (!rest.includes('/')) out.push({ sessionId: rest, mtime: this.mtimes.get(k) ?? 0 })
+    }
+    return out
+  }
+  async listSessionSummaries(projectKey) {
+    const out = []
+    const prefix = projectKey + '/'
+    for (const [k, v] of this.summaries) if (k.startsWith(prefix)) out.push(v)
+    return out
+  }
+  async delete(key) {
+    const k = this.keyToString(key)
+    this.store.delete(k)
+    this.mtimes.delete(k)
+    if (key.subpath === undefined) {
+      this.summaries.delete(`${key.projectKey}/${key.sessionId}`)
+      const prefix = `${key.projectKey}/${key.sessionId}/`
+      for (const s of this.store.keys()) {
+        if (s.startsWith(prefix)) {
+          this.store.delete(s)
+          this.mtimes.delete(s)
+        }
+      }
+    }
+  }
+  async listSubkeys(key) {
+    const prefix = `${key.projectKey}/${key.sessionId}/`
+    const out = []
+    for (const k of this.store.keys()) if (k.startsWith(prefix)) out.push(k.slice(prefix.length))
+    return out
+  }
+  getEntries(key) {
+    return this.store.get(this.keyToString(key)) ?? []
+  }
+  get size() {
+    let n = 0
+    for (const k of this.store.keys()) {
+      const i = k.indexOf('/')
+      if (i !== -1 && !k.slice(i + 1).includes('/')) n++
+    }
+    return n
+  }
+  clear() {
+    this.store.clear()
+    this.mtimes.clear()
+    this.summaries.clear()
+  }
+}
+
+module.exports = {
+  listSessions,
+  getSessionInfo,
+  getSessionMessages,
+  listSubagents,
+  getSubagentMessages,
+  renameSession,
+  tagSession,
+  archiveSession,
+  unarchiveSession,
+  deleteSession,
+  forkSession,
+  importSessionToStore,
+  InMemorySessionStore,
+  foldSessionSummary,
+  TelemetrySafeError,
+  projectKey,
+  toJsonl,
+  promptOf,
+}
