@@ -26,6 +26,7 @@ export * from './types/mcp-servers.js'
 export * from './types/options.js'
 export * from './types/query.js'
 export * from './types/settings.js'
+export * from './types/surface.js'
 export * from './types/sessions.js'
 export type { CallToolResult, CallToolResultContent, ToolAnnotations, ElicitResult } from './types/mcp.js'
 

@@ -221,10 +221,31 @@ test('a control method after the session ended rejects with a clear error', asyn
   await assert.rejects(q.interrupt(), /query has ended/)
 })
 
-test('unknown and ill-typed options fail before anything is spawned', async () => {
+test('unknown option keys are ignored with one warning each, as the official ignores them', async () => {
+  const warnings = []
+  const onWarning = (w) => { if (w.code === 'CLAUDE_AGENT_SDK_NATIVE_UNKNOWN_OPTION') warnings.push(w.message) }
+  process.on('warning', onWarning)
+  try {
+    // Names no other test uses (warnings are once per process, and Bun runs every file in one).
+    const a = `legacyOptionA${process.pid}`
+    const b = `legacyOptionB${process.pid}`
+    for (let i = 0; i < 2; i++) {
+      const { options } = mockOptions(undefined)
+      const { messages, error } = await collect(ours.query({ prompt: 'hi', options: { ...options, [a]: 'legacy', [b]: 1 } }))
+      assert.equal(error, null)
+      assert.equal(messages.at(-1).type, 'result')
+    }
+    await new Promise((r) => setTimeout(r, 50))
+    assert.equal(warnings.filter((w) => w.includes(`\`${a}\``)).length, 1, warnings.join('\n'))
+    assert.equal(warnings.filter((w) => w.includes(`\`${b}\``)).length, 1, warnings.join('\n'))
+  } finally {
+    process.off('warning', onWarning)
+  }
+})
+
+test('ill-typed options fail before anything is spawned', async () => {
   const { log, options } = mockOptions(undefined)
   const bad = [
-    [{ modle: 'x' }, /Unknown option `modle`/],
     [{ maxTurns: 'three' }, /Invalid option `maxTurns`.*expected u64/],
     [{ canUseTool: 'yes' }, /Invalid option `canUseTool`: expected a function/],
     [{ allowedTools: 'Read' }, /Invalid option `allowedTools`/],
@@ -277,7 +298,7 @@ test('spawnClaudeCodeProcess: the app starts the CLI; same spawn options as the 
     const spawned = []
     const { log, options } = mockOptions(scenario, {
       spawnClaudeCodeProcess: ({ command, args, cwd, env, signal }) => {
-        spawned.push({ command: command === process.execPath ? '<runtime>' : command, args, cwd, env: Object.keys(env).filter((k) => k.startsWith('CLAUDE_')).sort(), signal: signal instanceof AbortSignal })
+        spawned.push({ command: command === process.execPath || command === 'node' || command === 'bun' ? '<runtime>' : command, args, cwd, env: Object.keys(env).filter((k) => k.startsWith('CLAUDE_')).sort(), signal: signal instanceof AbortSignal })
         return spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
       },
     })
@@ -316,4 +337,49 @@ test('startup(): the CLI is spawned and initialized ahead of the first query', a
   const unused = await ours.startup({ options: mockOptions(undefined).options })
   unused.close()
   await assert.rejects(ours.startup({ options: { ...mockOptions('export default async function (cli) { await new Promise(() => {}) }').options }, initializeTimeoutMs: 300 }), /did not answer the initialize request within 300 ms/)
+})
+
+test('spawnClaudeCodeProcess: close() ends the app\'s process as the official SDK does (stdin, then kill()) even when it ignores both', async () => {
+  const { spawn } = await import('node:child_process')
+  const { PassThrough } = await import('node:stream')
+  const run = async (sdk) => {
+    const events = []
+    let child
+    const { options } = mockOptions(`
+      export default async function (cli) {
+        await cli.initialize()
+        await cli.nextUserMessage()
+        cli.systemInit()
+        await cli.sleep(60000)
+      }`, {
+      spawnClaudeCodeProcess: ({ command, args, cwd, env }) => {
+        // The signal is ignored, and so is the end of stdin: only kill() can end it.
+        child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] })
+        const stdin = new PassThrough()
+        stdin.on('data', (d) => child.stdin.write(d))
+        stdin.on('finish', () => events.push('stdin end'))
+        return {
+          stdin,
+          stdout: child.stdout,
+          get killed() { return child.killed },
+          get exitCode() { return child.exitCode },
+          kill: (sig) => { events.push(`kill ${sig ?? ''}`.trim()); return child.kill(sig) },
+          on: (e, f) => child.on(e, f),
+          once: (e, f) => child.once(e, f),
+          off: (e, f) => child.off(e, f),
+        }
+      },
+    })
+    const q = sdk.query({ prompt: 'hi', options })
+    for await (const m of q) if (m.type === 'system') break
+    const exited = new Promise((r) => child.once('exit', r))
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 8000))])
+    const gone = child.exitCode !== null || child.signalCode !== null
+    if (!gone) child.kill('SIGKILL')
+    return { events, gone }
+  }
+  const mine = await run(ours)
+  const theirs = await run(official)
+  assert.deepEqual(theirs, { events: ['stdin end', 'kill SIGTERM'], gone: true })
+  assert.deepEqual(mine, theirs)
 })

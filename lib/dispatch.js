@@ -34,7 +34,7 @@ class RunningCall {
 
 const errorText = (err) => (err instanceof Error ? err.message : String(err))
 
-function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProcess, mcpLink }) {
+function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, onUserDialog, stderr, hostProcess, mcpLink }) {
   /** Calls in flight, by the CLI's request id (for control_cancel_request). */
   const running = new Map()
   // Weak: the engine holds this dispatcher for the session's life, and a strong reference back
@@ -127,6 +127,41 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
     }
   }
 
+  // `elicitation` and `request_user_dialog`: the request object the official SDK hands the
+  // callback, and its answer as is (null: none).
+  async function elicitation(requestId, r) {
+    const controller = track(requestId)
+    try {
+      const result = await onElicitation({
+        serverName: r.mcp_server_name, message: r.message, mode: r.mode, url: r.url, elicitationId: r.elicitation_id,
+        requestedSchema: r.requested_schema, title: r.title, displayName: r.display_name, description: r.description,
+      }, { get signal() { return controller.signal }, requestId })
+      return JSON.stringify(result ?? null)
+    } finally {
+      running.delete(requestId)
+    }
+  }
+
+  async function userDialog(requestId, r) {
+    const controller = track(requestId)
+    try {
+      const result = await onUserDialog({ dialogKind: r.dialog_kind, payload: r.payload, toolUseID: r.tool_use_id }, { get signal() { return controller.signal }, requestId })
+      return JSON.stringify(result ?? null)
+    } finally {
+      running.delete(requestId)
+    }
+  }
+
+  function call(kind, id, body) {
+    switch (kind) {
+      case 'tool': return callTool(id, body)
+      case 'can_use_tool': return permission(id, body)
+      case 'elicitation': return elicitation(id, body)
+      case 'request_user_dialog': return userDialog(id, body)
+      default: return hook(id, body)
+    }
+  }
+
   function dispatch(kind, requestId, payload) {
     try {
       switch (kind) {
@@ -137,12 +172,14 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, stderr, hostProce
           const session = sessionRef?.deref()
           if (!session) return
           for (const [k, id, body] of JSON.parse(payload || session.takeCalls())) {
-            settle(id, k === 'tool' ? callTool(id, body) : k === 'can_use_tool' ? permission(id, body) : hook(id, body))
+            settle(id, call(k, id, body))
           }
           return
         }
         case 'can_use_tool': return settle(requestId, permission(requestId, JSON.parse(payload)))
         case 'hook_callback': return settle(requestId, hook(requestId, JSON.parse(payload)))
+        case 'elicitation':
+        case 'request_user_dialog': return settle(requestId, call(kind, requestId, JSON.parse(payload)))
         case 'cancel': return running.get(requestId)?.abort()
         // Reading stdout (on this thread) paused for the consumer, which now has room.
         case 'read': return sessionRef?.deref()?.resumeReading()

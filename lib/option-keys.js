@@ -1,6 +1,7 @@
 'use strict'
 // Every key of the official Options type (sdk.d.ts of @anthropic-ai/claude-agent-sdk 0.3.330),
-// so a typo is an error while an official option we do not implement yet is only a warning.
+// An unknown key is ignored with a warning (as the official SDK ignores it); an official option we
+// do not implement yet is only a warning too.
 
 const OFFICIAL = [
   'abortController', 'additionalDirectories', 'projectConfigRoot', 'agent', 'agents', 'allowedTools',
@@ -20,9 +21,6 @@ const OFFICIAL = [
 
 /** Official options we do not act on yet: accepted (so apps keep compiling and running), warned. */
 const NOT_IMPLEMENTED = new Set([
-  'toolConfig', 'onElicitation', 'onUserDialog', 'supportedDialogKinds', 'perTaskStopAffordance',
-  'verbatimPrompts', 'mcpServersDelivery',
-  'pluginDelivery', 'resumeDropsTurn', 'managedSettings', 'skills',
 ])
 
 /** Options of ours that the official SDK does not have. */

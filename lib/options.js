@@ -16,10 +16,14 @@ const DATA_KEYS = [
   'outputFormat', 'sandbox', 'enableFileCheckpointing', 'initializeTimeoutMs', 'agent', 'taskBudget',
   'includeHookEvents', 'projectConfigRoot', 'permissionPrompts', 'planModeInstructions', 'toolAliases',
   'title', 'promptSuggestions', 'agentProgressSummaries', 'forwardSubagentText',
+  'toolConfig', 'supportedDialogKinds', 'perTaskStopAffordance', 'mcpServersDelivery', 'pluginDelivery',
+  'resumeDropsTurn', 'managedSettings', 'skills',
 ]
 
+const INHERIT_NEVER = new Set(['CLAUDE_CODE_QUESTION_EXTENDED', 'CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS', 'CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES'])
 const FUNCTION_KEYS = ['canUseTool', 'stderr', 'spawnClaudeCodeProcess', 'onElicitation', 'onUserDialog']
 const warned = new Set()
+const warnedUnknown = new Set()
 
 /** Unknown keys and ill-typed callbacks fail before anything is spawned. */
 function checkOptions(options) {
@@ -27,7 +31,15 @@ function checkOptions(options) {
     throw new TypeError('query(): `options` must be an object')
   }
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new TypeError(`Unknown option \`${key}\` (not an option of @anthropic-ai/claude-agent-sdk 0.3.x)`)
+    if (!KNOWN.has(key)) {
+      // The official SDK ignores keys it does not know, and real apps pass legacy ones
+      // (`appendSystemPrompt`, ...): ignored too, with one warning per key.
+      if (!warnedUnknown.has(key)) {
+        warnedUnknown.add(key)
+        process.emitWarning(`Unknown option \`${key}\` (not an option of @anthropic-ai/claude-agent-sdk 0.3.x); it is ignored`, { code: 'CLAUDE_AGENT_SDK_NATIVE_UNKNOWN_OPTION' })
+      }
+      continue
+    }
     if (NOT_IMPLEMENTED.has(key) && options[key] !== undefined && !warned.has(key)) {
       warned.add(key)
       process.emitWarning(`claude-agent-sdk-native does not implement the option \`${key}\` yet; it is ignored`, { code: 'CLAUDE_AGENT_SDK_NATIVE_OPTION_IGNORED' })
@@ -35,6 +47,9 @@ function checkOptions(options) {
   }
   for (const key of FUNCTION_KEYS) {
     if (options[key] !== undefined && typeof options[key] !== 'function') throw new TypeError(`Invalid option \`${key}\`: expected a function`)
+  }
+  if (Array.isArray(options.supportedDialogKinds) && options.supportedDialogKinds.length > 0 && typeof options.onUserDialog !== 'function') {
+    throw new Error('supportedDialogKinds requires an onUserDialog callback -- declaring dialog kinds without a handler would park dialogs nothing can answer. Provide onUserDialog, or omit supportedDialogKinds.')
   }
   const ac = options.abortController
   if (ac !== undefined && !(ac && ac.signal && typeof ac.signal.addEventListener === 'function')) {
@@ -67,7 +82,15 @@ function splitOptions(options) {
   }
   // The official SDK hands the child `options.env` as the whole environment, or else its own.
   data.env = { ...(options.env ?? process.env) }
+  if (options.env === undefined) {
+    // Switches only toolConfig may turn on are not inherited from this process's environment.
+    for (const k of Object.keys(data.env)) {
+      if (INHERIT_NEVER.has(k.toUpperCase())) delete data.env[k]
+    }
+  }
   data.canUseTool = typeof options.canUseTool === 'function'
+  data.onElicitation = typeof options.onElicitation === 'function'
+  data.onUserDialog = typeof options.onUserDialog === 'function'
 
   const { sdk: sdkServers, processServers } = splitServers(options.mcpServers)
   if (Object.keys(processServers).length > 0) data.mcpServers = processServers

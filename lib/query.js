@@ -25,6 +25,8 @@ class Query {
     this._session = null
     this._abortSignal = options.abortController ? options.abortController.signal : undefined
     this._ready = null
+    // Settles when the stream has ended (prewarm()'s `exited`).
+    this._ended = new Promise((resolve) => { this._resolveEnded = resolve })
     this._onAbort = () => {
       // Nothing more is delivered once aborted: what is buffered is dropped and the next
       // next() throws the AbortError.
@@ -56,10 +58,13 @@ class Query {
   _start(prompt, options) {
     if (prompt !== WARM) checkPrompt(prompt)
     const { data, sdkServers, hookCallbacks } = splitOptions(options)
+    // verbatimPrompts: every user message goes with `client_composed: true`.
+    this._verbatim = options.verbatimPrompts === true
     // The dispatcher reads this map; setMcpServers() updates it in place.
     this._sdkServers = sdkServers
     // The app's own process, when it starts the CLI itself (spawnClaudeCodeProcess).
     const hostProcess = { proc: undefined }
+    this._hostProcess = hostProcess
     // How the in-process servers reach the CLI on their own (list_changed, elicitation, progress).
     const mcpLink = (this._mcpLink = new McpLink(sdkServers))
     const { dispatch, abortAll, attach } = makeDispatch({
@@ -68,6 +73,8 @@ class Query {
       sdkServers,
       hookCallbacks,
       canUseTool: options.canUseTool,
+      onElicitation: options.onElicitation,
+      onUserDialog: options.onUserDialog,
       stderr: typeof options.stderr === 'function' ? options.stderr : undefined,
     })
     this._abortAll = abortAll
@@ -79,10 +86,12 @@ class Query {
     this._session = startSession({
       options: JSON.stringify(data),
       servers: [...sdkServers].map(([name, s]) => ({ name, id: s.native().id })),
-      prompt: typeof prompt === 'string' ? prompt : undefined,
+      prompt: typeof prompt === 'string' && !this._verbatim ? prompt : undefined,
       forwardStderr: typeof options.stderr === 'function',
       searchFrom: searchRoots(),
-      runtime: process.execPath,
+      // Script CLIs run with `node` (from PATH) as the official SDK names it; under Bun, the running
+      // bun (the official names `bun`, which a local install does not put on PATH).
+      runtime: process.versions.bun ? process.execPath : 'node',
       hostProcess: typeof spawner === 'function',
       // Node's event loop (libuv) polls the CLI's stdout for the engine; other runtimes leave
       // reading to the engine's thread.
@@ -93,6 +102,7 @@ class Query {
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
     if (prompt !== WARM && typeof prompt !== 'string') this._pump(prompt)
+    else if (typeof prompt === 'string' && this._verbatim) this._attachPrompt(prompt)
   }
 
   /** Gives a warm query (from startup()) its prompt. */
@@ -101,7 +111,7 @@ class Query {
     if (this._finished) return
     if (typeof prompt === 'string') {
       // The user message a string prompt becomes, as the official SDK writes it.
-      this._session.sendUserMessage(JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: prompt }] }, parent_tool_use_id: null }))
+      this._session.sendUserMessage(JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: prompt }] }, parent_tool_use_id: null, ...(this._verbatim && { client_composed: true }) }))
       this._session.endInput()
     } else {
       this._pump(prompt)
@@ -139,7 +149,7 @@ class Query {
     try {
       for await (const message of stream) {
         if (this._finished) return
-        this._session.sendUserMessage(JSON.stringify(message))
+        this._session.sendUserMessage(JSON.stringify(this._verbatim ? { ...message, client_composed: true } : message))
       }
       if (!this._finished) this._session.endInput()
     } catch (e) {
@@ -155,8 +165,13 @@ class Query {
 
   _cleanup() {
     this._finished = true
+    this._resolveEnded()
     if (this._mirrorCleanup) this._mirrorCleanup()
     if (this._processAbort) this._processAbort.abort()
+    if (this._hostProcess?.proc) {
+      endHostProcess(this._hostProcess.proc)
+      this._hostProcess = undefined
+    }
     if (this._abortSignal) this._abortSignal.removeEventListener('abort', this._onAbort)
     if (this._abortAll) this._abortAll()
     if (this._mcpLink) this._mcpLink.close()
@@ -192,12 +207,61 @@ class Query {
       this._cleanup()
       // The session's own end reason (the CLI's exit code and stderr) outranks a failure to
       // write streamed input, which is only its consequence.
-      if (reason) this._error = engineError(reason.code, reason.message)
+      if (reason) this._error = this._endError(reason)
       return this._next()
     }
-    this._buffer = this._mirror ? this._mirror.take(JSON.parse(batch)) : JSON.parse(batch)
+    this._setBatch(batch)
     this._pos = 0
     return this._next()
+  }
+
+  /**
+   * Reads the next batch into the buffer, in turn with next() calls, without consuming it: a
+   * parked spare (prewarm()) learns of its process's end this way while nobody iterates.
+   */
+  _prefetch() {
+    this._waiting++
+    const p = this._tail.then(() => this._fill())
+    this._tail = p.then(() => { this._waiting-- }, () => { this._waiting-- })
+    return p
+  }
+
+  async _fill() {
+    if (this._ready) await this._ready
+    if (this._finished || !this._session || this._pos < this._buffer.length) return
+    const batch = await this._session.nextBatch()
+    if (batch === null) {
+      const reason = this._session.endReason()
+      this._cleanup()
+      if (reason) this._error = this._endError(reason)
+      return
+    }
+    this._setBatch(batch)
+    this._pos = 0
+  }
+
+  _setBatch(batch) {
+    this._buffer = this._mirror ? this._mirror.take(JSON.parse(batch)) : JSON.parse(batch)
+    // The text of an error result that ends the stream (the CLI exits non-zero after one).
+    const last = this._buffer[this._buffer.length - 1]
+    if (last && last.type === 'result') {
+      this._lastErrorResult = last.is_error ? (last.subtype === 'success' ? last.result : (last.errors ?? []).map((e) => String(e).trim()).filter(Boolean).join('; ')) || undefined : undefined
+    } else if (last && !(last.type === 'system' && (last.subtype === 'session_writes_lost' || last.subtype === 'plugin_install'))) {
+      this._lastErrorResult = undefined
+    }
+  }
+
+  /**
+   * The error a failed end of stream throws: as the official SDK, a process that exits right
+   * after an error result fails with that result's text rather than its exit code.
+   */
+  _endError(reason) {
+    if (this._lastErrorResult !== undefined && reason.code !== 'ABORTED') {
+      const err = new Error(`Claude Code returned an error result: ${this._lastErrorResult}`)
+      err.code = reason.code
+      return err
+    }
+    return engineError(reason.code, reason.message)
   }
 
   /** Parses the messages Rust already holds into the buffer, without waiting; false if none. */
@@ -205,7 +269,7 @@ class Query {
     if (!this._session || this._finished) return false
     const batch = this._session.tryBatch()
     if (batch === null) return false
-    this._buffer = this._mirror ? this._mirror.take(JSON.parse(batch)) : JSON.parse(batch)
+    this._setBatch(batch)
     this._pos = 0
     return true
   }
@@ -290,6 +354,8 @@ class Query {
 
   /** The CLI's answer to `initialize`: commands, models, agents, account, ... */
   initializationResult() {
+    // After a spare's claim: the claimed session's answer (see lib/prewarm.js).
+    if (this._initOverride) return this._initOverride
     return this._ask((s) => s.initializationResult())
   }
 
@@ -420,7 +486,7 @@ class Query {
     if (this._ready) await this._ready
     for await (const message of stream) {
       if (this._finished) return
-      this._session.sendUserMessage(JSON.stringify(message))
+      this._session.sendUserMessage(JSON.stringify(this._verbatim ? { ...message, client_composed: true } : message))
     }
   }
 }
@@ -434,6 +500,28 @@ const ASYNC_DISPOSE = Symbol.asyncDispose
 if (ASYNC_DISPOSE) {
   Query.prototype[ASYNC_DISPOSE] = async function () {
     await this.return(undefined)
+  }
+}
+
+/**
+ * Ends a process the app started (spawnClaudeCodeProcess) as the official SDK does, whether or
+ * not it honours the AbortSignal: stdin ends at once; a process still running 2 s later gets
+ * SIGTERM, and SIGKILL 5 s after that.
+ */
+function endHostProcess(proc) {
+  try { proc.stdin?.end() } catch {}
+  const running = () => proc.exitCode === null && proc.signalCode == null
+  if (!running()) return
+  setTimeout(() => {
+    if (!running()) return
+    try { proc.kill('SIGTERM') } catch {}
+    setTimeout(() => { if (proc.exitCode === null) try { proc.kill('SIGKILL') } catch {} }, 5000).unref()
+  }, 2000).unref()
+}
+
+function checkDialogKinds(options) {
+  if (Array.isArray(options?.supportedDialogKinds) && options.supportedDialogKinds.length > 0 && typeof options.onUserDialog !== 'function') {
+    throw new Error('supportedDialogKinds requires an onUserDialog callback -- declaring dialog kinds without a handler would park dialogs nothing can answer. Provide onUserDialog, or omit supportedDialogKinds.')
   }
 }
 
@@ -475,7 +563,9 @@ async function startup({ options, initializeTimeoutMs } = {}) {
 
 /** Starts a Claude Code session; same signature and behaviour as the official `query()`. */
 function query({ prompt, options } = {}) {
+  // Thrown at once, as the official SDK throws it (other option errors surface on iteration).
+  checkDialogKinds(options)
   return new Query(prompt, options ?? {})
 }
 
-module.exports = { query, startup, Query }
+module.exports = { query, startup, Query, WARM }

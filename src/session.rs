@@ -139,6 +139,7 @@ pub fn start_session(
     servers,
     prompt: params.prompt,
     can_use_tool: options.can_use_tool,
+    dialogs: session::Dialogs { elicitation: options.on_elicitation, user_dialog: options.on_user_dialog },
     forward_stderr: params.forward_stderr,
     initialize_timeout: options.initialize_timeout_ms.map(Duration::from_millis).unwrap_or(session::DEFAULT_INITIALIZE_TIMEOUT),
     queue_bytes: session::DEFAULT_QUEUE_BYTES,

@@ -4,6 +4,10 @@
 import type * as O from '@anthropic-ai/claude-agent-sdk'
 import type * as N from 'claude-agent-sdk-native'
 import type * as Mcp from '@modelcontextprotocol/sdk/types.js'
+import type * as OCore from '@anthropic-ai/claude-agent-sdk/core'
+import type * as NCore from 'claude-agent-sdk-native/core'
+import type * as OTools from '@anthropic-ai/claude-agent-sdk/sdk-tools'
+import type * as NTools from 'claude-agent-sdk-native/sdk-tools'
 import type { UUID } from 'node:crypto'
 import type { Readable, Writable } from 'node:stream'
 import type { z as z4 } from 'zod/v4'
@@ -72,6 +76,34 @@ same<Parameters<typeof O.startup>['length'], Parameters<typeof N.startup>['lengt
 // createSdkMcpServer takes every official options object (ours also takes JSON Schema tools).
 assignable<Parameters<typeof O.createSdkMcpServer>[0], Parameters<typeof N.createSdkMcpServer>[0]>(null!)
 same<WithoutInstance<ReturnType<typeof O.createSdkMcpServer>>, WithoutInstance<ReturnType<typeof N.createSdkMcpServer>>>(true)
+
+// --- the rest of the runtime surface: constants, settings and model helpers, prewarm ------------------
+same<typeof O.HOOK_EVENTS, typeof N.HOOK_EVENTS>(true)
+same<typeof O.EXIT_REASONS, typeof N.EXIT_REASONS>(true)
+same<typeof O.BUILTIN_TOOL_NAMES, typeof N.BUILTIN_TOOL_NAMES>(true)
+same<typeof O.LEGACY_TOOL_NAME_ALIASES, typeof N.LEGACY_TOOL_NAME_ALIASES>(true)
+same<typeof O.USAGE_LIMIT_ERROR_PREFIXES, typeof N.USAGE_LIMIT_ERROR_PREFIXES>(true)
+same<typeof O.USAGE_TRANSITION_PREFIXES, typeof N.USAGE_TRANSITION_PREFIXES>(true)
+same<typeof O.USAGE_WARNING_PREFIXES, typeof N.USAGE_WARNING_PREFIXES>(true)
+same<typeof O.ORG_POLICY_LIMIT_PREFIXES, typeof N.ORG_POLICY_LIMIT_PREFIXES>(true)
+same<typeof O.SYSTEM_PROMPT_DYNAMIC_BOUNDARY, typeof N.SYSTEM_PROMPT_DYNAMIC_BOUNDARY>(true)
+same<typeof O.resolveSettings, typeof N.resolveSettings>(true)
+same<typeof O.filterEscalatingDefaultMode, typeof N.filterEscalatingDefaultMode>(true)
+same<typeof O.matchDeniedModels, typeof N.matchDeniedModels>(true)
+same<Omit<NonNullable<Parameters<typeof O.prewarm>[0]>, 'options'>, Omit<NonNullable<Parameters<typeof N.prewarm>[0]>, 'options'>>(true)
+same<Omit<NonNullable<NonNullable<Parameters<typeof O.prewarm>[0]>['options']>, 'mcpServers'>, Omit<NonNullable<NonNullable<Parameters<typeof N.prewarm>[0]>['options']>, 'mcpServers'>>(true)
+same<keyof O.SpareProcess, keyof N.SpareProcess>(true)
+same<Omit<O.SpareProcess, 'claim'>, Omit<N.SpareProcess, 'claim'>>(true)
+same<Parameters<O.SpareProcess['claim']>, Parameters<N.SpareProcess['claim']>>(true)
+same<O.ClaimOptions, N.ClaimOptions>(true)
+// ./core: the same constants and helpers; ./sdk-tools: the same tool types.
+same<typeof OCore.HOOK_EVENTS, typeof NCore.HOOK_EVENTS>(true)
+same<typeof OCore.resolveSettings, typeof NCore.resolveSettings>(true)
+same<typeof OCore.matchDeniedModels, typeof NCore.matchDeniedModels>(true)
+same<OCore.ClaimOptions, NCore.ClaimOptions>(true)
+same<OTools.ToolInputSchemas, NTools.ToolInputSchemas>(true)
+same<OTools.BashInput, NTools.BashInput>(true)
+same<OTools.FileEditInput, NTools.FileEditInput>(true)
 
 // --- generics, instantiated -------------------------------------------------------------------------
 type Shape4 = { a: z4.ZodString; b: z4.ZodOptional<z4.ZodNumber>; c: z4.ZodDefault<z4.ZodBoolean> }

@@ -87,7 +87,7 @@ export function sharedTypeNames() {
     if (!f.endsWith('.d.ts') || f === 'anthropic.d.ts') continue
     for (const m of fs.readFileSync(path.join(root, 'types', f), 'utf8').matchAll(/^export (?:declare )?(?:type|interface) ([A-Za-z0-9_]+)/gm)) ours.add(m[1])
   }
-  const byHand = new Set(['McpSdkServerConfigWithInstance', 'McpServerConfig', 'Options', 'Query', 'WarmQuery', 'InferShape', 'SdkMcpToolDefinition'])
+  const byHand = new Set(['McpSdkServerConfigWithInstance', 'McpServerConfig', 'Options', 'Query', 'WarmQuery', 'InferShape', 'SdkMcpToolDefinition', 'SpareProcess'])
   return [...officialNames.keys()].filter((n) => ours.has(n) && !byHand.has(n)).sort()
 }
 

@@ -21,6 +21,13 @@ pub enum CallKind {
   CanUseTool,
   /// A `hook_callback` request; payload is the request object. Answer: the hook's output.
   Hook,
+  /// An `elicitation` request (an MCP server asks the user for input); payload is the request
+  /// object. Answer: an ElicitResult (`{"action":"accept"|"decline"|"cancel",...}`), or `null`
+  /// for none (answered as a cancel).
+  Elicitation,
+  /// A `request_user_dialog` request; payload is the request object. Answer: the dialog's
+  /// result, or `null` for none (answered with an error).
+  UserDialog,
 }
 
 impl CallKind {
@@ -29,6 +36,8 @@ impl CallKind {
       CallKind::Tool => "tool",
       CallKind::CanUseTool => "can_use_tool",
       CallKind::Hook => "hook_callback",
+      CallKind::Elicitation => "elicitation",
+      CallKind::UserDialog => "request_user_dialog",
     }
   }
 }

@@ -43,6 +43,12 @@ pub struct QueryOptions {
   /// True when the host has a `canUseTool` callback.
   #[serde(default)]
   pub can_use_tool: bool,
+  /// The host has an `onElicitation` callback (`elicitation` requests go to it).
+  #[serde(default)]
+  pub on_elicitation: bool,
+  /// The host has an `onUserDialog` callback (`request_user_dialog` requests go to it).
+  #[serde(default)]
+  pub on_user_dialog: bool,
   #[serde(rename = "continue")]
   pub continue_conversation: Option<bool>,
   pub resume: Option<String>,
@@ -83,6 +89,20 @@ pub struct QueryOptions {
   pub prompt_suggestions: Option<bool>,
   pub agent_progress_summaries: Option<bool>,
   pub forward_subagent_text: Option<bool>,
+  /// `toolConfig`: per-tool settings (`askUserQuestion.previewFormat` travels in the env).
+  pub tool_config: Option<Value>,
+  /// Dialog kinds the host's `onUserDialog` answers (sent in `initialize`).
+  pub supported_dialog_kinds: Option<Vec<String>>,
+  pub per_task_stop_affordance: Option<bool>,
+  /// `'initialize'`: process MCP servers travel in `initialize` rather than `--mcp-config`.
+  pub mcp_servers_delivery: Option<String>,
+  /// `'initialize'`: plugins travel in `initialize` rather than `--plugin-dir`.
+  pub plugin_delivery: Option<String>,
+  pub resume_drops_turn: Option<String>,
+  /// Restrictive policy-tier settings (`--managed-settings`).
+  pub managed_settings: Option<Value>,
+  /// Skills the session may use: a list of names, or `'all'`.
+  pub skills: Option<Value>,
   /// Milliseconds to wait for the CLI's answer to `initialize` before giving up.
   pub initialize_timeout_ms: Option<u64>,
 }
@@ -97,6 +117,40 @@ pub struct Thinking {
 }
 
 impl QueryOptions {
+  /// Whether process MCP servers travel in `initialize` (`mcpServersDelivery: 'initialize'`).
+  pub fn mcp_servers_via_initialize(&self) -> bool {
+    self.mcp_servers_delivery.as_deref() == Some("initialize")
+  }
+
+  /// Whether plugins travel in `initialize` (`pluginDelivery: 'initialize'`).
+  pub fn plugins_via_initialize(&self) -> bool {
+    self.plugin_delivery.as_deref() == Some("initialize")
+  }
+
+  /// `allowedTools` plus the `Skill` rules that `skills` adds (as the official: `'all'` is
+  /// `Skill`, a name `Skill(name)`), without duplicates.
+  pub fn allowed_tools_with_skills(&self) -> Result<Vec<String>, Error> {
+    let mut allowed = self.allowed_tools.clone();
+    let added: Vec<String> = match &self.skills {
+      None => return Ok(allowed),
+      Some(Value::String(s)) if s == "all" => vec!["Skill".into()],
+      Some(Value::Array(names)) => names
+        .iter()
+        .map(|n| match n.as_str() {
+          Some(name) if !name.trim().is_empty() => Ok(format!("Skill({name})")),
+          _ => Err(Error::InvalidOption("Skill names must be non-empty strings.".into())),
+        })
+        .collect::<Result<_, _>>()?,
+      Some(_) => return Err(Error::InvalidOption("Invalid option `skills`: expected a list of skill names or 'all'".into())),
+    };
+    for rule in added {
+      if !self.allowed_tools.contains(&rule) {
+        allowed.push(rule);
+      }
+    }
+    Ok(allowed)
+  }
+
   /// Parses the host's JSON; an ill-typed or unknown field is an error naming it.
   pub fn from_json(json: &str) -> Result<Self, Error> {
     let de = &mut serde_json::Deserializer::from_str(json);

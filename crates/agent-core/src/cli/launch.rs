@@ -111,8 +111,9 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
   if let Some(r) = &o.resume {
     a.push(eq("--resume", r));
   }
-  if !o.allowed_tools.is_empty() {
-    a.push(eq("--allowedTools", o.allowed_tools.join(",")));
+  let allowed = o.allowed_tools_with_skills()?;
+  if !allowed.is_empty() {
+    a.push(eq("--allowedTools", allowed.join(",")));
   }
   if !o.disallowed_tools.is_empty() {
     a.push(eq("--disallowedTools", o.disallowed_tools.join(",")));
@@ -125,7 +126,7 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
     }
     Some(_) => a.push("--tools=default".into()),
   }
-  if let Some(servers) = o.mcp_servers.as_ref().filter(|s| !s.is_empty()) {
+  if let Some(servers) = o.mcp_servers.as_ref().filter(|s| !s.is_empty() && !o.mcp_servers_via_initialize()) {
     let config = serde_json::json!({ "mcpServers": servers }).to_string();
     a.extend(pair("--mcp-config", config));
   }
@@ -153,9 +154,13 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
   for d in &o.additional_directories {
     a.push(eq("--add-dir", d));
   }
-  for p in o.plugins.iter().flatten() {
+  if o.plugins_via_initialize() || o.mcp_servers_via_initialize() {
+    a.push("--await-initialize".into());
+  }
+  for p in o.plugins.iter().flatten().filter(|_| !o.plugins_via_initialize()) {
+    let skip_mcp = p.get("skipMcpDiscovery") == Some(&Value::Bool(true));
     match (p.get("type").and_then(Value::as_str), p.get("path").and_then(Value::as_str)) {
-      (Some("local"), Some(path)) => a.push(eq("--plugin-dir", path)),
+      (Some("local"), Some(path)) => a.push(eq(if skip_mcp { "--plugin-dir-no-mcp" } else { "--plugin-dir" }, path)),
       (kind, _) => return Err(Error::InvalidOption(format!("Unsupported plugin type: {}", kind.unwrap_or("undefined")))),
     }
   }
@@ -163,11 +168,21 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
   if let Some(at) = &o.resume_session_at {
     a.push(eq("--resume-session-at", at));
   }
+  if let Some(turn) = &o.resume_drops_turn {
+    a.push(eq("--resume-drops-turn", turn));
+  }
   if let Some(id) = &o.session_id {
     a.push(eq("--session-id", id));
   }
   if o.persist_session == Some(false) {
     a.push("--no-session-persistence".into());
+  }
+  if let Some(managed) = &o.managed_settings {
+    let text = match managed {
+      Value::String(s) => s.clone(),
+      other => other.to_string(),
+    };
+    a.extend(pair("--managed-settings", text));
   }
   for (key, value) in extra_args(o)? {
     match value {
@@ -198,6 +213,81 @@ fn json_schema(o: &QueryOptions) -> Result<Option<String>, Error> {
   }
 }
 
+/// Settings paths whose lists `options.sandbox` extends rather than replaces.
+const SANDBOX_UNION_PATHS: [&str; 5] =
+  ["filesystem.denyRead", "filesystem.denyWrite", "network.deniedDomains", "credentials.files", "credentials.envVars"];
+/// Settings paths `options.sandbox` replaces whole even when both are objects.
+const SANDBOX_REPLACE_PATHS: [&str; 2] = ["ripgrep", "network.tlsTerminate"];
+
+fn merge_sandbox_objects(base: Option<&Value>, over: &Map<String, Value>, prefix: &str) -> Map<String, Value> {
+  let mut out = match base {
+    Some(Value::Object(m)) => m.clone(),
+    _ => Map::new(),
+  };
+  for (key, value) in over {
+    if matches!(key.as_str(), "__proto__" | "constructor" | "prototype") {
+      continue;
+    }
+    let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+    let merged = match (out.get(key), value) {
+      (Some(Value::Array(a)), Value::Array(b)) if SANDBOX_UNION_PATHS.contains(&path.as_str()) => {
+        let mut list = a.clone();
+        for v in b {
+          if !list.contains(v) {
+            list.push(v.clone());
+          }
+        }
+        Value::Array(list)
+      }
+      (Some(a @ Value::Object(_)), Value::Object(b)) if !SANDBOX_REPLACE_PATHS.contains(&path.as_str()) => {
+        Value::Object(merge_sandbox_objects(Some(a), b, &path))
+      }
+      _ => value.clone(),
+    };
+    out.insert(key.clone(), merged);
+  }
+  out
+}
+
+/// `options.sandbox` merged into the settings' own `sandbox` as the official SDK merges them:
+/// deeply, some deny lists extended, a `filesystem.disabled: true` or the proxy ports of the
+/// settings dropped when the option's filesystem or network rules make them wrong, and
+/// `failIfUnavailable: true` when the option enables the sandbox without saying.
+fn merge_sandbox(base: Option<&Value>, over: &Value) -> Value {
+  let Value::Object(over) = over else { return over.clone() };
+  let mut merged = merge_sandbox_objects(base, over, "");
+  let denies_files = over.get("filesystem").is_some()
+    || matches!(over.get("credentials").and_then(|c| c.get("files")), Some(Value::Array(files))
+      if files.iter().any(|f| f.get("mode") == Some(&Value::String("deny".into()))));
+  let option_disabled = over.get("filesystem").and_then(|f| f.get("disabled"));
+  if denies_files && option_disabled.is_none() {
+    if let Some(Value::Object(fs)) = merged.get_mut("filesystem") {
+      if fs.get("disabled") == Some(&Value::Bool(true)) {
+        fs.remove("disabled");
+      }
+    }
+  }
+  let network = over.get("network");
+  let restricts_network = network.is_some_and(|n| {
+    n.get("allowedDomains").is_some()
+      || n.get("deniedDomains").and_then(Value::as_array).is_some_and(|d| !d.is_empty())
+      || n.get("strictAllowlist") == Some(&Value::Bool(true))
+  });
+  if restricts_network {
+    if let Some(Value::Object(net)) = merged.get_mut("network") {
+      for port in ["httpProxyPort", "socksProxyPort"] {
+        if network.and_then(|n| n.get(port)).is_none() {
+          net.remove(port);
+        }
+      }
+    }
+  }
+  if over.get("enabled") == Some(&Value::Bool(true)) && !merged.contains_key("failIfUnavailable") {
+    merged.insert("failIfUnavailable".into(), Value::Bool(true));
+  }
+  Value::Object(merged)
+}
+
 /// `extraArgs`, plus `settings` (and `sandbox`, which travels inside the settings JSON).
 fn extra_args(o: &QueryOptions) -> Result<Vec<(String, Option<String>)>, Error> {
   let mut out: Vec<(String, Option<String>)> = Vec::new();
@@ -226,7 +316,8 @@ fn extra_args(o: &QueryOptions) -> Result<Vec<(String, Option<String>)>, Error> 
         Some(_) => return Err(Error::InvalidOption("Invalid option `settings`: expected a file path, a JSON string or an object".into())),
       };
       if let Some(sb) = sandbox {
-        obj.insert("sandbox".into(), sb.clone());
+        let merged = merge_sandbox(obj.get("sandbox"), sb);
+        obj.insert("sandbox".into(), merged);
       }
       Some(Value::Object(obj).to_string())
     }
@@ -279,6 +370,18 @@ pub fn child_env(o: &QueryOptions) -> Result<Vec<(String, String)>, Error> {
   if !has(&env, "CLAUDE_CODE_SDK_READS_SESSION_STATE") {
     env.push(("CLAUDE_CODE_SDK_READS_SESSION_STATE".into(), "1".into()));
   }
+  // toolConfig.askUserQuestion: what the AskUserQuestion tool offers, as env switches.
+  let ask = o.tool_config.as_ref().and_then(|t| t.get("askUserQuestion"));
+  if let Some(format) = ask.and_then(|a| a.get("previewFormat")).and_then(Value::as_str).filter(|f| !f.is_empty()) {
+    env.retain(|(k, _)| k != "CLAUDE_CODE_QUESTION_PREVIEW_FORMAT");
+    env.push(("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT".into(), format.into()));
+  }
+  for (key, name) in [("extendedQuestions", "CLAUDE_CODE_QUESTION_EXTENDED"), ("optionalDescriptions", "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS")] {
+    if ask.and_then(|a| a.get(key)).is_some_and(truthy_json) {
+      env.retain(|(k, _)| k != name);
+      env.push((name.into(), "1".into()));
+    }
+  }
   env.retain(|(k, _)| k != "NODE_OPTIONS");
   let debug = truthy(env.iter().find(|(k, _)| k == "DEBUG_CLAUDE_AGENT_SDK").map(|(_, v)| v));
   env.retain(|(k, _)| k != "DEBUG");
@@ -286,6 +389,17 @@ pub fn child_env(o: &QueryOptions) -> Result<Vec<(String, String)>, Error> {
     env.push(("DEBUG".into(), "1".into()));
   }
   Ok(env)
+}
+
+/// JavaScript truthiness of a JSON value.
+fn truthy_json(v: &Value) -> bool {
+  match v {
+    Value::Null => false,
+    Value::Bool(b) => *b,
+    Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+    Value::String(s) => !s.is_empty(),
+    _ => true,
+  }
 }
 
 /// Puts it together: program, argv, env and cwd. `default_runtime` runs script CLIs (`node` or
@@ -314,6 +428,38 @@ mod tests {
 
   fn args(json: &str) -> Vec<String> {
     cli_args(&QueryOptions::from_json(json).unwrap()).unwrap()[5..].to_vec()
+  }
+
+  #[test]
+  fn sandbox_merges_into_settings_as_the_official() {
+    // From __test__/fixtures/official/options.json (sandbox-enabled, sandbox+settings-merge).
+    assert_eq!(args(r#"{"sandbox":{"enabled":true}}"#), ["--settings", r#"{"sandbox":{"enabled":true,"failIfUnavailable":true}}"#]);
+    assert_eq!(args(r#"{"sandbox":{"enabled":true,"failIfUnavailable":false}}"#), ["--settings", r#"{"sandbox":{"enabled":true,"failIfUnavailable":false}}"#]);
+    let merged = args(
+      r#"{"settings":{"model":"claude-sonnet-4-5","sandbox":{"enabled":false,"filesystem":{"denyRead":["/a"],"disabled":true},"network":{"httpProxyPort":8080,"allowedDomains":["old.example"]},"ripgrep":{"command":"rg","args":["-x"]}}},"sandbox":{"enabled":true,"filesystem":{"denyRead":["/b","/a"]},"network":{"allowedDomains":["new.example"]},"ripgrep":{"command":"rg2"}}}"#,
+    );
+    assert_eq!(merged, ["--settings", r#"{"model":"claude-sonnet-4-5","sandbox":{"enabled":true,"filesystem":{"denyRead":["/a","/b"]},"network":{"allowedDomains":["new.example"]},"ripgrep":{"command":"rg2"},"failIfUnavailable":true}}"#]);
+  }
+
+  #[test]
+  fn options_that_travel_in_argv_as_the_official_sends_them() {
+    assert_eq!(args(r#"{"skills":["pdf","xlsx"]}"#), ["--allowedTools=Skill(pdf),Skill(xlsx)"]);
+    assert_eq!(args(r#"{"skills":"all","allowedTools":["Read","Skill"]}"#), ["--allowedTools=Read,Skill"]);
+    assert!(cli_args(&QueryOptions::from_json(r#"{"skills":[" "]}"#).unwrap()).is_err());
+    assert_eq!(args(r#"{"resume":"r","resumeDropsTurn":"t"}"#), ["--resume=r", "--resume-drops-turn=t"]);
+    assert_eq!(args(r#"{"managedSettings":{"permissions":{"deny":["WebFetch"]}},"extraArgs":{"x":null}}"#), ["--managed-settings", r#"{"permissions":{"deny":["WebFetch"]}}"#, "--x"]);
+    assert_eq!(args(r#"{"pluginDelivery":"initialize","plugins":[{"type":"local","path":"/p"}]}"#), ["--await-initialize"]);
+    assert_eq!(args(r#"{"plugins":[{"type":"local","path":"/p","skipMcpDiscovery":true}]}"#), ["--plugin-dir-no-mcp=/p"]);
+    assert_eq!(args(r#"{"mcpServersDelivery":"initialize","mcpServers":{"s":{"command":"c"}}}"#), ["--await-initialize"]);
+  }
+
+  #[test]
+  fn tool_config_travels_in_the_env() {
+    let o = QueryOptions::from_json(r#"{"env":{},"toolConfig":{"askUserQuestion":{"previewFormat":"html","extendedQuestions":true}}}"#).unwrap();
+    let env = child_env(&o).unwrap();
+    assert!(env.contains(&("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT".into(), "html".into())));
+    assert!(env.contains(&("CLAUDE_CODE_QUESTION_EXTENDED".into(), "1".into())));
+    assert!(!env.iter().any(|(k, _)| k == "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS"));
   }
 
   #[test]

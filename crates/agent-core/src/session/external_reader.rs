@@ -436,6 +436,7 @@ cat >/dev/null"#
       servers: vec![],
       prompt: Some("hi".into()),
       can_use_tool: true,
+      dialogs: Default::default(),
       forward_stderr: false,
       initialize_timeout: Duration::from_secs(20),
       queue_bytes,

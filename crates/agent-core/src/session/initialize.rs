@@ -40,9 +40,14 @@ pub fn initialize_request(o: &QueryOptions, servers: &[(String, Arc<McpServerDef
   put("toolAliases", o.tool_aliases.clone());
   put("agents", o.agents.clone());
   put("title", o.title.clone().map(Value::String));
+  put("skills", o.skills.clone().filter(Value::is_array));
   put("promptSuggestions", o.prompt_suggestions.map(Value::Bool));
   put("agentProgressSummaries", o.agent_progress_summaries.map(Value::Bool));
   put("forwardSubagentText", o.forward_subagent_text.map(Value::Bool));
+  put("supportedDialogKinds", o.supported_dialog_kinds.clone().map(|k| k.into_iter().map(Value::String).collect()));
+  put("perTaskStopAffordance", o.per_task_stop_affordance.map(Value::Bool));
+  put("plugins", o.plugins.clone().filter(|_| o.plugins_via_initialize()).map(Value::Array));
+  put("mcpServers", o.mcp_servers.clone().filter(|_| o.mcp_servers_via_initialize()).map(Value::Object));
   Ok(Value::Object(r))
 }
 

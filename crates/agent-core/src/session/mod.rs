@@ -27,7 +27,7 @@ pub use writer::StdinWriter;
 pub use handle::SessionHandle;
 pub use initialize::initialize_request;
 pub use queue::{MessageText, Messages, DEFAULT_QUEUE_BYTES};
-pub use router::error_result;
+pub use router::{error_result, Dialogs};
 pub use stderr::redact_keys;
 
 use std::collections::HashMap;
@@ -62,6 +62,8 @@ pub struct SessionSpec {
   /// The prompt when it is a string: sent right after `initialize`, and input ends with it.
   pub prompt: Option<String>,
   pub can_use_tool: bool,
+  /// Which dialog callbacks the host has (see [`router::Dialogs`]).
+  pub dialogs: router::Dialogs,
   /// Forward the CLI's stderr to [`Host::stderr`].
   pub forward_stderr: bool,
   pub initialize_timeout: Duration,
@@ -136,6 +138,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
     servers: std::sync::RwLock::new(servers),
     host: host.clone(),
     can_use_tool: spec.can_use_tool,
+    dialogs: spec.dialogs,
     writer: writer.clone(),
     inflight: inflight.clone(),
     tool_calls: Default::default(),

@@ -20,12 +20,20 @@ pub struct Router {
   pub servers: RwLock<HashMap<String, Arc<McpServerDef>>>,
   pub host: Arc<dyn Host>,
   pub can_use_tool: bool,
+  pub dialogs: Dialogs,
   pub writer: Arc<StdinWriter>,
   /// Requests running in the host; each one's [`Reply`] takes it out.
   pub inflight: Arc<Inflight>,
   /// Tool calls in flight by server and JSON-RPC id → the control request carrying them, so an
   /// MCP `notifications/cancelled` can abort the right handler.
   pub tool_calls: Arc<Mutex<HashMap<String, String>>>,
+}
+
+/// Which of the dialog callbacks (`onElicitation`, `onUserDialog`) the host has.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Dialogs {
+  pub elicitation: bool,
+  pub user_dialog: bool,
 }
 
 /// Whether the request now runs in the host (and so is in flight until its reply).
@@ -79,6 +87,7 @@ impl Router {
         Ok(json) => success_response(rid, &one_line(json)),
         Err(message) => error_response(rid, &message, None),
       }),
+      "elicitation" | "request_user_dialog" => self.dialog(request_id, head.subtype.as_ref(), &request),
       other => {
         tracing::warn!(subtype = other, "unsupported control request");
         self.write(error_response(
@@ -89,6 +98,31 @@ impl Router {
         Dispatched::Answered
       }
     }
+  }
+
+  /// `elicitation` and `request_user_dialog`: to the host's callback, concurrently like
+  /// `can_use_tool`. Without a callback an elicitation is declined (as the official SDK does) and
+  /// a dialog is refused with an error (the official stays silent, leaving the CLI to wait for its
+  /// own deadline). A callback that answers `null` cancels an elicitation and refuses a dialog; one
+  /// that throws gets an error response with its message.
+  fn dialog(self: &Arc<Self>, request_id: String, subtype: &str, request: &RawValue) -> Dispatched {
+    let elicitation = subtype == "elicitation";
+    let (has_callback, kind) =
+      if elicitation { (self.dialogs.elicitation, CallKind::Elicitation) } else { (self.dialogs.user_dialog, CallKind::UserDialog) };
+    if !has_callback {
+      self.write(if elicitation {
+        success_response(&request_id, r#"{"action":"decline"}"#)
+      } else {
+        error_response(&request_id, "No onUserDialog callback answers request_user_dialog", None)
+      });
+      return Dispatched::Answered;
+    }
+    self.run(request_id, kind, request.get().to_string(), move |rid, result| match result.map(one_line) {
+      Ok(json) if json == "null" && elicitation => success_response(rid, r#"{"action":"cancel"}"#),
+      Ok(json) if json == "null" => error_response(rid, "The onUserDialog callback gave no answer (null)", None),
+      Ok(json) => success_response(rid, &json),
+      Err(message) => error_response(rid, &message, None),
+    })
   }
 
   fn mcp_message(self: &Arc<Self>, request_id: String, head: RequestHead) -> Dispatched {

@@ -1,0 +1,156 @@
+'use strict'
+// resolveSettings(): the settings cascade the CLI reads — user, project, local, then managed
+// (policy) settings — merged as the CLI merges them (objects deeply, arrays concatenated without
+// duplicates, later sources winning), with each top-level key's provenance and each source's own
+// settings. filterEscalatingDefaultMode(): the effective settings without a `defaultMode` that
+// escalates permissions when only a repository's own files set it.
+const fs = require('fs')
+const os = require('os')
+const path = require('path')
+
+const SOURCE_NAMES = { user: 'userSettings', project: 'projectSettings', local: 'localSettings' }
+const DEFAULT_SOURCES = ['user', 'project', 'local']
+
+function configDir() {
+  return process.env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude')
+}
+
+/** Where managed (policy) settings live on this platform. */
+function managedDir() {
+  if (process.platform === 'darwin') return '/Library/Application Support/ClaudeCode'
+  if (process.platform === 'win32') return 'C:\\Program Files\\ClaudeCode'
+  return '/etc/claude-code'
+}
+
+/** A settings file's object, or undefined when it is absent or not a JSON object. */
+function readSettingsFile(file) {
+  let text
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
+  try {
+    const value = JSON.parse(text)
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** The CLI's merge: objects deeply, arrays concatenated without duplicates, else the later value. */
+function mergeInto(target, source) {
+  for (const [key, value] of Object.entries(source)) {
+    if (value === undefined) continue
+    const current = target[key]
+    if (Array.isArray(current) && Array.isArray(value)) target[key] = [...new Set([...current, ...value])]
+    else if (isPlainObject(current) && isPlainObject(value)) target[key] = mergeInto({ ...current }, value)
+    else if (isPlainObject(value)) target[key] = mergeInto({}, value)
+    else if (Array.isArray(value)) target[key] = [...new Set(value)]
+    else target[key] = value
+  }
+  return target
+}
+
+/** Managed settings: managed-settings.json, then the drop-ins of managed-settings.d in name order. */
+function managedSettings() {
+  const dir = managedDir()
+  let merged
+  const base = readSettingsFile(path.join(dir, 'managed-settings.json'))
+  if (base) merged = mergeInto({}, base)
+  let dropIns = []
+  try {
+    dropIns = fs.readdirSync(path.join(dir, 'managed-settings.d')).filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort()
+  } catch {}
+  for (const f of dropIns) {
+    const s = readSettingsFile(path.join(dir, 'managed-settings.d', f))
+    if (s) merged = mergeInto(merged ?? {}, s)
+  }
+  return merged
+}
+
+/** The keys of a `managedSettings` option that can only restrict: locks, permission rules, sandbox. */
+function restrictiveOnly(settings) {
+  if (!isPlainObject(settings)) return undefined
+  const out = {}
+  for (const [key, value] of Object.entries(settings)) {
+    if (value === undefined) continue
+    if (key === 'permissions' || key === 'sandbox' || /^allowManaged.*Only$/.test(key)) out[key] = value
+  }
+  return out
+}
+
+/**
+ * @param {{ cwd?: string, settingSources?: Array<'user'|'project'|'local'>, managedSettings?: object }} [opts]
+ */
+async function resolveSettings(opts = {}) {
+  const cwd = path.resolve(opts.cwd ?? process.cwd())
+  const allowed = (opts.settingSources ?? DEFAULT_SOURCES).map((s) => SOURCE_NAMES[s]).filter(Boolean)
+  const files = {
+    userSettings: path.join(configDir(), 'settings.json'),
+    projectSettings: path.join(cwd, '.claude', 'settings.json'),
+    localSettings: path.join(cwd, '.claude', 'settings.local.json'),
+  }
+  const loaded = []
+  for (const name of ['userSettings', 'projectSettings', 'localSettings']) {
+    if (!allowed.includes(name)) continue
+    const settings = readSettingsFile(files[name])
+    if (settings && Object.keys(settings).length > 0) loaded.push({ name, settings, path: files[name] })
+  }
+  // The policy tier takes one sub-source: this machine's managed-settings file, else the
+  // `managedSettings` option (restrictive keys only).
+  const fromFile = managedSettings()
+  const fromParent = restrictiveOnly(opts.managedSettings)
+  const policy = fromFile && Object.keys(fromFile).length > 0 ? { settings: fromFile, origin: 'file' } : fromParent && Object.keys(fromParent).length > 0 ? { settings: fromParent, origin: 'parent' } : undefined
+  if (policy) loaded.push({ name: 'policySettings', settings: policy.settings, path: undefined, policyOrigin: policy.origin })
+
+  const label = { userSettings: 'user', projectSettings: 'project', localSettings: 'local', policySettings: 'managed' }
+  const entry = (s) => ({ source: label[s.name], path: s.path, ...(s.name === 'policySettings' && { policyOrigin: s.policyOrigin }) })
+  const effective = {}
+  for (const s of loaded) mergeInto(effective, s.settings)
+  const provenance = {}
+  for (const key of Object.keys(effective)) {
+    for (let k = loaded.length - 1; k >= 0; k--) {
+      if (loaded[k].settings[key] !== undefined) {
+        provenance[key] = entry(loaded[k])
+        break
+      }
+    }
+  }
+  return {
+    effective,
+    provenance,
+    sources: loaded.map((s) => ({ settings: s.settings, ...entry(s) })),
+    machinePolicy: { didNotLoad: false },
+  }
+}
+
+const ESCALATING_MODES = new Set(['bypassPermissions', 'auto', 'acceptEdits'])
+const HIGHEST_MODES = ['auto', 'bypassPermissions']
+const REPO_SOURCES = new Set(['project'])
+const REPO_OR_LOCAL_SOURCES = new Set(['project', 'local'])
+
+/**
+ * The effective settings without `permissions.defaultMode` when it escalates (acceptEdits, auto,
+ * bypassPermissions) and the source that decides it is the repository's own (project; also local
+ * for auto and bypassPermissions). Otherwise the effective settings as they are.
+ */
+function filterEscalatingDefaultMode(resolved) {
+  const mode = resolved.effective.permissions?.defaultMode
+  if (!mode || !ESCALATING_MODES.has(mode)) return resolved.effective
+  for (let k = resolved.sources.length - 1; k >= 0; k--) {
+    const source = resolved.sources[k]
+    if (source.settings.permissions?.defaultMode !== undefined) {
+      if ((HIGHEST_MODES.includes(mode) ? REPO_OR_LOCAL_SOURCES : REPO_SOURCES).has(source.source)) {
+        const { defaultMode, ...permissions } = resolved.effective.permissions ?? {}
+        return { ...resolved.effective, permissions }
+      }
+      return resolved.effective
+    }
+  }
+  return resolved.effective
+}
+
+module.exports = { resolveSettings, filterEscalatingDefaultMode }
