@@ -84,6 +84,8 @@ pub(crate) fn start(prompt: Option<String>, options: Options) -> Result<(Session
     servers,
     prompt,
     can_use_tool: core.can_use_tool,
+    // No elicitation or dialog callbacks in this SDK yet: the engine answers those itself.
+    dialogs: session::Dialogs::default(),
     forward_stderr: options.stderr.is_some(),
     initialize_timeout: options.data.initialize_timeout.unwrap_or(session::DEFAULT_INITIALIZE_TIMEOUT),
     queue_bytes: session::DEFAULT_QUEUE_BYTES,
