@@ -52,7 +52,10 @@ function run(label, cmd, args, opts = {}) {
 
 let ok = true
 if (!only.length) {
-  ok = run('rust', 'cargo', ['test', '--release', '-p', 'agent-core'], {
+  // claude-agent-sdk's integration tests run the real CLI against the scripted model; here they
+  // must not skip (CLAUDE_AGENT_SDK_REQUIRE_E2E turns a missing node/CLI into a failure).
+  ok = run('rust', 'cargo', ['test', '--release', '-p', 'agent-core', '-p', 'claude-agent-sdk'], {
+    env: { CLAUDE_AGENT_SDK_REQUIRE_E2E: '1' },
     count: (out) => {
       let p = 0, f = 0
       for (const m of out.matchAll(/test result: \w+\. (\d+) passed; (\d+) failed/g)) { p += +m[1]; f += +m[2] }

@@ -333,10 +333,16 @@ fn truthy(v: Option<&String>) -> bool {
   matches!(v.map(|s| s.trim().to_ascii_lowercase()).as_deref(), Some("1" | "true" | "yes" | "on"))
 }
 
-/// The child's environment: the given env (the host passes `options.env ?? process.env`) plus
-/// the SDK's own variables, set only where the user did not set them, as the official SDK does.
+/// The child's environment: the given env (the JS host passes `options.env ?? process.env`; with
+/// none, this process's own environment) plus the SDK's own variables, set only where the user
+/// did not set them, as the official SDK does.
 pub fn child_env(o: &QueryOptions) -> Result<Vec<(String, String)>, Error> {
   let mut env: Vec<(String, String)> = Vec::new();
+  if o.env.is_none() {
+    // A Rust caller that gives no env gets what a spawned process normally gets: ours (variables
+    // that are not valid UTF-8 cannot be represented in `Launch` and are left out).
+    env.extend(std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))));
+  }
   for (k, v) in o.env.iter().flatten() {
     let value = match v {
       Value::Null => continue,
@@ -353,7 +359,7 @@ pub fn child_env(o: &QueryOptions) -> Result<Vec<(String, String)>, Error> {
   }
   let has = |env: &Vec<(String, String)>, name: &str| env.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
   if !has(&env, "CLAUDE_CODE_ENTRYPOINT") {
-    env.push(("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-ts".into()));
+    env.push(("CLAUDE_CODE_ENTRYPOINT".into(), o.entrypoint.clone().unwrap_or_else(|| "sdk-ts".into())));
   }
   if !has(&env, "CLAUDE_AGENT_SDK_VERSION") {
     env.push(("CLAUDE_AGENT_SDK_VERSION".into(), MIRRORED_SDK_VERSION.into()));
@@ -588,5 +594,21 @@ mod tests {
     assert_eq!(&l.args[..2], ["--x", "/p/cli.mjs"]);
     let exe = Executable { path: "/p/claude".into(), is_script: false };
     assert_eq!(build_launch(&o, &exe, "node").unwrap().program, "/p/claude");
+  }
+
+  #[test]
+  fn no_env_inherits_ours_and_the_entrypoint_can_be_named() {
+    // `PATH` is set for any test run; the JS host always passes an env, so only Rust callers
+    // reach the inheriting branch.
+    let path = std::env::var("PATH").unwrap();
+    let o = QueryOptions { entrypoint: Some("sdk-rust".into()), ..Default::default() };
+    let env = child_env(&o).unwrap();
+    assert!(env.contains(&("PATH".into(), path)), "inherited");
+    assert!(env.contains(&("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-rust".into())));
+    let o = QueryOptions::from_json(r#"{"env":{"A":"1"}}"#).unwrap();
+    let env = child_env(&o).unwrap();
+    assert!(!env.iter().any(|(k, _)| k == "PATH"), "a given env replaces ours");
+    assert!(env.contains(&("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-ts".into())));
+    assert!(QueryOptions::from_json(r#"{"entrypoint":"x"}"#).is_err(), "not a JS option");
   }
 }
