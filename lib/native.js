@@ -1,34 +1,77 @@
 'use strict'
 // Loads the native engine. The common case (a local build, or the platform package for this
 // machine) is a direct require of the .node file: napi's generated loader (native/binding.js)
-// probes the C library in ways that can cost a child process at import time, so it is only the
-// fallback for other layouts.
+// probes the C library in ways that can cost a child process at import time, so it is not used.
 const path = require('path')
 const fs = require('fs')
 
-function platformTriple() {
-  const { platform, arch } = process
-  if (platform === 'linux') {
-    const glibc = process.report && typeof process.report.getReport === 'function'
-      ? Boolean(process.report.getReport().header.glibcVersionRuntime)
-      : true
-    return `linux-${arch}-${glibc ? 'gnu' : 'musl'}`
+/** The platforms a binary is published for (napi-rs names: npm/<name>/, package.json napi.targets). */
+const SUPPORTED = [
+  'linux-x64-gnu', 'linux-arm64-gnu', 'linux-x64-musl', 'linux-arm64-musl',
+  'darwin-x64', 'darwin-arm64', 'win32-x64-msvc', 'win32-arm64-msvc',
+]
+
+/**
+ * musl or glibc, on any architecture. Node's process report names the glibc it runs on
+ * (`glibcVersionRuntime`); a musl build of Node has none. Without a report (Bun, some
+ * embedders): the dynamic loader on disk, then the `ldd` script's text — no child process.
+ */
+function isMusl() {
+  if (process.report && typeof process.report.getReport === 'function') {
+    try {
+      const header = process.report.getReport().header
+      if (header && 'glibcVersionRuntime' in header) return !header.glibcVersionRuntime
+    } catch {}
   }
-  if (platform === 'darwin') return `darwin-${arch}`
+  const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64'
+  if (fs.existsSync(`/lib/ld-musl-${arch}.so.1`)) {
+    return !fs.existsSync(arch === 'aarch64' ? '/lib/ld-linux-aarch64.so.1' : '/lib64/ld-linux-x86-64.so.2')
+  }
+  try {
+    return fs.readFileSync('/usr/bin/ldd', 'utf8').includes('musl')
+  } catch {
+    return false
+  }
+}
+
+/** napi-rs's name for this machine: `linux-arm64-musl`, `darwin-x64`, `win32-x64-msvc`. */
+function platformTriple({ platform = process.platform, arch = process.arch, musl = isMusl } = {}) {
+  if (platform === 'linux') return `linux-${arch}-${(typeof musl === 'function' ? musl() : musl) ? 'musl' : 'gnu'}`
   if (platform === 'win32') return `win32-${arch}-msvc`
   return `${platform}-${arch}`
+}
+
+/** The error when no binary fits: the platform, what exists, how to build from source. */
+function notFoundError(triple, errors) {
+  const supported = SUPPORTED.includes(triple)
+  const err = new Error(
+    `claude-agent-sdk-native: no native engine for ${triple}` +
+    (supported
+      ? '. Its package (claude-agent-sdk-native-' + triple + ') is not installed: install with optional dependencies (no --omit=optional / --no-optional), and reinstall if node_modules was copied from another platform.'
+      : ', which is not a platform binaries are published for.') +
+    `\nSupported platforms: ${SUPPORTED.join(', ')}.` +
+    '\nTo build from source (Rust 1.88+ from rustup.rs): in the claude-agent-sdk-native package folder run `npm install` then `npm run build`; ' +
+    'or set CLAUDE_AGENT_SDK_NATIVE_PATH to a .node file you built.' +
+    (errors.length ? '\nTried:\n' + errors.map((e) => '  ' + e).join('\n') : ''))
+  err.code = 'NATIVE_ENGINE_NOT_FOUND'
+  return err
 }
 
 let cached
 function loadNative() {
   if (cached) return cached
-  const triple = process.platform === 'linux' && process.arch === 'x64' ? 'linux-x64-gnu' : platformTriple()
+  const triple = platformTriple()
   const file = `claude-agent-sdk-native.${triple}.node`
   const candidates = [
     process.env.CLAUDE_AGENT_SDK_NATIVE_PATH,
     path.join(__dirname, '..', 'native', file),
     path.join(__dirname, '..', 'npm', triple, file),
   ].filter(Boolean)
+  // Inside an Electron app.asar, native modules live in app.asar.unpacked.
+  for (const c of [...candidates]) {
+    const unpacked = c.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2')
+    if (unpacked !== c) candidates.unshift(unpacked)
+  }
   const errors = []
   for (const candidate of candidates) {
     if (!fs.existsSync(candidate)) continue
@@ -43,15 +86,9 @@ function loadNative() {
     cached = require(`claude-agent-sdk-native-${triple}`)
     return cached
   } catch (e) {
-    errors.push(`claude-agent-sdk-native-${triple}: ${e.message}`)
+    if (e.code !== 'MODULE_NOT_FOUND') errors.push(`claude-agent-sdk-native-${triple}: ${e.message}`)
   }
-  const err = new Error(
-    `claude-agent-sdk-native: no native engine for ${triple}. ` +
-    'Install the package with its optional dependencies (npm install without --no-optional), ' +
-    'or build it from source with Rust installed: `npm run build` in the package folder.\n' +
-    errors.map((e) => '  ' + e).join('\n'))
-  err.code = 'NATIVE_ENGINE_NOT_FOUND'
-  throw err
+  throw notFoundError(triple, errors)
 }
 
-module.exports = { loadNative }
+module.exports = { loadNative, platformTriple, isMusl, notFoundError, SUPPORTED }

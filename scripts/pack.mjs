@@ -6,11 +6,13 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createRequire } from 'node:module'
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..')
 const out = path.resolve(process.argv[2] ?? path.join(root, '.tmp', 'pack'))
 fs.mkdirSync(out, { recursive: true })
-const triple = 'linux-x64-gnu'
+// This machine's platform package (the others are built by the release workflow).
+const triple = createRequire(import.meta.url)('../lib/native.js').platformTriple()
 const binary = `claude-agent-sdk-native.${triple}.node`
 fs.copyFileSync(path.join(root, 'native', binary), path.join(root, 'npm', triple, binary))
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'

@@ -52,12 +52,26 @@ function run(label, cmd, args, opts = {}) {
 
 let ok = true
 if (!only.length) {
-  ok = run('rust', 'cargo', ['test', '--release', '-p', 'agent-core'], {
+  // claude-agent-sdk's integration tests run the real CLI against the scripted model; here they
+  // must not skip (CLAUDE_AGENT_SDK_REQUIRE_E2E turns a missing node/CLI into a failure).
+  ok = run('rust', 'cargo', ['test', '--release', '-p', 'agent-core', '-p', 'claude-agent-sdk'], {
+    env: { CLAUDE_AGENT_SDK_REQUIRE_E2E: '1' },
     count: (out) => {
       let p = 0, f = 0
       for (const m of out.matchAll(/test result: \w+\. (\d+) passed; (\d+) failed/g)) { p += +m[1]; f += +m[2] }
       passed += p; failed += f
       return { p, f }
+    },
+  }) && ok
+}
+if (!only.length) {
+  // Every published target type-checks (scripts/check-targets.mjs; rustup adds what is missing).
+  ok = run('targets', process.execPath, [path.join(root, 'scripts', 'check-targets.mjs')], {
+    count: (out) => {
+      const m = out.match(/^targets: (\d+) passed, (\d+) failed$/m)
+      const r = { p: m ? +m[1] : 0, f: m ? +m[2] : 1 }
+      passed += r.p; failed += r.f
+      return r
     },
   }) && ok
 }

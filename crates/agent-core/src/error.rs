@@ -98,38 +98,12 @@ fn stderr_suffix(tail: &str) -> String {
 
 /// The number of a signal Node names (`SIGTERM` for anything unknown: the polite default).
 pub fn signal_number(name: &str) -> i32 {
-  match name {
-    "SIGHUP" => libc::SIGHUP,
-    "SIGINT" => libc::SIGINT,
-    "SIGQUIT" => libc::SIGQUIT,
-    "SIGABRT" => libc::SIGABRT,
-    "SIGKILL" => libc::SIGKILL,
-    "SIGSEGV" => libc::SIGSEGV,
-    "SIGPIPE" => libc::SIGPIPE,
-    "SIGBUS" => libc::SIGBUS,
-    "SIGUSR1" => libc::SIGUSR1,
-    "SIGUSR2" => libc::SIGUSR2,
-    _ => libc::SIGTERM,
-  }
+  crate::cli::signal::number(name)
 }
 
 /// Node names signals (`SIGKILL`), so our messages do too.
 pub fn signal_name(signal: i32) -> String {
-  let name = match signal {
-    libc::SIGHUP => "SIGHUP",
-    libc::SIGINT => "SIGINT",
-    libc::SIGQUIT => "SIGQUIT",
-    libc::SIGABRT => "SIGABRT",
-    libc::SIGKILL => "SIGKILL",
-    libc::SIGSEGV => "SIGSEGV",
-    libc::SIGPIPE => "SIGPIPE",
-    libc::SIGTERM => "SIGTERM",
-    libc::SIGBUS => "SIGBUS",
-    libc::SIGUSR1 => "SIGUSR1",
-    libc::SIGUSR2 => "SIGUSR2",
-    _ => return format!("{signal}"),
-  };
-  name.to_string()
+  crate::cli::signal::name(signal)
 }
 
 #[cfg(test)]

@@ -15,9 +15,15 @@ pub struct QueryOptions {
   #[serde(default)]
   pub executable_args: Vec<String>,
   pub cwd: Option<String>,
-  /// The child's whole environment (the host resolves `options.env ?? process.env`); `null`
-  /// values mean "unset", like `undefined` in a JS env object.
+  /// The child's whole environment (the JS host always resolves `options.env ?? process.env`);
+  /// `null` values mean "unset", like `undefined` in a JS env object. `None` (a Rust caller that
+  /// says nothing): the child inherits this process's environment.
   pub env: Option<Map<String, Value>>,
+  /// What the CLI is told the SDK is (`CLAUDE_CODE_ENTRYPOINT`, unless the env sets it): `None`
+  /// is the TypeScript SDK's `sdk-ts`. Not part of the JS options (never deserialized): the Rust
+  /// SDK sets it to name itself.
+  #[serde(skip)]
+  pub entrypoint: Option<String>,
   pub model: Option<String>,
   pub fallback_model: Option<String>,
   #[serde(default)]

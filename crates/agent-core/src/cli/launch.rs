@@ -333,10 +333,16 @@ fn truthy(v: Option<&String>) -> bool {
   matches!(v.map(|s| s.trim().to_ascii_lowercase()).as_deref(), Some("1" | "true" | "yes" | "on"))
 }
 
-/// The child's environment: the given env (the host passes `options.env ?? process.env`) plus
-/// the SDK's own variables, set only where the user did not set them, as the official SDK does.
+/// The child's environment: the given env (the JS host passes `options.env ?? process.env`; with
+/// none, this process's own environment) plus the SDK's own variables, set only where the user
+/// did not set them, as the official SDK does.
 pub fn child_env(o: &QueryOptions) -> Result<Vec<(String, String)>, Error> {
   let mut env: Vec<(String, String)> = Vec::new();
+  if o.env.is_none() {
+    // A Rust caller that gives no env gets what a spawned process normally gets: ours (variables
+    // that are not valid UTF-8 cannot be represented in `Launch` and are left out).
+    env.extend(std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))));
+  }
   for (k, v) in o.env.iter().flatten() {
     let value = match v {
       Value::Null => continue,
@@ -353,7 +359,7 @@ pub fn child_env(o: &QueryOptions) -> Result<Vec<(String, String)>, Error> {
   }
   let has = |env: &Vec<(String, String)>, name: &str| env.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
   if !has(&env, "CLAUDE_CODE_ENTRYPOINT") {
-    env.push(("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-ts".into()));
+    env.push(("CLAUDE_CODE_ENTRYPOINT".into(), o.entrypoint.clone().unwrap_or_else(|| "sdk-ts".into())));
   }
   if !has(&env, "CLAUDE_AGENT_SDK_VERSION") {
     env.push(("CLAUDE_AGENT_SDK_VERSION".into(), MIRRORED_SDK_VERSION.into()));
@@ -414,6 +420,69 @@ pub fn build_launch(o: &QueryOptions, exe: &Executable, default_runtime: &str) -
     (path, [o.executable_args.clone(), cli].concat())
   };
   Ok(Launch { program, args, env, cwd: o.cwd.clone() })
+}
+
+/// Windows' limit on a command line that goes through `cmd.exe` (a `.cmd`/`.bat` CLI shim), and
+/// the figure the official SDK's users hit. `CreateProcess` itself allows 32,767.
+pub const WINDOWS_COMMAND_LINE_MAX: usize = 8191;
+
+/// Refuses, on Windows, a launch whose command line would be longer than
+/// [`WINDOWS_COMMAND_LINE_MAX`], naming the longest arguments. The long values the official SDK
+/// keeps off the command line (agents, the system prompt, in-process MCP servers) travel in the
+/// initialize request here too; what can remain long is user data such as `mcpServers`,
+/// `settings`, `outputFormat` or `extraArgs`.
+pub fn check_command_line(launch: &Launch) -> Result<(), Error> {
+  if cfg!(windows) {
+    check_windows_command_line(launch)
+  } else {
+    Ok(())
+  }
+}
+
+fn check_windows_command_line(launch: &Launch) -> Result<(), Error> {
+  let len = windows_command_line_len(&launch.program, &launch.args);
+  if len <= WINDOWS_COMMAND_LINE_MAX {
+    return Ok(());
+  }
+  let mut longest: Vec<&String> = launch.args.iter().collect();
+  longest.sort_by_key(|a| std::cmp::Reverse(a.len()));
+  let named: Vec<String> = longest.iter().take(3).map(|a| format!("{} ({} chars)", truncate(a, 40), a.len())).collect();
+  Err(Error::InvalidOption(format!(
+    "The Claude Code command line would be {len} characters, over Windows' limit of {WINDOWS_COMMAND_LINE_MAX}. \
+     Longest arguments: {}. Move large values into files (a settings file path for `settings`, an MCP config file \
+     through `extraArgs: {{'mcp-config': path}}`) or use in-process MCP servers, whose definitions travel over stdin.",
+    named.join(", ")
+  )))
+}
+
+/// The length of the command line Windows receives for `program args…`, quoted the way Rust's
+/// standard library (and the MSVC runtime's parser) does it.
+pub fn windows_command_line_len(program: &str, args: &[String]) -> usize {
+  fn quoted_len(arg: &str) -> usize {
+    let needs_quotes = arg.is_empty() || arg.contains([' ', '\t', '"']);
+    if !needs_quotes {
+      return arg.len();
+    }
+    let (mut n, mut backslashes) = (2, 0);
+    for c in arg.chars() {
+      match c {
+        '\\' => {
+          backslashes += 1;
+          n += 1;
+        }
+        '"' => {
+          n += backslashes + 2; // each preceding backslash doubled, the quote escaped
+          backslashes = 0;
+        }
+        _ => {
+          n += c.len_utf8();
+          backslashes = 0;
+        }
+      }
+    }
+    n + backslashes // backslashes before the closing quote are doubled
+  }
+  quoted_len(program) + args.iter().map(|a| 1 + quoted_len(a)).sum::<usize>()
 }
 
 #[cfg(test)]
@@ -503,6 +572,20 @@ mod tests {
   }
 
   #[test]
+  fn windows_command_lines_are_measured_as_quoted_and_long_ones_refused() {
+    assert_eq!(windows_command_line_len("claude.exe", &["--a".into(), "b c".into(), "".into(), r#"x\"y"#.into()]), 10 + 4 + 6 + 3 + 9);
+    let mut launch = Launch { program: "C:/claude.exe".into(), args: vec!["--verbose".into()], env: vec![], cwd: None };
+    assert!(check_windows_command_line(&launch).is_ok());
+    launch.args.push(format!("--mcp-config={}", "x".repeat(9000)));
+    let e = check_windows_command_line(&launch).unwrap_err().to_string();
+    assert!(e.contains("8191") && e.contains("--mcp-config=") && e.contains("9013 chars"), "{e}");
+    // Agents and the system prompt never reach the command line, however long.
+    let o = QueryOptions::from_json(&format!(r#"{{"systemPrompt":"{0}","agents":{{"a":{{"description":"d","prompt":"{0}"}}}}}}"#, "p".repeat(20000))).unwrap();
+    let exe = Executable { path: "C:/claude.exe".into(), is_script: false };
+    assert!(check_windows_command_line(&build_launch(&o, &exe, "node").unwrap()).is_ok());
+  }
+
+  #[test]
   fn scripts_run_through_the_runtime() {
     let o = QueryOptions::from_json(r#"{"executableArgs":["--x"]}"#).unwrap();
     let exe = Executable { path: "/p/cli.mjs".into(), is_script: true };
@@ -511,5 +594,21 @@ mod tests {
     assert_eq!(&l.args[..2], ["--x", "/p/cli.mjs"]);
     let exe = Executable { path: "/p/claude".into(), is_script: false };
     assert_eq!(build_launch(&o, &exe, "node").unwrap().program, "/p/claude");
+  }
+
+  #[test]
+  fn no_env_inherits_ours_and_the_entrypoint_can_be_named() {
+    // `PATH` is set for any test run; the JS host always passes an env, so only Rust callers
+    // reach the inheriting branch.
+    let path = std::env::var("PATH").unwrap();
+    let o = QueryOptions { entrypoint: Some("sdk-rust".into()), ..Default::default() };
+    let env = child_env(&o).unwrap();
+    assert!(env.contains(&("PATH".into(), path)), "inherited");
+    assert!(env.contains(&("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-rust".into())));
+    let o = QueryOptions::from_json(r#"{"env":{"A":"1"}}"#).unwrap();
+    let env = child_env(&o).unwrap();
+    assert!(!env.iter().any(|(k, _)| k == "PATH"), "a given env replaces ours");
+    assert!(env.contains(&("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-ts".into())));
+    assert!(QueryOptions::from_json(r#"{"entrypoint":"x"}"#).is_err(), "not a JS option");
   }
 }

@@ -5,4 +5,6 @@ pub mod child;
 pub mod custom;
 pub mod discover;
 pub mod launch;
+pub mod os;
 pub mod process;
+pub mod signal;

@@ -1,6 +1,7 @@
 //! Starting and ending the CLI process. The child must never outlive its session or its host:
-//! it is killed when the session ends or its handle is dropped, and on Linux it also receives
-//! SIGKILL from the kernel if the host dies without cleaning up (SIGKILL of the host included).
+//! it is killed when the session ends or its handle is dropped, and each platform's guard
+//! ([`crate::cli::os`]) ends it if the host dies without cleaning up (SIGKILL of the host
+//! included).
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -8,6 +9,8 @@ use std::time::Duration;
 use tokio::process::{ChildStderr, ChildStdin, ChildStdout, Command};
 
 use crate::cli::child::{ChildProcess, ExitInfo, LocalChild};
+use crate::cli::os;
+use crate::cli::signal::{SIGKILL, SIGTERM};
 
 use crate::cli::launch::Launch;
 use crate::error::Error;
@@ -20,8 +23,9 @@ pub struct Spawned {
 }
 
 /// Spawns without a shell: every argument reaches the CLI as one argv entry, as given.
-/// Must be called from within a tokio runtime, on a thread that outlives the child (see below).
+/// Must be called from within a tokio runtime; any thread will do (see `os::spawn`).
 pub fn spawn(launch: &Launch) -> Result<Spawned, Error> {
+  crate::cli::launch::check_command_line(launch)?;
   let mut cmd = Command::new(&launch.program);
   cmd
     .args(&launch.args)
@@ -30,35 +34,16 @@ pub fn spawn(launch: &Launch) -> Result<Spawned, Error> {
     .stdin(Stdio::piped())
     .stdout(Stdio::piped())
     .stderr(Stdio::piped())
-    .kill_on_drop(true)
-    // Its own process group, so ending the session can also end what the CLI started
-    // (MCP servers, shells) instead of leaving them to the init process.
-    .process_group(0);
+    .kill_on_drop(true);
   if let Some(cwd) = &launch.cwd {
     cmd.current_dir(cwd);
   }
-  #[cfg(target_os = "linux")]
-  unsafe {
-    let host_pid = libc::getpid();
-    cmd.pre_exec(move || {
-      // The kernel sends SIGKILL when the thread that forked us exits. That is a tokio worker
-      // thread, which lives as long as the runtime, i.e. as long as the host process.
-      if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-        return Err(std::io::Error::last_os_error());
-      }
-      // The host may have died between fork and prctl.
-      if libc::getppid() != host_pid {
-        libc::_exit(1);
-      }
-      Ok(())
-    });
-  }
-  let mut child = cmd.spawn().map_err(|e| spawn_error(launch, e))?;
-  let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take()) else {
+  let mut child = os::spawn(cmd).map_err(|e| spawn_error(launch, e))?;
+  let (Some(stdin), Some(stdout), Some(stderr)) = (child.child.stdin.take(), child.child.stdout.take(), child.child.stderr.take()) else {
     return Err(Error::Spawn("Failed to spawn Claude Code process: stdio pipes were not created".into()));
   };
   tracing::debug!(pid = child.id(), program = %launch.program, args = launch.args.len(), "spawned Claude Code");
-  Ok(Spawned { child: LocalChild::new(child), stdin, stdout, stderr })
+  Ok(Spawned { child, stdin, stdout, stderr })
 }
 
 fn spawn_error(launch: &Launch, e: std::io::Error) -> Error {
@@ -80,15 +65,107 @@ pub const GRACE_AFTER_STDIN: Duration = Duration::from_secs(2);
 pub const GRACE_AFTER_SIGTERM: Duration = Duration::from_secs(5);
 
 /// Ends the child gracefully, as the official SDK does: (stdin already closed by the caller)
-/// wait, SIGTERM, wait, SIGKILL. Returns its exit status and whether we had to signal it.
+/// wait, SIGTERM, wait, SIGKILL. On Windows the first signal already ends the job: the polite
+/// part there is the closed stdin and the wait. Returns its exit status and whether we had to signal it.
 pub async fn terminate(child: &mut dyn ChildProcess) -> (Option<ExitInfo>, bool) {
   if let Ok(status) = tokio::time::timeout(GRACE_AFTER_STDIN, child.wait()).await {
     return (status, false);
   }
-  child.signal(libc::SIGTERM);
+  child.signal(SIGTERM);
   if let Ok(status) = tokio::time::timeout(GRACE_AFTER_SIGTERM, child.wait()).await {
     return (status, true);
   }
-  child.signal(libc::SIGKILL);
+  child.signal(SIGKILL);
   (child.wait().await, true)
+}
+
+/// Process hygiene on every platform (the release workflow runs these on macOS and Windows
+/// runners too): a CLI that exits when stdin closes ends by itself; one that does not is ended
+/// by us, and says so; a CLI whose host is SIGKILLed/terminated does not survive it.
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use std::time::{Duration, Instant};
+
+  /// A command line for this platform: `sh -c` on unix, `cmd /c` on Windows.
+  fn shell(unix: &str, windows: &str) -> Launch {
+    let (program, args) = if cfg!(windows) { ("cmd", vec!["/d".to_string(), "/c".into(), windows.into()]) } else { ("sh", vec!["-c".to_string(), unix.into()]) };
+    Launch { program: program.into(), args, env: std::env::vars().collect(), cwd: None }
+  }
+
+  fn alive(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+      nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), None).is_ok()
+        && !std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| s.contains(") Z"))
+    }
+    #[cfg(windows)]
+    {
+      let out = std::process::Command::new("tasklist").args(["/FI", &format!("PID eq {pid}"), "/NH"]).output().unwrap();
+      String::from_utf8_lossy(&out.stdout).contains(&pid.to_string())
+    }
+  }
+
+  #[tokio::test]
+  async fn graceful_stop_closing_stdin_is_a_normal_exit() {
+    // Reads stdin to its end, then exits 0.
+    let mut s = spawn(&shell("cat >/dev/null", "sort >NUL")).unwrap();
+    drop(s.stdin);
+    let (status, signalled) = terminate(&mut s.child).await;
+    assert!(!signalled);
+    assert_eq!(status, Some(ExitInfo { code: Some(0), signal: None }));
+  }
+
+  #[tokio::test]
+  async fn a_cli_that_ignores_stdin_is_ended_by_us_and_reported_as_such() {
+    let mut s = spawn(&shell("exec sleep 60", "ping -n 60 127.0.0.1 >NUL")).unwrap();
+    let pid = s.child.id().unwrap();
+    drop(s.stdin);
+    let t0 = Instant::now();
+    let (status, signalled) = terminate(&mut s.child).await;
+    assert!(signalled);
+    assert!(t0.elapsed() >= GRACE_AFTER_STDIN && t0.elapsed() < GRACE_AFTER_STDIN + GRACE_AFTER_SIGTERM);
+    // Windows has no signals: ended by us reads as the signal we sent, never as exit code 1.
+    assert_eq!(status, Some(ExitInfo { code: None, signal: Some(SIGTERM) }));
+    assert!(!alive(pid));
+  }
+
+  /// The host (this test binary, run again) spawns a CLI through [`spawn`] and is then killed
+  /// outright; the CLI must not survive it, whatever the platform's guard.
+  #[test]
+  fn the_cli_dies_with_a_killed_host() {
+    if let Some(out) = std::env::var_os("HOST_DEATH_TEST_OUT") {
+      let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+      rt.block_on(async {
+        let s = spawn(&shell("exec sleep 60", "ping -n 60 127.0.0.1 >NUL")).unwrap();
+        std::fs::write(&out, format!("{}\n", s.child.id().unwrap())).unwrap();
+        tokio::time::sleep(Duration::from_secs(60)).await;
+      });
+      return;
+    }
+    let out = std::env::temp_dir().join(format!("agent-core-host-death-{}", std::process::id()));
+    let _ = std::fs::remove_file(&out);
+    let mut host = std::process::Command::new(std::env::current_exe().unwrap())
+      .args(["--exact", "cli::process::tests::the_cli_dies_with_a_killed_host", "--test-threads=1"])
+      .env("HOST_DEATH_TEST_OUT", &out)
+      .stdout(std::process::Stdio::null())
+      .spawn()
+      .unwrap();
+    let t0 = Instant::now();
+    let mut text = String::new();
+    while t0.elapsed() < Duration::from_secs(20) && !text.ends_with('\n') {
+      std::thread::sleep(Duration::from_millis(20));
+      text = std::fs::read_to_string(&out).unwrap_or_default();
+    }
+    let _ = std::fs::remove_file(&out);
+    let pid: u32 = text.trim().parse().unwrap_or_else(|_| panic!("the host reported {text:?}"));
+    assert!(alive(pid));
+    host.kill().unwrap(); // SIGKILL / TerminateProcess: nothing in the host runs
+    host.wait().unwrap();
+    let t0 = Instant::now();
+    while alive(pid) && t0.elapsed() < Duration::from_secs(10) {
+      std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!alive(pid), "CLI {pid} outlived its killed host");
+  }
 }

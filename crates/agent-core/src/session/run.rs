@@ -391,7 +391,7 @@ impl Loop {
         return;
       }
       Stop::InitTimeout | Stop::InitFailed(_) => {
-        self.p.child.signal(libc::SIGKILL);
+        self.p.child.signal(crate::cli::signal::SIGKILL);
         let _ = self.p.child.wait().await;
         match stop {
           Stop::InitTimeout => Err(Error::InitializeTimeout(self.p.init_timeout.as_millis() as u64)),

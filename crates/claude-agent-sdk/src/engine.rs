@@ -1,0 +1,512 @@
+//! The adapter to the engine (`agent-core`): the ONLY module of this crate that names it.
+//! Everything public in this crate is defined in its own terms; this module converts
+//! [`Options`] to the engine's options, starts its session, and answers the engine's calls into
+//! user code (tool handlers, the permission callback, hooks) by running the Rust closures on the
+//! tokio runtime. When the engine's interfaces change, this file is what changes.
+
+use std::collections::{HashMap, VecDeque};
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use agent_core::cli::discover::find_cli;
+use agent_core::cli::launch::build_launch;
+use agent_core::host::{CallKind, Host, HostCall, HostResult, Reply};
+use agent_core::mcp::McpServerDef;
+use agent_core::options::{QueryOptions, Thinking as CoreThinking};
+use agent_core::session::{self, initialize_request, Messages, ProcessSpec, SessionHandle, SessionSpec};
+use futures::future::{AbortHandle, BoxFuture};
+use futures::stream::BoxStream;
+use futures::{FutureExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use crate::error::{Error, Result};
+use crate::hooks::{HookFn, HookInput};
+use crate::message::Message;
+use crate::options::{Options, OptionsData, StderrFn, SystemPrompt, Thinking, Tools};
+use crate::permission::{CanUseToolFn, PermissionContext};
+use crate::server::McpServer;
+
+/// What the CLI is told this SDK is (`CLAUDE_CODE_ENTRYPOINT`).
+const ENTRYPOINT: &str = "sdk-rust";
+
+/// How many queued messages the stream takes from the engine at a time.
+const BATCH: usize = 64;
+const BATCH_BYTES: usize = 1 << 20;
+
+/// An in-process server as the engine sees it: its `initialize` and `tools/list` answers,
+/// computed once and shared by every session that serves it.
+#[derive(Debug, Clone)]
+pub(crate) struct ServerDef(Arc<McpServerDef>);
+
+impl ServerDef {
+  /// From `{name, version?, instructions?, tools: [tools/list entries]}`.
+  pub(crate) fn new(spec: &Value) -> std::result::Result<Self, String> {
+    McpServerDef::from_spec_json(&spec.to_string()).map(|d| Self(Arc::new(d)))
+  }
+}
+
+/// A running session: controls, cheap to clone.
+#[derive(Clone)]
+pub(crate) struct Session {
+  handle: SessionHandle,
+  host: Arc<RustHost>,
+}
+
+/// Starts the CLI and the session. `prompt`: the text prompt, or `None` for streaming input.
+pub(crate) fn start(prompt: Option<String>, options: Options) -> Result<(Session, BoxStream<'static, Result<Message>>)> {
+  let runtime = tokio::runtime::Handle::try_current().map_err(|_| Error::NoRuntime)?;
+  let (core, hooks) = core_options(&options)?;
+  let search_from = search_paths(options.data.cwd.as_deref());
+  let path_var = match options.data.env.get("PATH") {
+    Some(v) => v.clone(),
+    None if options.data.inherit_env != Some(false) => std::env::var("PATH").ok(),
+    None => None,
+  };
+  let exe = find_cli(core.path_to_claude_code_executable.as_deref(), &search_from, path_var.as_deref()).map_err(error)?;
+  let launch = build_launch(&core, &exe, "node").map_err(error)?;
+  let servers: Vec<(String, Arc<McpServerDef>)> =
+    options.sdk_servers.iter().map(|(key, s)| (key.clone(), s.inner.def.0.clone())).collect();
+  let initialize = initialize_request(&core, &servers).map_err(error)?;
+  let host = Arc::new(RustHost {
+    servers: RwLock::new(options.sdk_servers.iter().cloned().collect()),
+    can_use_tool: options.can_use_tool.clone(),
+    hooks,
+    stderr: options.stderr.clone(),
+    running: Default::default(),
+    runtime,
+  });
+  let spec = SessionSpec {
+    process: ProcessSpec::Spawn(launch),
+    initialize,
+    servers,
+    prompt,
+    can_use_tool: core.can_use_tool,
+    // No elicitation or dialog callbacks in this SDK yet: the engine answers those itself.
+    dialogs: session::Dialogs::default(),
+    forward_stderr: options.stderr.is_some(),
+    initialize_timeout: options.data.initialize_timeout.unwrap_or(session::DEFAULT_INITIALIZE_TIMEOUT),
+    queue_bytes: session::DEFAULT_QUEUE_BYTES,
+    message_text: session::MessageText::Utf8,
+  };
+  let started = session::start(spec, host.clone()).map_err(error)?;
+  Ok((Session { handle: started.handle, host }, message_stream(started.messages)))
+}
+
+impl Session {
+  /// Sends a control request; the CLI's answer.
+  pub(crate) async fn control(&self, body: Value) -> Result<Value> {
+    let text = self.handle.control(body).await.map_err(error)?;
+    serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("Claude Code answered a control request with invalid JSON: {e}")))
+  }
+
+  /// The CLI's answer to `initialize`.
+  pub(crate) async fn initialization_result(&self) -> Result<Value> {
+    let text = self.handle.initialization_result().await.map_err(error)?;
+    serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("Claude Code answered initialize with invalid JSON: {e}")))
+  }
+
+  /// Replaces the in-process servers (routed by the engine and answered by this host from now
+  /// on) and tells the CLI the new set: `servers` is the `mcp_set_servers` map with in-process
+  /// ones as `{"type": "sdk", "name": key}`.
+  pub(crate) async fn set_mcp_servers(&self, sdk: Vec<(String, McpServer)>, servers: Map<String, Value>) -> Result<Value> {
+    let defs = sdk.iter().map(|(key, s)| (key.clone(), s.inner.def.0.clone())).collect();
+    *self.host.servers.write().unwrap_or_else(|p| p.into_inner()) = sdk.into_iter().collect();
+    self.handle.set_sdk_servers(defs).map_err(error)?;
+    self.control(json!({ "subtype": "mcp_set_servers", "servers": servers })).await
+  }
+
+  pub(crate) fn send_user_message(&self, json: String) -> Result<()> {
+    self.handle.send_user_message(json).map_err(error)
+  }
+
+  pub(crate) fn end_input(&self) {
+    self.handle.end_input()
+  }
+
+  pub(crate) fn close(&self) {
+    self.handle.close()
+  }
+
+  pub(crate) fn abort(&self) {
+    self.handle.abort()
+  }
+
+  pub(crate) fn pid(&self) -> Option<u32> {
+    self.handle.pid()
+  }
+}
+
+/// The engine's queue as a stream of typed messages (a batch taken at a time).
+fn message_stream(messages: Messages) -> BoxStream<'static, Result<Message>> {
+  futures::stream::unfold((messages, VecDeque::<Vec<u8>>::new()), |(mut messages, mut ready)| async move {
+    loop {
+      if let Some(line) = ready.pop_front() {
+        let item = std::str::from_utf8(&line)
+          .map_err(|e| e.to_string())
+          .and_then(|text| Message::from_json(text).map_err(|e| e.to_string()))
+          .map_err(|e| Error::Protocol(format!("Claude Code wrote a line that is not JSON: {e}")));
+        return Some((item, (messages, ready)));
+      }
+      match messages.next_batch(BATCH, BATCH_BYTES).await? {
+        Ok(batch) => ready.extend(batch),
+        Err(e) => return Some((Err(error(e)), (messages, ready))),
+      }
+    }
+  })
+  .boxed()
+}
+
+/// The engine's error in this crate's terms.
+fn error(e: agent_core::Error) -> Error {
+  use agent_core::Error as E;
+  let message = e.to_string();
+  #[allow(unreachable_patterns)] // the engine may grow variants; they map to Protocol until named
+  match e {
+    E::InvalidOption(m) => Error::InvalidOption(m),
+    E::CliNotFound(m) => Error::CliNotFound(m),
+    E::Spawn(m) => Error::Spawn(m),
+    E::Exited { code, .. } => Error::ProcessExited { code, message },
+    E::Signaled { signal, .. } => Error::ProcessSignaled { signal, message },
+    E::Aborted => Error::Aborted,
+    E::SessionClosed(m) => Error::SessionClosed(m),
+    E::Control(m) => Error::Control(m),
+    E::InitializeTimeout(ms) => Error::InitializeTimeout(Duration::from_millis(ms)),
+    E::Protocol(m) => Error::Protocol(m),
+    _ => Error::Protocol(message),
+  }
+}
+
+/// Where to look for `node_modules/@anthropic-ai/claude-code`: the query's working directory,
+/// this process's, and the directory of its executable (a binary under `target/` finds the
+/// project's `node_modules`).
+fn search_paths(cwd: Option<&Path>) -> Vec<PathBuf> {
+  let mut dirs: Vec<PathBuf> = cwd.map(Path::to_path_buf).into_iter().collect();
+  dirs.extend(std::env::current_dir().ok());
+  dirs.extend(std::env::current_exe().ok().and_then(|p| p.parent().map(Path::to_path_buf)));
+  dirs
+}
+
+fn path_str(p: &Path, what: &str) -> Result<String> {
+  p.to_str().map(str::to_string).ok_or_else(|| Error::InvalidOption(format!("Invalid option `{what}`: {p:?} is not valid UTF-8")))
+}
+
+/// The engine's options, and the hook callbacks by the ids the `initialize` request names.
+fn core_options(o: &Options) -> Result<(QueryOptions, HashMap<String, HookFn>)> {
+  let d: &OptionsData = &o.data;
+  let mut q = QueryOptions { entrypoint: Some(ENTRYPOINT.into()), ..Default::default() };
+  q.path_to_claude_code_executable = d.cli_path.as_deref().map(|p| path_str(p, "cli_path")).transpose()?;
+  q.executable = d.executable.clone();
+  q.executable_args = d.executable_args.clone();
+  q.cwd = d.cwd.as_deref().map(|p| path_str(p, "cwd")).transpose()?;
+  q.env = child_env(d);
+  q.model = d.model.clone();
+  q.fallback_model = d.fallback_model.clone();
+  q.allowed_tools = d.allowed_tools.clone();
+  q.disallowed_tools = d.disallowed_tools.clone();
+  q.tools = d.tools.as_ref().map(|t| match t {
+    Tools::ClaudeCodePreset => json!({ "type": "preset", "preset": "claude_code" }),
+    Tools::List(names) => json!(names),
+  });
+  q.permission_mode = d.permission_mode.map(|m| m.as_str().to_string());
+  q.allow_dangerously_skip_permissions = d.allow_dangerously_skip_permissions.then_some(true);
+  q.permission_prompt_tool_name = d.permission_prompt_tool_name.clone();
+  q.max_turns = d.max_turns;
+  q.max_budget_usd = d.max_budget_usd;
+  q.thinking = d.thinking.map(|t| {
+    let (kind, budget_tokens) = match t {
+      Thinking::Adaptive => ("adaptive", None),
+      Thinking::Budget(n) => ("enabled", Some(n)),
+      Thinking::Disabled => ("disabled", None),
+    };
+    CoreThinking { kind: kind.into(), budget_tokens, display: None }
+  });
+  q.effort = d.effort.map(|e| e.as_str().to_string());
+  q.system_prompt = d.system_prompt.as_ref().map(|sp| match sp {
+    SystemPrompt::Custom(s) => json!(s),
+    SystemPrompt::ClaudeCode { append } => json!({ "type": "preset", "preset": "claude_code", "append": append }),
+  });
+  q.include_partial_messages = d.include_partial_messages.then_some(true);
+  q.can_use_tool = o.can_use_tool.is_some();
+  q.continue_conversation = d.continue_conversation.then_some(true);
+  q.resume = d.resume.clone();
+  q.resume_session_at = d.resume_session_at.clone();
+  q.fork_session = d.fork_session.then_some(true);
+  q.session_id = d.session_id.clone();
+  q.persist_session = d.persist_session;
+  q.additional_directories = d.additional_directories.iter().map(|p| path_str(p, "add_dir")).collect::<Result<_>>()?;
+  q.debug = d.debug.then_some(true);
+  q.debug_file = d.debug_file.as_deref().map(|p| path_str(p, "debug_file")).transpose()?;
+  q.strict_mcp_config = d.strict_mcp_config.then_some(true);
+  q.setting_sources = d.setting_sources.as_ref().map(|s| s.iter().map(|s| s.as_str().to_string()).collect());
+  if !d.mcp_servers.is_empty() {
+    let servers = serde_json::to_value(&d.mcp_servers).map_err(|e| Error::InvalidOption(format!("Invalid MCP server config: {e}")))?;
+    q.mcp_servers = servers.as_object().cloned();
+  }
+  q.settings = d.settings.clone();
+  if !d.extra_args.is_empty() {
+    q.extra_args = Some(d.extra_args.iter().map(|(k, v)| (k.clone(), v.clone().map_or(Value::Null, Value::String))).collect());
+  }
+  if !d.plugin_dirs.is_empty() {
+    let plugins = d.plugin_dirs.iter().map(|p| Ok(json!({ "type": "local", "path": path_str(p, "plugin_dir")? })));
+    q.plugins = Some(plugins.collect::<Result<_>>()?);
+  }
+  q.agents = d.agents.clone();
+  q.agent = d.agent.clone();
+  q.output_format = d.output_schema.as_ref().map(|s| json!({ "type": "json_schema", "schema": s }));
+  q.sandbox = d.sandbox.clone();
+  q.enable_file_checkpointing = d.enable_file_checkpointing.then_some(true);
+  q.include_hook_events = d.include_hook_events.then_some(true);
+  q.title = d.title.clone();
+  q.initialize_timeout_ms = d.initialize_timeout.map(|t| t.as_millis() as u64);
+
+  // Hooks: `{Event: [{matcher, hookCallbackIds, timeout}]}`, ids numbered as the official SDK
+  // numbers them.
+  let mut callbacks = HashMap::new();
+  let mut wire = Map::new();
+  for (event, matcher) in &o.hooks {
+    let ids: Vec<String> = matcher
+      .hooks
+      .iter()
+      .map(|f| {
+        let id = format!("hook_{}", callbacks.len());
+        callbacks.insert(id.clone(), f.clone());
+        id
+      })
+      .collect();
+    let entry = json!({ "matcher": matcher.matcher, "hookCallbackIds": ids, "timeout": matcher.timeout_secs });
+    wire.entry(event.as_str().to_string()).or_insert_with(|| json!([])).as_array_mut().expect("an array").push(entry);
+  }
+  if !wire.is_empty() {
+    q.hooks = Some(Value::Object(wire));
+  }
+  Ok((q, callbacks))
+}
+
+/// The child's environment: `None` lets the engine pass ours on unchanged; otherwise ours (or
+/// nothing, without inheritance) with the builder's changes (`null` unsets).
+fn child_env(d: &OptionsData) -> Option<Map<String, Value>> {
+  let inherit = d.inherit_env != Some(false);
+  if inherit && d.env.is_empty() {
+    return None;
+  }
+  let mut env = Map::new();
+  if inherit {
+    env.extend(std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, Value::String(v.into_string().ok()?)))));
+  }
+  for (k, v) in &d.env {
+    env.insert(k.clone(), v.clone().map_or(Value::Null, Value::String));
+  }
+  Some(env)
+}
+
+/// Runs the engine's calls into user code as tokio tasks, each answered through its `Reply`.
+struct RustHost {
+  /// In-process servers by the name the CLI knows them under (replaced by `set_mcp_servers`).
+  servers: RwLock<HashMap<String, McpServer>>,
+  can_use_tool: Option<CanUseToolFn>,
+  hooks: HashMap<String, HookFn>,
+  stderr: Option<StderrFn>,
+  /// Calls running, by control request id: what `cancel` aborts.
+  running: Arc<Mutex<HashMap<String, AbortHandle>>>,
+  runtime: tokio::runtime::Handle,
+}
+
+#[derive(Deserialize)]
+struct ToolPayload {
+  server: String,
+  tool: String,
+  #[serde(default)]
+  arguments: Value,
+}
+
+#[derive(Deserialize)]
+struct HookPayload {
+  callback_id: String,
+  #[serde(default)]
+  input: Value,
+  #[serde(default)]
+  tool_use_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct PermissionPayload {
+  tool_name: String,
+  #[serde(default)]
+  input: Value,
+}
+
+impl RustHost {
+  /// The user code a call runs, as a future of its answer (JSON text) or failure message.
+  fn call(&self, call: &HostCall) -> BoxFuture<'static, HostResult> {
+    #[allow(unreachable_patterns)] // kinds the engine may add, which this SDK offers no callback for
+    match call.kind {
+      CallKind::Tool => {
+        let p: ToolPayload = match serde_json::from_str(&call.payload) {
+          Ok(p) => p,
+          Err(e) => return futures::future::ready(Err(format!("Malformed tool call: {e}"))).boxed(),
+        };
+        let servers = self.servers.read().unwrap_or_else(|p| p.into_inner());
+        let Some(tool) = servers.get(&p.server).and_then(|s| s.tool(&p.tool)).cloned() else {
+          return futures::future::ready(Err(format!("Tool {} not found on server {}", p.tool, p.server))).boxed();
+        };
+        async move {
+          let result = tool.call(p.arguments).await;
+          Ok(json!({ "result": result }).to_string())
+        }
+        .boxed()
+      }
+      CallKind::CanUseTool => {
+        let Some(f) = self.can_use_tool.clone() else {
+          return futures::future::ready(Err("canUseTool callback is not provided.".to_string())).boxed();
+        };
+        let raw: Value = serde_json::from_str(&call.payload).unwrap_or(Value::Null);
+        let p = match PermissionPayload::deserialize(&raw) {
+          Ok(p) => p,
+          Err(e) => return futures::future::ready(Err(format!("Malformed permission request: {e}"))).boxed(),
+        };
+        let mut ctx = PermissionContext::deserialize(&raw).unwrap_or_else(|_| {
+          PermissionContext::deserialize(&json!({})).expect("every field has a default")
+        });
+        ctx.raw = raw;
+        async move { Ok(f(p.tool_name, p.input, ctx).await.to_json().to_string()) }.boxed()
+      }
+      CallKind::Hook => {
+        let p: HookPayload = match serde_json::from_str(&call.payload) {
+          Ok(p) => p,
+          Err(e) => return futures::future::ready(Err(format!("Malformed hook callback: {e}"))).boxed(),
+        };
+        let Some(f) = self.hooks.get(&p.callback_id).cloned() else {
+          return futures::future::ready(Err(format!("No hook callback found for ID: {}", p.callback_id))).boxed();
+        };
+        let mut input = HookInput::deserialize(&p.input).unwrap_or_else(|_| HookInput::deserialize(&json!({})).expect("every field has a default"));
+        input.raw = p.input;
+        async move {
+          let out = f(input, p.tool_use_id).await;
+          serde_json::to_string(&out).map_err(|e| format!("The hook's output could not be serialized: {e}"))
+        }
+        .boxed()
+      }
+      other => futures::future::ready(Err(format!("The Rust SDK has no callback for {} requests", other.as_str()))).boxed(),
+    }
+  }
+}
+
+impl RustHost {
+  /// Runs one call as a task on the runtime and hands its outcome to `answer`. A panic in user
+  /// code answers the call with its message: the CLI is never left waiting, and the process goes
+  /// on. (Independent of how the engine takes answers, so only [`Host::invoke`] follows it.)
+  fn run(&self, call: HostCall, answer: impl FnOnce(HostResult) + Send + 'static) {
+    let work = AssertUnwindSafe(self.call(&call)).catch_unwind();
+    let (work, abort) = futures::future::abortable(work);
+    let id = call.request_id;
+    self.running.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), abort);
+    let running = self.running.clone();
+    let kind = call.kind.as_str();
+    self.runtime.spawn(async move {
+      let outcome = match work.await {
+        Ok(Ok(result)) => result,
+        Ok(Err(panic)) => Err(format!("The {kind} callback panicked: {}", panic_message(&*panic))),
+        Err(_aborted) => Err("The call was cancelled".to_string()),
+      };
+      running.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
+      answer(outcome);
+    });
+  }
+}
+
+impl Host for RustHost {
+  fn invoke(&self, calls: Vec<(HostCall, Reply)>) {
+    for (call, reply) in calls {
+      self.run(call, move |outcome| reply.send(outcome));
+    }
+  }
+
+  fn cancel(&self, request_id: &str) {
+    if let Some(abort) = self.running.lock().unwrap_or_else(|p| p.into_inner()).remove(request_id) {
+      abort.abort();
+    }
+  }
+
+  fn stderr(&self, chunk: &str) {
+    if let Some(f) = &self.stderr {
+      // A panicking stderr callback must not take the engine's task down.
+      let _ = std::panic::catch_unwind(AssertUnwindSafe(|| f(chunk)));
+    }
+  }
+
+  fn release(&self) {
+    for (_, abort) in self.running.lock().unwrap_or_else(|p| p.into_inner()).drain() {
+      abort.abort();
+    }
+  }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+  panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned()).unwrap_or_else(|| "(no message)".into())
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::{HookEvent, HookMatcher, HookOutput, PermissionMode, SettingSource};
+
+  #[test]
+  fn options_map_to_the_engine_and_name_this_sdk() {
+    let o = Options::builder()
+      .model("m")
+      .permission_mode(PermissionMode::AcceptEdits)
+      .setting_sources([SettingSource::User, SettingSource::Project])
+      .tools(Tools::List(vec!["Read".into()]))
+      .hook(HookEvent::PreToolUse, HookMatcher::matching("Bash").hook(|_, _| async { HookOutput::proceed() }).hook(|_, _| async { HookOutput::proceed() }))
+      .hook(HookEvent::Stop, HookMatcher::all().timeout_secs(5).hook(|_, _| async { HookOutput::proceed() }))
+      .build();
+    let (q, hooks) = core_options(&o).unwrap();
+    assert_eq!(q.permission_mode.as_deref(), Some("acceptEdits"));
+    assert_eq!(q.setting_sources, Some(vec!["user".to_string(), "project".to_string()]));
+    assert_eq!(q.hooks, Some(json!({"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0","hook_1"],"timeout":null}],"Stop":[{"matcher":null,"hookCallbackIds":["hook_2"],"timeout":5}]})));
+    assert_eq!(hooks.len(), 3);
+    assert!(q.env.is_none(), "nothing set: the engine passes our environment on");
+    let env = agent_core::cli::launch::child_env(&q).unwrap();
+    assert!(env.contains(&("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-rust".into())));
+    let args = agent_core::cli::launch::cli_args(&q).unwrap();
+    assert!(args.contains(&"--setting-sources=user,project".to_string()) && args.contains(&"--tools=Read".to_string()), "{args:?}");
+  }
+
+  #[test]
+  fn external_servers_thinking_prompt_and_output_type_reach_the_command_line() {
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Answer {
+      n: u8,
+    }
+    let o = Options::builder()
+      .external_mcp_server("fs", crate::McpServerConfig::Stdio { command: "npx".into(), args: vec!["x".into()], env: Default::default() })
+      .thinking(Thinking::Budget(500))
+      .system_prompt(SystemPrompt::ClaudeCode { append: Some("be brief".into()) })
+      .output_type::<Answer>()
+      .build();
+    let (q, _) = core_options(&o).unwrap();
+    let args = agent_core::cli::launch::cli_args(&q).unwrap();
+    let i = args.iter().position(|a| a == "--mcp-config").expect("--mcp-config");
+    assert_eq!(args[i + 1], r#"{"mcpServers":{"fs":{"type":"stdio","command":"npx","args":["x"]}}}"#);
+    assert!(args.contains(&"--max-thinking-tokens=500".to_string()), "{args:?}");
+    assert!(args.iter().any(|a| a.starts_with("--json-schema=") && a.contains(r#""required":["n"]"#)), "{args:?}");
+    let init = initialize_request(&q, &[]).unwrap();
+    assert_eq!(init["appendSystemPrompt"], "be brief");
+    assert!(init.get("systemPrompt").is_none());
+  }
+
+  #[test]
+  fn env_changes_apply_on_top_of_ours_or_alone() {
+    let d = Options::builder().env("A_VAR", "1").env_remove("PATH").build().data;
+    let env = child_env(&d).unwrap();
+    assert_eq!(env["A_VAR"], "1");
+    assert_eq!(env["PATH"], Value::Null, "unset");
+    assert!(env.contains_key("HOME") || std::env::var_os("HOME").is_none(), "inherited");
+    let d = Options::builder().inherit_env(false).env("A_VAR", "1").build().data;
+    assert_eq!(child_env(&d).unwrap().len(), 1);
+  }
+}

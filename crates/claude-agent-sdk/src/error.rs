@@ -1,0 +1,56 @@
+//! The one error type of this crate.
+
+use std::time::Duration;
+
+/// Everything a query can fail with. Each message names what was wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+  /// An option had a value that cannot be used (a NUL byte, conflicting options, a missing
+  /// directory, two in-process servers under one name, ...).
+  #[error("{0}")]
+  InvalidOption(String),
+  /// No Claude Code executable could be found.
+  #[error("{0}")]
+  CliNotFound(String),
+  /// The executable exists but could not be started.
+  #[error("{0}")]
+  Spawn(String),
+  /// The CLI exited with a non-zero code, or with 0 before producing a result.
+  #[error("{message}")]
+  ProcessExited {
+    /// The exit code.
+    code: i32,
+    /// The full message, with the end of the CLI's stderr.
+    message: String,
+  },
+  /// The CLI was killed by a signal this SDK did not send.
+  #[error("{message}")]
+  ProcessSignaled {
+    /// The signal's number.
+    signal: i32,
+    /// The full message, with the end of the CLI's stderr.
+    message: String,
+  },
+  /// The query was aborted ([`QueryControl::abort`](crate::QueryControl::abort)).
+  #[error("Claude Code process aborted by user")]
+  Aborted,
+  /// The query is over (closed, dropped, or the CLI is gone): no more requests can be sent.
+  #[error("{0}")]
+  SessionClosed(String),
+  /// The CLI answered a control request with an error.
+  #[error("{0}")]
+  Control(String),
+  /// The CLI did not answer `initialize` in time.
+  #[error("Claude Code did not answer the initialize request within {} ms; the process was killed", .0.as_millis())]
+  InitializeTimeout(Duration),
+  /// A line from the CLI, or an answer to a control request, broke the protocol.
+  #[error("{0}")]
+  Protocol(String),
+  /// [`query`](crate::query) was called outside a tokio runtime.
+  #[error("claude_agent_sdk::query must be called from within a tokio runtime (e.g. under #[tokio::main])")]
+  NoRuntime,
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,89 @@
+//! The Claude Agent SDK for Rust: run Claude Code as a library.
+//!
+//! [`query`] starts the Claude Code CLI on a prompt and yields the session's [`Message`]s as a
+//! [`Stream`](futures::Stream); the [`Query`] it returns also carries the session's controls
+//! ([`QueryControl`]: interrupt, change the model or the permission mode, MCP server status, ...).
+//! [`Options`] (built with [`Options::builder`]) say how the CLI runs. Tools written in Rust are
+//! served to the model from this process ([`tool`], [`McpServer`]), their input schema derived
+//! from the argument type with `schemars`; permission prompts and hooks are answered by async
+//! closures ([`OptionsBuilder::can_use_tool`], [`OptionsBuilder::hook`]).
+//!
+//! ```no_run
+//! use claude_agent_sdk::{query, tool, McpServer, Message, Options};
+//! use futures::StreamExt;
+//! use schemars::JsonSchema;
+//! use serde::Deserialize;
+//!
+//! #[derive(Deserialize, JsonSchema)]
+//! struct Greet {
+//!     /// Who to greet.
+//!     name: String,
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), claude_agent_sdk::Error> {
+//!     let greet = tool("greet", "Greets someone", |args: Greet| async move { format!("Hello, {}!", args.name) });
+//!     let server = McpServer::builder("demo").tool(greet).build()?;
+//!     let options = Options::builder().mcp_server("demo", server).allowed_tools(["mcp__demo__greet"]).build();
+//!     let mut messages = query("Greet Alice", options)?;
+//!     while let Some(message) = messages.next().await {
+//!         match message? {
+//!             Message::Assistant(a) => println!("{}", a.text()),
+//!             Message::Result(r) => println!("done: {}", r.result.unwrap_or_default()),
+//!             _ => {}
+//!         }
+//!     }
+//!     Ok(())
+//! }
+//! ```
+//!
+//! The CLI is found as the TypeScript SDK finds it (the npm package `@anthropic-ai/claude-code`
+//! under a `node_modules` from the working directory up, then `claude` on `PATH`) unless
+//! [`OptionsBuilder::cli_path`] says where. It inherits this process's environment, and is told
+//! it runs under this SDK (`CLAUDE_CODE_ENTRYPOINT=sdk-rust`).
+
+#![deny(missing_docs)]
+
+mod engine;
+mod error;
+mod hooks;
+mod message;
+mod options;
+mod permission;
+mod query;
+mod server;
+mod tool;
+
+pub use error::{Error, Result};
+pub use hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
+pub use message::{
+  ApiMessage, AssistantMessage, ContentBlock, McpServerState, Message, ResultMessage, StreamEvent, SystemInit, SystemMessage,
+  UserInput, UserMessage,
+};
+pub use options::{Effort, McpServerConfig, Options, OptionsBuilder, SettingSource, SystemPrompt, Thinking, Tools};
+pub use permission::{PermissionContext, PermissionMode, PermissionResult};
+pub use query::{query, McpServerSpec, McpServerStatus, McpSetServersResult, ModelInfo, Prompt, Query, QueryControl, SlashCommand};
+pub use server::{McpServer, McpServerBuilder};
+pub use tool::{input_schema, tool, Content, IntoToolResult, Tool, ToolResult};
+
+#[cfg(test)]
+mod tests {
+  /// What users move between tasks and threads must be able to go.
+  #[test]
+  fn public_handles_are_send_and_sync_where_it_matters() {
+    fn send<T: Send>() {}
+    fn send_sync<T: Send + Sync>() {}
+    send::<crate::Query>();
+    send_sync::<crate::QueryControl>();
+    send_sync::<crate::Options>();
+    send_sync::<crate::McpServer>();
+    send_sync::<crate::Tool>();
+    send_sync::<crate::Message>();
+    send_sync::<crate::Error>();
+  }
+}
+
+/// The repository README's Rust example, compiled as a doc-test so it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

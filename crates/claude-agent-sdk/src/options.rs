@@ -1,0 +1,577 @@
+//! What a query runs with: [`Options`], built with [`OptionsBuilder`].
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::hooks::{HookEvent, HookMatcher};
+use crate::permission::{can_use_tool_fn, CanUseToolFn, PermissionContext, PermissionMode, PermissionResult};
+use crate::server::McpServer;
+
+/// Where the CLI loads settings from. With none given, the CLI loads none (SDK isolation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SettingSource {
+  /// `~/.claude/settings.json`.
+  User,
+  /// `.claude/settings.json` of the project.
+  Project,
+  /// `.claude/settings.local.json` of the project.
+  Local,
+}
+
+impl SettingSource {
+  /// The wire name.
+  pub fn as_str(self) -> &'static str {
+    match self {
+      SettingSource::User => "user",
+      SettingSource::Project => "project",
+      SettingSource::Local => "local",
+    }
+  }
+}
+
+/// How hard the model thinks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Effort {
+  /// Fastest.
+  Low,
+  /// Balanced.
+  Medium,
+  /// Thorough.
+  High,
+  /// More thorough.
+  Xhigh,
+  /// As much as the model can.
+  Max,
+}
+
+impl Effort {
+  /// The wire name.
+  pub fn as_str(self) -> &'static str {
+    match self {
+      Effort::Low => "low",
+      Effort::Medium => "medium",
+      Effort::High => "high",
+      Effort::Xhigh => "xhigh",
+      Effort::Max => "max",
+    }
+  }
+}
+
+/// Extended thinking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Thinking {
+  /// The model decides how much to think.
+  Adaptive,
+  /// Think with at most this many tokens.
+  Budget(u64),
+  /// No extended thinking.
+  Disabled,
+}
+
+/// The system prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SystemPrompt {
+  /// This prompt instead of Claude Code's.
+  Custom(String),
+  /// Claude Code's own prompt, with this text appended (if any).
+  ClaudeCode {
+    /// Appended to the preset.
+    append: Option<String>,
+  },
+}
+
+/// The built-in tools the model is offered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Tools {
+  /// Claude Code's default set.
+  ClaudeCodePreset,
+  /// Only these (an empty list: no built-in tool).
+  List(Vec<String>),
+}
+
+/// An MCP server the CLI runs itself (a process, or a remote server).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum McpServerConfig {
+  /// A process speaking MCP on stdio.
+  Stdio {
+    /// The program.
+    command: String,
+    /// Its arguments.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    args: Vec<String>,
+    /// Extra environment variables.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    env: BTreeMap<String, String>,
+  },
+  /// A server reached over Server-Sent Events.
+  Sse {
+    /// Its URL.
+    url: String,
+    /// HTTP headers to send.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    headers: BTreeMap<String, String>,
+  },
+  /// A server reached over streamable HTTP.
+  Http {
+    /// Its URL.
+    url: String,
+    /// HTTP headers to send.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    headers: BTreeMap<String, String>,
+  },
+}
+
+/// A callback receiving the CLI's stderr, a chunk at a time.
+pub(crate) type StderrFn = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// What a query runs with. Build with [`Options::builder`]; `Options::default()` runs the CLI
+/// with its defaults. Cheap to clone (callbacks and servers are shared).
+#[derive(Clone, Default)]
+pub struct Options {
+  pub(crate) data: OptionsData,
+  pub(crate) sdk_servers: Vec<(String, McpServer)>,
+  pub(crate) can_use_tool: Option<CanUseToolFn>,
+  pub(crate) hooks: Vec<(HookEvent, HookMatcher)>,
+  pub(crate) stderr: Option<StderrFn>,
+}
+
+impl std::fmt::Debug for Options {
+  fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    f.debug_struct("Options")
+      .field("data", &self.data)
+      .field("sdk_servers", &self.sdk_servers)
+      .field("can_use_tool", &self.can_use_tool.is_some())
+      .field("hooks", &self.hooks)
+      .finish()
+  }
+}
+
+/// The plain-data options (everything but callbacks and in-process servers).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct OptionsData {
+  pub cli_path: Option<PathBuf>,
+  pub executable: Option<String>,
+  pub executable_args: Vec<String>,
+  pub cwd: Option<PathBuf>,
+  pub inherit_env: Option<bool>,
+  pub env: BTreeMap<String, Option<String>>,
+  pub model: Option<String>,
+  pub fallback_model: Option<String>,
+  pub allowed_tools: Vec<String>,
+  pub disallowed_tools: Vec<String>,
+  pub tools: Option<Tools>,
+  pub permission_mode: Option<PermissionMode>,
+  pub allow_dangerously_skip_permissions: bool,
+  pub permission_prompt_tool_name: Option<String>,
+  pub max_turns: Option<u64>,
+  pub max_budget_usd: Option<f64>,
+  pub thinking: Option<Thinking>,
+  pub effort: Option<Effort>,
+  pub system_prompt: Option<SystemPrompt>,
+  pub include_partial_messages: bool,
+  pub continue_conversation: bool,
+  pub resume: Option<String>,
+  pub resume_session_at: Option<String>,
+  pub fork_session: bool,
+  pub session_id: Option<String>,
+  pub persist_session: Option<bool>,
+  pub additional_directories: Vec<PathBuf>,
+  pub setting_sources: Option<Vec<SettingSource>>,
+  pub mcp_servers: BTreeMap<String, McpServerConfig>,
+  pub strict_mcp_config: bool,
+  pub settings: Option<Value>,
+  pub extra_args: BTreeMap<String, Option<String>>,
+  pub plugin_dirs: Vec<PathBuf>,
+  pub agents: Option<Value>,
+  pub output_schema: Option<Value>,
+  pub sandbox: Option<Value>,
+  pub enable_file_checkpointing: bool,
+  pub agent: Option<String>,
+  pub include_hook_events: bool,
+  pub debug: bool,
+  pub debug_file: Option<PathBuf>,
+  pub initialize_timeout: Option<Duration>,
+  pub title: Option<String>,
+}
+
+impl Options {
+  /// Starts building options.
+  pub fn builder() -> OptionsBuilder {
+    OptionsBuilder::default()
+  }
+}
+
+/// Builds [`Options`]. Every setting is optional; the CLI's defaults apply to what is not set.
+///
+/// ```
+/// use claude_agent_sdk::{Options, PermissionMode, SettingSource};
+///
+/// let options = Options::builder()
+///     .model("claude-sonnet-4-5")
+///     .max_turns(3)
+///     .permission_mode(PermissionMode::AcceptEdits)
+///     .setting_sources([SettingSource::Project])
+///     .allowed_tools(["Read", "Grep"])
+///     .env("MY_TOKEN", "secret") // on top of this process's environment
+///     .build();
+/// # let _ = options;
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct OptionsBuilder {
+  o: Options,
+}
+
+fn strings<I: IntoIterator<Item = S>, S: Into<String>>(items: I) -> Vec<String> {
+  items.into_iter().map(Into::into).collect()
+}
+
+impl OptionsBuilder {
+  /// The finished options.
+  pub fn build(self) -> Options {
+    self.o
+  }
+
+  /// The Claude Code executable to run (default: the native binary of the npm package
+  /// `@anthropic-ai/claude-code` found from the working directory up, then `claude` on `PATH`).
+  /// A `.js`/`.mjs` file runs through [`executable`](Self::executable) (default `node`).
+  pub fn cli_path(mut self, path: impl Into<PathBuf>) -> Self {
+    self.o.data.cli_path = Some(path.into());
+    self
+  }
+
+  /// The runtime for a JavaScript CLI (`node`, `bun`).
+  pub fn executable(mut self, runtime: impl Into<String>) -> Self {
+    self.o.data.executable = Some(runtime.into());
+    self
+  }
+
+  /// Arguments for the runtime (or the executable) before the CLI's own.
+  pub fn executable_args<I: IntoIterator<Item = S>, S: Into<String>>(mut self, args: I) -> Self {
+    self.o.data.executable_args = strings(args);
+    self
+  }
+
+  /// The CLI's working directory (default: this process's).
+  pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
+    self.o.data.cwd = Some(dir.into());
+    self
+  }
+
+  /// Sets a variable for the CLI, on top of the environment it starts from (this process's,
+  /// unless [`inherit_env(false)`](Self::inherit_env)).
+  pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+    self.o.data.env.insert(key.into(), Some(value.into()));
+    self
+  }
+
+  /// Sets several variables (see [`env`](Self::env)).
+  pub fn envs<I: IntoIterator<Item = (K, V)>, K: Into<String>, V: Into<String>>(mut self, vars: I) -> Self {
+    for (k, v) in vars {
+      self = self.env(k, v);
+    }
+    self
+  }
+
+  /// Removes a variable from the CLI's environment.
+  pub fn env_remove(mut self, key: impl Into<String>) -> Self {
+    self.o.data.env.insert(key.into(), None);
+    self
+  }
+
+  /// Whether the CLI starts from this process's environment (default `true`); with `false` it
+  /// gets only what [`env`](Self::env) sets (plus the SDK's own variables).
+  pub fn inherit_env(mut self, inherit: bool) -> Self {
+    self.o.data.inherit_env = Some(inherit);
+    self
+  }
+
+  /// The model (`claude-sonnet-4-5`, an alias such as `sonnet`, ...).
+  pub fn model(mut self, model: impl Into<String>) -> Self {
+    self.o.data.model = Some(model.into());
+    self
+  }
+
+  /// The model to fall back to when the main one is overloaded.
+  pub fn fallback_model(mut self, model: impl Into<String>) -> Self {
+    self.o.data.fallback_model = Some(model.into());
+    self
+  }
+
+  /// Tools that run without a permission prompt (`"Read"`, `"Bash(npm test)"`,
+  /// `"mcp__demo__greet"`).
+  pub fn allowed_tools<I: IntoIterator<Item = S>, S: Into<String>>(mut self, tools: I) -> Self {
+    self.o.data.allowed_tools = strings(tools);
+    self
+  }
+
+  /// Tools the model may not use.
+  pub fn disallowed_tools<I: IntoIterator<Item = S>, S: Into<String>>(mut self, tools: I) -> Self {
+    self.o.data.disallowed_tools = strings(tools);
+    self
+  }
+
+  /// The built-in tools offered to the model.
+  pub fn tools(mut self, tools: Tools) -> Self {
+    self.o.data.tools = Some(tools);
+    self
+  }
+
+  /// The permission mode.
+  pub fn permission_mode(mut self, mode: PermissionMode) -> Self {
+    self.o.data.permission_mode = Some(mode);
+    self
+  }
+
+  /// Allows [`PermissionMode::BypassPermissions`] (now or later in the session).
+  pub fn allow_dangerously_skip_permissions(mut self, allow: bool) -> Self {
+    self.o.data.allow_dangerously_skip_permissions = allow;
+    self
+  }
+
+  /// An MCP tool that answers permission prompts (instead of [`can_use_tool`](Self::can_use_tool)).
+  pub fn permission_prompt_tool_name(mut self, name: impl Into<String>) -> Self {
+    self.o.data.permission_prompt_tool_name = Some(name.into());
+    self
+  }
+
+  /// At most this many model turns.
+  pub fn max_turns(mut self, turns: u64) -> Self {
+    self.o.data.max_turns = Some(turns);
+    self
+  }
+
+  /// Stop once the session has cost this much.
+  pub fn max_budget_usd(mut self, usd: f64) -> Self {
+    self.o.data.max_budget_usd = Some(usd);
+    self
+  }
+
+  /// Extended thinking.
+  pub fn thinking(mut self, thinking: Thinking) -> Self {
+    self.o.data.thinking = Some(thinking);
+    self
+  }
+
+  /// The effort level.
+  pub fn effort(mut self, effort: Effort) -> Self {
+    self.o.data.effort = Some(effort);
+    self
+  }
+
+  /// The system prompt (default: an empty custom prompt, as the official SDKs send).
+  pub fn system_prompt(mut self, prompt: SystemPrompt) -> Self {
+    self.o.data.system_prompt = Some(prompt);
+    self
+  }
+
+  /// Also yield [`Message::StreamEvent`](crate::Message::StreamEvent)s: the response as it is
+  /// generated.
+  pub fn include_partial_messages(mut self, include: bool) -> Self {
+    self.o.data.include_partial_messages = include;
+    self
+  }
+
+  /// Continue the most recent session of the working directory.
+  pub fn continue_conversation(mut self, cont: bool) -> Self {
+    self.o.data.continue_conversation = cont;
+    self
+  }
+
+  /// Resume this session.
+  pub fn resume(mut self, session_id: impl Into<String>) -> Self {
+    self.o.data.resume = Some(session_id.into());
+    self
+  }
+
+  /// When resuming, resume at this message.
+  pub fn resume_session_at(mut self, message_uuid: impl Into<String>) -> Self {
+    self.o.data.resume_session_at = Some(message_uuid.into());
+    self
+  }
+
+  /// When resuming, continue in a new session (a fork) instead of the old one.
+  pub fn fork_session(mut self, fork: bool) -> Self {
+    self.o.data.fork_session = fork;
+    self
+  }
+
+  /// The new session's id (a UUID).
+  pub fn session_id(mut self, id: impl Into<String>) -> Self {
+    self.o.data.session_id = Some(id.into());
+    self
+  }
+
+  /// Whether the session is saved to disk (default `true`).
+  pub fn persist_session(mut self, persist: bool) -> Self {
+    self.o.data.persist_session = Some(persist);
+    self
+  }
+
+  /// More directories the tools may work in.
+  pub fn add_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+    self.o.data.additional_directories.push(dir.into());
+    self
+  }
+
+  /// Where settings are loaded from (default: nowhere).
+  pub fn setting_sources<I: IntoIterator<Item = SettingSource>>(mut self, sources: I) -> Self {
+    self.o.data.setting_sources = Some(sources.into_iter().collect());
+    self
+  }
+
+  /// An MCP server run in this process, under `key` (its tools become `mcp__<key>__<tool>`).
+  pub fn mcp_server(mut self, key: impl Into<String>, server: McpServer) -> Self {
+    self.o.sdk_servers.push((key.into(), server));
+    self
+  }
+
+  /// An MCP server the CLI runs or connects to, under `key`.
+  pub fn external_mcp_server(mut self, key: impl Into<String>, config: McpServerConfig) -> Self {
+    self.o.data.mcp_servers.insert(key.into(), config);
+    self
+  }
+
+  /// Use only the MCP servers given here, none from settings.
+  pub fn strict_mcp_config(mut self, strict: bool) -> Self {
+    self.o.data.strict_mcp_config = strict;
+    self
+  }
+
+  /// Settings: a settings object, or a settings file path as a JSON string.
+  pub fn settings(mut self, settings: Value) -> Self {
+    self.o.data.settings = Some(settings);
+    self
+  }
+
+  /// A CLI flag without a value (`--name`) or with one (`--name value`).
+  pub fn extra_arg(mut self, name: impl Into<String>, value: Option<String>) -> Self {
+    self.o.data.extra_args.insert(name.into(), value);
+    self
+  }
+
+  /// A local plugin directory.
+  pub fn plugin_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+    self.o.data.plugin_dirs.push(dir.into());
+    self
+  }
+
+  /// Subagent definitions: `{"name": {"description", "prompt", "tools"?, "model"?}}`.
+  pub fn agents(mut self, agents: Value) -> Self {
+    self.o.data.agents = Some(agents);
+    self
+  }
+
+  /// The agent the main thread runs as (one of [`agents`](Self::agents)).
+  pub fn agent(mut self, name: impl Into<String>) -> Self {
+    self.o.data.agent = Some(name.into());
+    self
+  }
+
+  /// Structured output: the final result must match this JSON Schema; it arrives as
+  /// [`ResultMessage::structured_output`](crate::ResultMessage::structured_output).
+  pub fn output_schema(mut self, schema: Value) -> Self {
+    self.o.data.output_schema = Some(schema);
+    self
+  }
+
+  /// Structured output matching a Rust type (its schema from `schemars`).
+  pub fn output_type<T: JsonSchema>(self) -> Self {
+    self.output_schema(crate::tool::input_schema::<T>())
+  }
+
+  /// Sandbox settings for the CLI's commands.
+  pub fn sandbox(mut self, sandbox: Value) -> Self {
+    self.o.data.sandbox = Some(sandbox);
+    self
+  }
+
+  /// Track file changes so [`QueryControl::rewind_files`](crate::QueryControl::rewind_files)
+  /// can undo them.
+  pub fn enable_file_checkpointing(mut self, enable: bool) -> Self {
+    self.o.data.enable_file_checkpointing = enable;
+    self
+  }
+
+  /// Also yield hook lifecycle events as system messages.
+  pub fn include_hook_events(mut self, include: bool) -> Self {
+    self.o.data.include_hook_events = include;
+    self
+  }
+
+  /// The CLI's debug mode.
+  pub fn debug(mut self, debug: bool) -> Self {
+    self.o.data.debug = debug;
+    self
+  }
+
+  /// Write the CLI's debug log to this file.
+  pub fn debug_file(mut self, path: impl Into<PathBuf>) -> Self {
+    self.o.data.debug_file = Some(path.into());
+    self
+  }
+
+  /// How long the CLI has to answer `initialize` (default 60 s).
+  pub fn initialize_timeout(mut self, timeout: Duration) -> Self {
+    self.o.data.initialize_timeout = Some(timeout);
+    self
+  }
+
+  /// The session's title.
+  pub fn title(mut self, title: impl Into<String>) -> Self {
+    self.o.data.title = Some(title.into());
+    self
+  }
+
+  /// Answers permission prompts: called with the tool's name, its input and the prompt's
+  /// context, for every tool use no rule allows or denies.
+  ///
+  /// ```
+  /// use claude_agent_sdk::{Options, PermissionResult};
+  ///
+  /// let options = Options::builder()
+  ///     .can_use_tool(|tool, input, _ctx| async move {
+  ///         if tool == "Bash" && input["command"].as_str().is_some_and(|c| c.contains("rm ")) {
+  ///             PermissionResult::deny("No deleting")
+  ///         } else {
+  ///             PermissionResult::allow()
+  ///         }
+  ///     })
+  ///     .build();
+  /// # let _ = options;
+  /// ```
+  pub fn can_use_tool<F, Fut>(mut self, f: F) -> Self
+  where
+    F: Fn(String, Value, PermissionContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = PermissionResult> + Send + 'static,
+  {
+    self.o.can_use_tool = Some(can_use_tool_fn(f));
+    self
+  }
+
+  /// Hooks for an event.
+  pub fn hook(mut self, event: HookEvent, matcher: HookMatcher) -> Self {
+    self.o.hooks.push((event, matcher));
+    self
+  }
+
+  /// Receives the CLI's stderr, a chunk at a time.
+  pub fn stderr<F: Fn(&str) + Send + Sync + 'static>(mut self, f: F) -> Self {
+    self.o.stderr = Some(Arc::new(f));
+    self
+  }
+}
