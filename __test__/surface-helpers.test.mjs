@@ -97,8 +97,10 @@ test('FileIndex: the asynchronous build is queryable early and gives the same re
   await Promise.all([a.queryable, b.queryable])
   assert.equal(await b.done, await a.done)
   for (const q of ['file_1', 'd3s', 'ts', 'sub10', '']) assert.deepEqual(n.search(q, 20), o.search(q, 20), q)
-  // A newer load supersedes a running one: its `done` is false.
-  const first = n.loadFromFileListAsync(paths)
+  // A newer load supersedes a running one: its `done` is false. The build yields every 4 ms, so
+  // the superseded list is large enough that it cannot finish before its first yield.
+  const many = Array.from({ length: 300000 }, (_, i) => `dir${i % 37}/sub${i % 11}/file_${i}.ts`)
+  const first = n.loadFromFileListAsync(many)
   const second = n.loadFromFileListAsync(['only/this.ts'])
   assert.equal(await first.done, false)
   assert.equal(await second.done, true)
