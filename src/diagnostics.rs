@@ -30,7 +30,7 @@ pub fn init(requested: bool) {
     return;
   }
   INIT.call_once(|| {
-    let filter = std::env::var("CLAUDE_AGENT_SDK_LOG").unwrap_or_else(|_| "agent_core=debug,claude_agent_sdk_native=debug".into());
+    let filter = std::env::var("CLAUDE_AGENT_SDK_LOG").unwrap_or_else(|_| "agent_core=debug,claude_agent_sdk=debug,claude_agent_sdk_native=debug".into());
     let _ = tracing_subscriber::registry().with(tracing_subscriber::EnvFilter::new(filter)).with(LineLayer).try_init();
   });
 }

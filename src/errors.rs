@@ -1,4 +1,4 @@
-//! The engine's errors as JavaScript sees them: an `Error` with the engine's message and a stable
+//! The Rust SDK's errors as JavaScript sees them: an `Error` with its message and a stable
 //! `code`, plus `exitCode`, `signal` and `stderr` when the CLI died. Made here, once, for every
 //! method that can fail.
 
@@ -6,11 +6,11 @@ use napi::bindgen_prelude::{JsObjectValue, ToNapiValue};
 use napi::{Env, Error, Result, Status};
 
 /// The JS Error for an engine error, ready to throw or to reject with.
-pub fn js_error(env: &Env, e: &agent_core::Error) -> Error {
+pub fn js_error(env: &Env, e: &claude_agent_sdk::Error) -> Error {
   build(env, e).unwrap_or_else(|failed| failed)
 }
 
-fn build(env: &Env, e: &agent_core::Error) -> Result<Error> {
+fn build(env: &Env, e: &claude_agent_sdk::Error) -> Result<Error> {
   let mut err = env.create_error(Error::new(Status::GenericFailure, e.to_string()))?;
   err.set_named_property("code", e.code())?;
   if let Some(code) = e.exit_code() {

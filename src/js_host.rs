@@ -1,4 +1,4 @@
-//! The engine's [`Host`] for JavaScript: one ThreadsafeFunction per session, the `dispatch`
+//! The Rust SDK's raw [`Host`] for JavaScript: one ThreadsafeFunction per session, the `dispatch`
 //! function of `lib/dispatch.js`, called as `dispatch(kind, requestId, payloadJson)` without
 //! waiting for a result. A burst of calls crosses as one `dispatch('calls', '', [[kind, id,
 //! payload], ...])`; JS answers each later through `NativeSession.reply()`, on its own thread,
@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use agent_core::host::{Host, HostCall, HostResult, Reply};
+use claude_agent_sdk::raw::{Call, CallResult, Host, Reply};
 use napi::bindgen_prelude::FnArgs;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode, UnknownReturnValue};
 use napi::Status;
@@ -39,7 +39,7 @@ impl JsHost {
   }
 
   /// JS's answer to a call (on the JS thread, where it is written to the CLI).
-  pub fn reply(&self, request_id: &str, result: HostResult) {
+  pub fn reply(&self, request_id: &str, result: CallResult) {
     let reply = self.replies.lock().unwrap_or_else(|p| p.into_inner()).remove(request_id);
     if let Some(reply) = reply {
       reply.send(result);
@@ -66,7 +66,7 @@ impl JsHost {
 }
 
 /// `[[kind, id, payload], ...]`: payloads are JSON already and are spliced in as they are.
-fn calls_json(calls: &[&HostCall]) -> String {
+fn calls_json(calls: &[&Call]) -> String {
   let mut out = String::with_capacity(calls.iter().map(|c| c.payload.len() + c.request_id.len() + 24).sum::<usize>() + 2);
   out.push('[');
   for (i, call) in calls.iter().enumerate() {
@@ -86,7 +86,7 @@ fn calls_json(calls: &[&HostCall]) -> String {
 }
 
 impl Host for JsHost {
-  fn invoke(&self, calls: Vec<(HostCall, Reply)>) {
+  fn invoke(&self, calls: Vec<(Call, Reply)>) {
     let text = calls_json(&calls.iter().map(|(call, _)| call).collect::<Vec<_>>());
     // The replies are in place before JS can answer (it answers on its thread, after this).
     let replaced: Vec<Reply> = {

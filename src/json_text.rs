@@ -1,5 +1,5 @@
 //! JSON text handed to JavaScript as a one-byte (Latin-1) V8 string: the engine encodes each
-//! message that way as it reads it (`agent_core::codec::push_latin1_json`), so V8 gets a compact
+//! message that way as it reads it (`claude_agent_sdk::raw::MessageText::Latin1Json`), so V8 gets a compact
 //! string it parses fast, with no UTF-8 decoding and no two-byte copy.
 
 use napi::{Error, Result, Status};
@@ -54,7 +54,8 @@ mod tests {
 
   #[test]
   fn batches_join_into_one_json_array() {
-    let lines = vec![agent_core::codec::latin1_json(r#"{"a":"é🌍"}"#), br#"{"b":1}"#.to_vec()];
+    // `é` as its Latin-1 byte, `🌍` escaped: as the engine encodes them.
+    let lines = vec![b"{\"a\":\"\xe9\\ud83c\\udf0d\"}".to_vec(), br#"{"b":1}"#.to_vec()];
     let text: String = JsonArrayText::join(&lines).0.iter().map(|&b| b as char).collect();
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v, serde_json::json!([{"a":"é🌍"}, {"b":1}]));

@@ -1,5 +1,6 @@
-//! The napi binding: a thin layer that hands JSON text between JavaScript and the napi-free
-//! engine in `crates/agent-core`. Public API lives in `index.js`; this module is loaded through
+//! The napi binding: a thin adapter between JavaScript and the Rust SDK's raw layer
+//! (`claude_agent_sdk::raw`, over the napi-free engine in `crates/agent-core`): options and
+//! payloads cross as JSON text, messages as Latin-1 JSON batches. Public API lives in `index.js`; this module is loaded through
 //! `binding.js` and is not meant to be used directly.
 
 #[macro_use]

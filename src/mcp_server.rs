@@ -5,22 +5,22 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, Weak};
 
-use agent_core::mcp::{McpAction, McpServerDef};
+use claude_agent_sdk::raw::{ServerAction, ServerDef};
 use napi::{Error, Result, Status};
 
 static NEXT_ID: AtomicU32 = AtomicU32::new(1);
 
 /// Live servers by id, so `startSession` can take plain ids instead of object references.
-static REGISTRY: LazyLock<Mutex<HashMap<u32, Weak<McpServerDef>>>> = LazyLock::new(Default::default);
+static REGISTRY: LazyLock<Mutex<HashMap<u32, Weak<ServerDef>>>> = LazyLock::new(Default::default);
 
 #[napi]
 pub struct NativeMcpServer {
   id: u32,
-  def: Arc<McpServerDef>,
+  def: Arc<ServerDef>,
 }
 
 impl NativeMcpServer {
-  fn register(def: McpServerDef) -> Self {
+  fn register(def: ServerDef) -> Self {
     let def = Arc::new(def);
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     REGISTRY.lock().unwrap_or_else(|p| p.into_inner()).insert(id, Arc::downgrade(&def));
@@ -31,17 +31,17 @@ impl NativeMcpServer {
 #[napi]
 impl NativeMcpServer {
   /// `spec`: `{"name","version","instructions","tools":[<tools/list entries>],...}` as JSON text
-  /// (see `agent_core::mcp::McpServerDef::from_spec_json`).
+  /// (see `claude_agent_sdk::raw::ServerDef::from_spec_json`).
   #[napi(constructor)]
   pub fn new(spec: String) -> Result<Self> {
-    Ok(Self::register(McpServerDef::from_spec_json(&spec).map_err(|e| Error::new(Status::InvalidArg, e))?))
+    Ok(Self::register(ServerDef::from_spec_json(&spec).map_err(invalid)?))
   }
 
   /// A server every message of which goes to JS (any MCP server object, connected through a
   /// transport).
   #[napi(factory)]
   pub fn forwarding(name: String) -> Result<Self> {
-    Ok(Self::register(McpServerDef::forwarding(&name).map_err(|e| Error::new(Status::InvalidArg, e))?))
+    Ok(Self::register(ServerDef::forwarding(&name).map_err(invalid)?))
   }
 
   #[napi(getter)]
@@ -52,7 +52,7 @@ impl NativeMcpServer {
   /// Replaces the definition (tools, resources, prompts changed at run time).
   #[napi]
   pub fn update(&self, spec: String) -> Result<()> {
-    self.def.update(&spec).map_err(|e| Error::new(Status::InvalidArg, e))
+    self.def.update(&spec).map_err(invalid)
   }
 
   /// The manifest sent in `initialize` (for inspection and tests), as JSON text; `null` for a
@@ -68,10 +68,10 @@ impl NativeMcpServer {
   #[napi]
   pub fn handle(&self, served_as: String, message: String) -> String {
     match self.def.handle(&served_as, &message) {
-      McpAction::Reply(r) => format!("{{\"reply\":{r}}}"),
-      McpAction::CallTool(call) => format!("{{\"call\":{}}}", call.payload),
-      McpAction::Cancel(id) => format!("{{\"cancel\":{id}}}"),
-      McpAction::Notify(payload) => format!("{{\"notify\":{payload}}}"),
+      ServerAction::Reply(r) => format!("{{\"reply\":{r}}}"),
+      ServerAction::Call(payload) => format!("{{\"call\":{payload}}}"),
+      ServerAction::Cancel(id) => format!("{{\"cancel\":{id}}}"),
+      ServerAction::Notify(payload) => format!("{{\"notify\":{payload}}}"),
     }
   }
 }
@@ -82,11 +82,17 @@ impl Drop for NativeMcpServer {
   }
 }
 
-pub fn lookup(id: u32) -> Result<Arc<McpServerDef>> {
+pub fn lookup(id: u32) -> Result<ServerDef> {
   REGISTRY
     .lock()
     .unwrap_or_else(|p| p.into_inner())
     .get(&id)
     .and_then(Weak::upgrade)
+    .map(|def| (*def).clone())
     .ok_or_else(|| Error::new(Status::InvalidArg, format!("in-process MCP server #{id} no longer exists")))
+}
+
+/// A bad server definition: thrown as a `TypeError`-like invalid-argument error with its message.
+fn invalid(e: claude_agent_sdk::Error) -> Error {
+  Error::new(Status::InvalidArg, e.to_string())
 }

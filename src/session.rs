@@ -1,16 +1,10 @@
-//! A query's native half: starts the engine's session and exposes its stream and controls.
+//! A query's native half: starts a session through the Rust SDK's raw layer
+//! (`claude_agent_sdk::raw`) and exposes its stream and controls to JavaScript.
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-use agent_core::cli::discover::find_cli;
-use agent_core::cli::child::ExitInfo;
-use agent_core::cli::custom::{host_process, HostProcessEvent, HostProcessFeed};
-use agent_core::cli::launch::{build_launch, Launch};
-use agent_core::session::ProcessSpec;
+use claude_agent_sdk::raw::{self, MessageQueue, MessageText, Process, ProcessEvent, ProcessFeed, QueryConfig, Session, SessionSpec};
 use napi::bindgen_prelude::Buffer;
-use agent_core::options::QueryOptions;
-use agent_core::session::{self, initialize_request, Messages, SessionHandle, SessionSpec};
 use napi::bindgen_prelude::{FnArgs, Function, PromiseRaw};
 use napi::threadsafe_function::UnknownReturnValue;
 use napi::{Env, Error, Result, Status};
@@ -32,7 +26,8 @@ const MAX_BATCH_BYTES: usize = 96 * 1024;
 
 #[napi(object)]
 pub struct StartParams {
-  /// The data part of `Options` as JSON text (see `agent_core::options::QueryOptions`).
+  /// The data part of `Options` as JSON text, parsed once into a
+  /// `claude_agent_sdk::raw::QueryConfig`.
   pub options: String,
   /// The `NativeMcpServer`s this query serves, by the name the CLI knows them under.
   pub servers: Vec<ServerRef>,
@@ -66,7 +61,7 @@ pub struct ServerRef {
   pub id: u32,
 }
 
-/// Why the stream ended with an error: the engine's error, field for field (`lib/errors.js`
+/// Why the stream ended with an error: the Rust SDK's error, field for field (`lib/errors.js`
 /// makes the Error the stream throws of it).
 #[napi(object)]
 pub struct EndReason {
@@ -77,8 +72,8 @@ pub struct EndReason {
   pub stderr: Option<String>,
 }
 
-impl From<&agent_core::Error> for EndReason {
-  fn from(e: &agent_core::Error) -> Self {
+impl From<&claude_agent_sdk::Error> for EndReason {
+  fn from(e: &claude_agent_sdk::Error) -> Self {
     Self {
       code: e.code().into(),
       message: e.to_string(),
@@ -91,12 +86,12 @@ impl From<&agent_core::Error> for EndReason {
 
 #[napi]
 pub struct NativeSession {
-  handle: SessionHandle,
+  handle: Session,
   host: Arc<JsHost>,
-  launch: Launch,
-  feed: Option<HostProcessFeed>,
-  messages: Arc<tokio::sync::Mutex<Messages>>,
-  end: Arc<Mutex<Option<agent_core::Error>>>,
+  launch: raw::LaunchSpec,
+  feed: Option<ProcessFeed>,
+  messages: Arc<tokio::sync::Mutex<MessageQueue>>,
+  end: Arc<Mutex<Option<claude_agent_sdk::Error>>>,
 }
 
 /// Starts a session: validates options, finds the CLI, spawns it, writes `initialize` (and the
@@ -107,54 +102,39 @@ pub fn start_session(
   params: StartParams,
   dispatch: Function<FnArgs<(String, String, String)>, UnknownReturnValue>,
 ) -> Result<NativeSession> {
-  let invalid = |e: agent_core::Error| js_error(&env, &e);
+  let invalid = |e: claude_agent_sdk::Error| js_error(&env, &e);
   let dispatch: DispatchFn = dispatch.build_threadsafe_function().callee_handled::<false>().build()?;
-  let options = QueryOptions::from_json(&params.options).map_err(invalid)?;
-  diagnostics::init(options.debug == Some(true));
+  let config = QueryConfig::from_json(&params.options).map_err(invalid)?;
+  diagnostics::init(config.debug());
   let servers = params.servers.iter().map(|s| Ok((s.name.clone(), mcp_server::lookup(s.id)?))).collect::<Result<Vec<_>>>()?;
   let search: Vec<std::path::PathBuf> = params.search_from.iter().map(Into::into).collect();
-  let path_var = options
-    .env
-    .as_ref()
-    .and_then(|e| e.get("PATH"))
-    .and_then(|v| v.as_str())
-    .map(str::to_string)
-    .or_else(|| std::env::var("PATH").ok());
-  let exe = find_cli(options.path_to_claude_code_executable.as_deref(), &search, path_var.as_deref()).map_err(invalid)?;
-  let launch = build_launch(&options, &exe, &params.runtime).map_err(invalid)?;
-  let initialize = initialize_request(&options, &servers).map_err(invalid)?;
+  let launch = config.launch_spec(&search, &params.runtime).map_err(invalid)?;
   let host = Arc::new(JsHost::new(dispatch, params.forward_stderr));
-  let (process, feed) = if params.host_process == Some(true) {
+  let process = if params.host_process == Some(true) {
     let h = host.clone();
-    let (p, feed) = host_process(Arc::new(move |event| {
+    Process::HostStarted(Arc::new(move |event| {
       match event {
-        HostProcessEvent::Write(bytes) => h.notify("stdin", "", String::from_utf8_lossy(&bytes).into_owned()),
-        HostProcessEvent::End => h.notify("stdin_end", "", String::new()),
-        HostProcessEvent::Signal(sig) => h.notify("kill", "", agent_core::error::signal_name(sig)),
+        ProcessEvent::Write(bytes) => h.notify("stdin", "", String::from_utf8_lossy(&bytes).into_owned()),
+        ProcessEvent::End => h.notify("stdin_end", "", String::new()),
+        ProcessEvent::Signal(name) => h.notify("kill", "", name),
       };
-    }));
-    (ProcessSpec::Host(p), Some(feed))
+    }))
   } else {
-    (ProcessSpec::Spawn(launch.clone()), None)
+    Process::Spawn(launch.clone())
   };
   let spec = SessionSpec {
+    config,
     process,
-    initialize,
     servers,
     prompt: params.prompt,
-    can_use_tool: options.can_use_tool,
-    dialogs: session::Dialogs { elicitation: options.on_elicitation, user_dialog: options.on_user_dialog },
     forward_stderr: params.forward_stderr,
-    initialize_timeout: options.initialize_timeout_ms.map(Duration::from_millis).unwrap_or(session::DEFAULT_INITIALIZE_TIMEOUT),
-    queue_bytes: session::DEFAULT_QUEUE_BYTES,
     // Encoded on the engine's thread as each line is read: the JS thread only joins bytes.
-    message_text: session::MessageText::Latin1Json,
+    message_text: MessageText::Latin1Json,
   };
   // Spawning needs the runtime's reactor; this runs on the JS thread, which also makes it the
   // child's parent thread for PR_SET_PDEATHSIG (it lives as long as the host process).
-  let started =
-    napi::bindgen_prelude::within_runtime_if_available(|| session::start(spec, host.clone())).map_err(invalid)?;
-  let (handle, messages) = (started.handle, started.messages);
+  let started = napi::bindgen_prelude::within_runtime_if_available(|| raw::start(spec, host.clone())).map_err(invalid)?;
+  let (handle, messages, feed) = (started.session, started.messages, started.feed);
   diagnostics::register(handle.trace_id(), &host);
   crate::worker::track(&env, &handle)?;
   Ok(NativeSession {
@@ -214,8 +194,7 @@ impl NativeSession {
   #[napi]
   pub fn process_exited(&self, code: Option<i32>, signal: Option<String>) {
     if let Some(f) = &self.feed {
-      let signal = signal.as_deref().map(agent_core::error::signal_number);
-      f.exited(ExitInfo { code: if signal.is_some() { None } else { Some(code.unwrap_or(1)) }, signal });
+      f.exited(code, signal.as_deref());
     }
   }
 
@@ -318,7 +297,7 @@ impl NativeSession {
 /// A Promise for an engine call: its answer, or the engine's error as a JS Error with its `code`.
 fn settle<'env>(
   env: &'env Env,
-  call: impl std::future::Future<Output = agent_core::Result<String>> + Send + 'static,
+  call: impl std::future::Future<Output = claude_agent_sdk::Result<String>> + Send + 'static,
 ) -> Result<PromiseRaw<'env, String>> {
   env.spawn_future_with_callback(async move { Ok(call.await) }, |env, outcome| outcome.map_err(|e| js_error(env, &e)))
 }

@@ -7,14 +7,14 @@
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 
-use agent_core::session::{AbortHandle, SessionHandle};
+use claude_agent_sdk::raw::{AbortHandle, Session};
 use napi::{Env, Result};
 
 /// Live sessions by the environment (its `napi_env` address) that started them.
 static SESSIONS: LazyLock<Mutex<HashMap<usize, Vec<AbortHandle>>>> = LazyLock::new(Default::default);
 
 /// Registers a session with its environment's cleanup.
-pub fn track(env: &Env, handle: &SessionHandle) -> Result<()> {
+pub fn track(env: &Env, handle: &Session) -> Result<()> {
   let key = env.raw() as usize;
   let first = {
     let mut sessions = SESSIONS.lock().unwrap_or_else(|p| p.into_inner());

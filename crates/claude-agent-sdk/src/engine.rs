@@ -1,32 +1,29 @@
-//! The adapter to the engine (`agent-core`): the ONLY module of this crate that names it.
-//! Everything public in this crate is defined in its own terms; this module converts
-//! [`Options`] to the engine's options, starts its session, and answers the engine's calls into
-//! user code (tool handlers, the permission callback, hooks) by running the Rust closures on the
-//! tokio runtime. When the engine's interfaces change, this file is what changes.
+//! The high-level [`query`](crate::query) on the raw layer ([`crate::raw`]): converts
+//! [`Options`] to a [`QueryConfig`] (the engine's options, named as the TypeScript SDK names
+//! them), starts the session, and answers its calls into user code (tool handlers, the
+//! permission callback, hooks, elicitation and dialog callbacks) by running the Rust closures on
+//! the tokio runtime. Besides [`crate::raw`], the only module that names the engine
+//! (`agent-core`), for its options struct.
 
 use std::collections::{HashMap, VecDeque};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::Duration;
 
-use agent_core::cli::discover::find_cli;
-use agent_core::cli::launch::build_launch;
-use agent_core::host::{CallKind, Host, HostCall, HostResult, Reply};
-use agent_core::mcp::McpServerDef;
 use agent_core::options::{QueryOptions, Thinking as CoreThinking};
-use agent_core::session::{self, initialize_request, Messages, ProcessSpec, SessionHandle, SessionSpec};
 use futures::future::{AbortHandle, BoxFuture};
 use futures::stream::BoxStream;
 use futures::{FutureExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
+use crate::dialog::{ElicitationFn, ElicitationRequest, UserDialogFn, UserDialogRequest};
 use crate::error::{Error, Result};
 use crate::hooks::{HookFn, HookInput};
 use crate::message::Message;
 use crate::options::{Options, OptionsData, StderrFn, SystemPrompt, Thinking, Tools};
 use crate::permission::{CanUseToolFn, PermissionContext};
+use crate::raw::{self, Call, CallKind, CallResult, MessageQueue, Process, QueryConfig, Reply, SessionSpec};
 use crate::server::McpServer;
 
 /// What the CLI is told this SDK is (`CLAUDE_CODE_ENTRYPOINT`).
@@ -36,22 +33,10 @@ const ENTRYPOINT: &str = "sdk-rust";
 const BATCH: usize = 64;
 const BATCH_BYTES: usize = 1 << 20;
 
-/// An in-process server as the engine sees it: its `initialize` and `tools/list` answers,
-/// computed once and shared by every session that serves it.
-#[derive(Debug, Clone)]
-pub(crate) struct ServerDef(Arc<McpServerDef>);
-
-impl ServerDef {
-  /// From `{name, version?, instructions?, tools: [tools/list entries]}`.
-  pub(crate) fn new(spec: &Value) -> std::result::Result<Self, String> {
-    McpServerDef::from_spec_json(&spec.to_string()).map(|d| Self(Arc::new(d)))
-  }
-}
-
 /// A running session: controls, cheap to clone.
 #[derive(Clone)]
 pub(crate) struct Session {
-  handle: SessionHandle,
+  handle: raw::Session,
   host: Arc<RustHost>,
 }
 
@@ -59,52 +44,40 @@ pub(crate) struct Session {
 pub(crate) fn start(prompt: Option<String>, options: Options) -> Result<(Session, BoxStream<'static, Result<Message>>)> {
   let runtime = tokio::runtime::Handle::try_current().map_err(|_| Error::NoRuntime)?;
   let (core, hooks) = core_options(&options)?;
-  let search_from = search_paths(options.data.cwd.as_deref());
-  let path_var = match options.data.env.get("PATH") {
-    Some(v) => v.clone(),
-    None if options.data.inherit_env != Some(false) => std::env::var("PATH").ok(),
-    None => None,
-  };
-  let exe = find_cli(core.path_to_claude_code_executable.as_deref(), &search_from, path_var.as_deref()).map_err(error)?;
-  let launch = build_launch(&core, &exe, "node").map_err(error)?;
-  let servers: Vec<(String, Arc<McpServerDef>)> =
-    options.sdk_servers.iter().map(|(key, s)| (key.clone(), s.inner.def.0.clone())).collect();
-  let initialize = initialize_request(&core, &servers).map_err(error)?;
+  let config = QueryConfig(core);
+  let launch = config.launch_spec(&search_paths(options.data.cwd.as_deref()), "node")?;
   let host = Arc::new(RustHost {
     servers: RwLock::new(options.sdk_servers.iter().cloned().collect()),
     can_use_tool: options.can_use_tool.clone(),
     hooks,
+    on_elicitation: options.on_elicitation.clone(),
+    on_user_dialog: options.on_user_dialog.as_ref().map(|(_, f)| f.clone()),
     stderr: options.stderr.clone(),
     running: Default::default(),
     runtime,
   });
   let spec = SessionSpec {
-    process: ProcessSpec::Spawn(launch),
-    initialize,
-    servers,
+    config,
+    process: Process::Spawn(launch),
+    servers: options.sdk_servers.iter().map(|(key, s)| (key.clone(), s.inner.def.clone())).collect(),
     prompt,
-    can_use_tool: core.can_use_tool,
-    // No elicitation or dialog callbacks in this SDK yet: the engine answers those itself.
-    dialogs: session::Dialogs::default(),
     forward_stderr: options.stderr.is_some(),
-    initialize_timeout: options.data.initialize_timeout.unwrap_or(session::DEFAULT_INITIALIZE_TIMEOUT),
-    queue_bytes: session::DEFAULT_QUEUE_BYTES,
-    message_text: session::MessageText::Utf8,
+    message_text: raw::MessageText::Utf8,
   };
-  let started = session::start(spec, host.clone()).map_err(error)?;
-  Ok((Session { handle: started.handle, host }, message_stream(started.messages)))
+  let started = raw::start(spec, host.clone())?;
+  Ok((Session { handle: started.session, host }, message_stream(started.messages)))
 }
 
 impl Session {
   /// Sends a control request; the CLI's answer.
   pub(crate) async fn control(&self, body: Value) -> Result<Value> {
-    let text = self.handle.control(body).await.map_err(error)?;
+    let text = self.handle.control(body).await?;
     serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("Claude Code answered a control request with invalid JSON: {e}")))
   }
 
   /// The CLI's answer to `initialize`.
   pub(crate) async fn initialization_result(&self) -> Result<Value> {
-    let text = self.handle.initialization_result().await.map_err(error)?;
+    let text = self.handle.initialization_result().await?;
     serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("Claude Code answered initialize with invalid JSON: {e}")))
   }
 
@@ -112,14 +85,14 @@ impl Session {
   /// on) and tells the CLI the new set: `servers` is the `mcp_set_servers` map with in-process
   /// ones as `{"type": "sdk", "name": key}`.
   pub(crate) async fn set_mcp_servers(&self, sdk: Vec<(String, McpServer)>, servers: Map<String, Value>) -> Result<Value> {
-    let defs = sdk.iter().map(|(key, s)| (key.clone(), s.inner.def.0.clone())).collect();
+    let defs = sdk.iter().map(|(key, s)| (key.clone(), s.inner.def.clone())).collect();
     *self.host.servers.write().unwrap_or_else(|p| p.into_inner()) = sdk.into_iter().collect();
-    self.handle.set_sdk_servers(defs).map_err(error)?;
+    self.handle.set_sdk_servers(defs)?;
     self.control(json!({ "subtype": "mcp_set_servers", "servers": servers })).await
   }
 
   pub(crate) fn send_user_message(&self, json: String) -> Result<()> {
-    self.handle.send_user_message(json).map_err(error)
+    self.handle.send_user_message(json)
   }
 
   pub(crate) fn end_input(&self) {
@@ -140,7 +113,7 @@ impl Session {
 }
 
 /// The engine's queue as a stream of typed messages (a batch taken at a time).
-fn message_stream(messages: Messages) -> BoxStream<'static, Result<Message>> {
+fn message_stream(messages: MessageQueue) -> BoxStream<'static, Result<Message>> {
   futures::stream::unfold((messages, VecDeque::<Vec<u8>>::new()), |(mut messages, mut ready)| async move {
     loop {
       if let Some(line) = ready.pop_front() {
@@ -152,31 +125,11 @@ fn message_stream(messages: Messages) -> BoxStream<'static, Result<Message>> {
       }
       match messages.next_batch(BATCH, BATCH_BYTES).await? {
         Ok(batch) => ready.extend(batch),
-        Err(e) => return Some((Err(error(e)), (messages, ready))),
+        Err(e) => return Some((Err(e), (messages, ready))),
       }
     }
   })
   .boxed()
-}
-
-/// The engine's error in this crate's terms.
-fn error(e: agent_core::Error) -> Error {
-  use agent_core::Error as E;
-  let message = e.to_string();
-  #[allow(unreachable_patterns)] // the engine may grow variants; they map to Protocol until named
-  match e {
-    E::InvalidOption(m) => Error::InvalidOption(m),
-    E::CliNotFound(m) => Error::CliNotFound(m),
-    E::Spawn(m) => Error::Spawn(m),
-    E::Exited { code, .. } => Error::ProcessExited { code, message },
-    E::Signaled { signal, .. } => Error::ProcessSignaled { signal, message },
-    E::Aborted => Error::Aborted,
-    E::SessionClosed(m) => Error::SessionClosed(m),
-    E::Control(m) => Error::Control(m),
-    E::InitializeTimeout(ms) => Error::InitializeTimeout(Duration::from_millis(ms)),
-    E::Protocol(m) => Error::Protocol(m),
-    _ => Error::Protocol(message),
-  }
 }
 
 /// Where to look for `node_modules/@anthropic-ai/claude-code`: the query's working directory,
@@ -230,6 +183,9 @@ fn core_options(o: &Options) -> Result<(QueryOptions, HashMap<String, HookFn>)> 
   });
   q.include_partial_messages = d.include_partial_messages.then_some(true);
   q.can_use_tool = o.can_use_tool.is_some();
+  q.on_elicitation = o.on_elicitation.is_some();
+  q.on_user_dialog = o.on_user_dialog.is_some();
+  q.supported_dialog_kinds = o.on_user_dialog.as_ref().map(|(kinds, _)| kinds.clone()).filter(|k| !k.is_empty());
   q.continue_conversation = d.continue_conversation.then_some(true);
   q.resume = d.resume.clone();
   q.resume_session_at = d.resume_session_at.clone();
@@ -308,6 +264,8 @@ struct RustHost {
   servers: RwLock<HashMap<String, McpServer>>,
   can_use_tool: Option<CanUseToolFn>,
   hooks: HashMap<String, HookFn>,
+  on_elicitation: Option<ElicitationFn>,
+  on_user_dialog: Option<UserDialogFn>,
   stderr: Option<StderrFn>,
   /// Calls running, by control request id: what `cancel` aborts.
   running: Arc<Mutex<HashMap<String, AbortHandle>>>,
@@ -340,7 +298,7 @@ struct PermissionPayload {
 
 impl RustHost {
   /// The user code a call runs, as a future of its answer (JSON text) or failure message.
-  fn call(&self, call: &HostCall) -> BoxFuture<'static, HostResult> {
+  fn call(&self, call: &Call) -> BoxFuture<'static, CallResult> {
     #[allow(unreachable_patterns)] // kinds the engine may add, which this SDK offers no callback for
     match call.kind {
       CallKind::Tool => {
@@ -389,6 +347,31 @@ impl RustHost {
         }
         .boxed()
       }
+      CallKind::Elicitation => {
+        let Some(f) = self.on_elicitation.clone() else {
+          return futures::future::ready(Err("No on_elicitation callback is set".to_string())).boxed();
+        };
+        let raw: Value = serde_json::from_str(&call.payload).unwrap_or(Value::Null);
+        let mut request = match ElicitationRequest::deserialize(&raw) {
+          Ok(r) => r,
+          Err(e) => return futures::future::ready(Err(format!("Malformed elicitation request: {e}"))).boxed(),
+        };
+        request.raw = raw;
+        async move { Ok(f(request).await.to_json().to_string()) }.boxed()
+      }
+      CallKind::UserDialog => {
+        let Some(f) = self.on_user_dialog.clone() else {
+          return futures::future::ready(Err("No on_user_dialog callback is set".to_string())).boxed();
+        };
+        let raw: Value = serde_json::from_str(&call.payload).unwrap_or(Value::Null);
+        let mut request = match UserDialogRequest::deserialize(&raw) {
+          Ok(r) => r,
+          Err(e) => return futures::future::ready(Err(format!("Malformed user dialog request: {e}"))).boxed(),
+        };
+        request.raw = raw;
+        // `null` refuses the dialog (the engine answers the CLI with an error saying so).
+        async move { Ok(f(request).await.unwrap_or(Value::Null).to_string()) }.boxed()
+      }
       other => futures::future::ready(Err(format!("The Rust SDK has no callback for {} requests", other.as_str()))).boxed(),
     }
   }
@@ -398,7 +381,7 @@ impl RustHost {
   /// Runs one call as a task on the runtime and hands its outcome to `answer`. A panic in user
   /// code answers the call with its message: the CLI is never left waiting, and the process goes
   /// on. (Independent of how the engine takes answers, so only [`Host::invoke`] follows it.)
-  fn run(&self, call: HostCall, answer: impl FnOnce(HostResult) + Send + 'static) {
+  fn run(&self, call: Call, answer: impl FnOnce(CallResult) + Send + 'static) {
     let work = AssertUnwindSafe(self.call(&call)).catch_unwind();
     let (work, abort) = futures::future::abortable(work);
     let id = call.request_id;
@@ -417,8 +400,8 @@ impl RustHost {
   }
 }
 
-impl Host for RustHost {
-  fn invoke(&self, calls: Vec<(HostCall, Reply)>) {
+impl raw::Host for RustHost {
+  fn invoke(&self, calls: Vec<(Call, Reply)>) {
     for (call, reply) in calls {
       self.run(call, move |outcome| reply.send(outcome));
     }
@@ -494,7 +477,7 @@ mod tests {
     assert_eq!(args[i + 1], r#"{"mcpServers":{"fs":{"type":"stdio","command":"npx","args":["x"]}}}"#);
     assert!(args.contains(&"--max-thinking-tokens=500".to_string()), "{args:?}");
     assert!(args.iter().any(|a| a.starts_with("--json-schema=") && a.contains(r#""required":["n"]"#)), "{args:?}");
-    let init = initialize_request(&q, &[]).unwrap();
+    let init = agent_core::session::initialize_request(&q, &[]).unwrap();
     assert_eq!(init["appendSystemPrompt"], "be brief");
     assert!(init.get("systemPrompt").is_none());
   }

@@ -23,6 +23,8 @@ pub enum Error {
     code: i32,
     /// The full message, with the end of the CLI's stderr.
     message: String,
+    /// The end of the CLI's stderr (API keys masked).
+    stderr: String,
   },
   /// The CLI was killed by a signal this SDK did not send.
   #[error("{message}")]
@@ -31,6 +33,8 @@ pub enum Error {
     signal: i32,
     /// The full message, with the end of the CLI's stderr.
     message: String,
+    /// The end of the CLI's stderr (API keys masked).
+    stderr: String,
   },
   /// The query was aborted ([`QueryControl::abort`](crate::QueryControl::abort)).
   #[error("Claude Code process aborted by user")]
@@ -50,6 +54,52 @@ pub enum Error {
   /// [`query`](crate::query) was called outside a tokio runtime.
   #[error("claude_agent_sdk::query must be called from within a tokio runtime (e.g. under #[tokio::main])")]
   NoRuntime,
+}
+
+impl Error {
+  /// A short stable name to match on (the Node.js package's `error.code`): `INVALID_OPTION`,
+  /// `CLI_NOT_FOUND`, `SPAWN_FAILED`, `PROCESS_EXITED`, `PROCESS_SIGNALED`, `ABORTED`,
+  /// `SESSION_CLOSED`, `CONTROL_ERROR`, `INITIALIZE_TIMEOUT`, `PROTOCOL_ERROR`, `NO_RUNTIME`.
+  pub fn code(&self) -> &'static str {
+    match self {
+      Error::InvalidOption(_) => "INVALID_OPTION",
+      Error::CliNotFound(_) => "CLI_NOT_FOUND",
+      Error::Spawn(_) => "SPAWN_FAILED",
+      Error::ProcessExited { .. } => "PROCESS_EXITED",
+      Error::ProcessSignaled { .. } => "PROCESS_SIGNALED",
+      Error::Aborted => "ABORTED",
+      Error::SessionClosed(_) => "SESSION_CLOSED",
+      Error::Control(_) => "CONTROL_ERROR",
+      Error::InitializeTimeout(_) => "INITIALIZE_TIMEOUT",
+      Error::Protocol(_) => "PROTOCOL_ERROR",
+      Error::NoRuntime => "NO_RUNTIME",
+    }
+  }
+
+  /// The CLI's exit code, when it exited on its own ([`Error::ProcessExited`]).
+  pub fn exit_code(&self) -> Option<i32> {
+    match self {
+      Error::ProcessExited { code, .. } => Some(*code),
+      _ => None,
+    }
+  }
+
+  /// The signal that ended the CLI, as Node names it (`SIGKILL`), for
+  /// [`Error::ProcessSignaled`].
+  pub fn signal(&self) -> Option<String> {
+    match self {
+      Error::ProcessSignaled { signal, .. } => Some(crate::raw::signal_name(*signal)),
+      _ => None,
+    }
+  }
+
+  /// The end of the CLI's stderr, when the CLI died.
+  pub fn stderr(&self) -> Option<&str> {
+    match self {
+      Error::ProcessExited { stderr, .. } | Error::ProcessSignaled { stderr, .. } => Some(stderr),
+      _ => None,
+    }
+  }
 }
 
 /// `Result` with this crate's [`Error`].

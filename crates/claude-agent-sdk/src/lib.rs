@@ -44,6 +44,7 @@
 
 #![deny(missing_docs)]
 
+mod dialog;
 mod engine;
 mod error;
 mod hooks;
@@ -51,9 +52,11 @@ mod message;
 mod options;
 mod permission;
 mod query;
+pub mod raw;
 mod server;
 mod tool;
 
+pub use dialog::{ElicitationRequest, ElicitationResult, UserDialogRequest};
 pub use error::{Error, Result};
 pub use hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
 pub use message::{

@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::dialog::{elicitation_fn, user_dialog_fn, ElicitationFn, ElicitationRequest, ElicitationResult, UserDialogFn, UserDialogRequest};
 use crate::hooks::{HookEvent, HookMatcher};
 use crate::permission::{can_use_tool_fn, CanUseToolFn, PermissionContext, PermissionMode, PermissionResult};
 use crate::server::McpServer;
@@ -148,6 +149,9 @@ pub struct Options {
   pub(crate) can_use_tool: Option<CanUseToolFn>,
   pub(crate) hooks: Vec<(HookEvent, HookMatcher)>,
   pub(crate) stderr: Option<StderrFn>,
+  pub(crate) on_elicitation: Option<ElicitationFn>,
+  /// The dialog kinds declared, and their callback.
+  pub(crate) on_user_dialog: Option<(Vec<String>, UserDialogFn)>,
 }
 
 impl std::fmt::Debug for Options {
@@ -157,6 +161,8 @@ impl std::fmt::Debug for Options {
       .field("sdk_servers", &self.sdk_servers)
       .field("can_use_tool", &self.can_use_tool.is_some())
       .field("hooks", &self.hooks)
+      .field("on_elicitation", &self.on_elicitation.is_some())
+      .field("user_dialog_kinds", &self.on_user_dialog.as_ref().map(|(kinds, _)| kinds))
       .finish()
   }
 }
@@ -566,6 +572,46 @@ impl OptionsBuilder {
   /// Hooks for an event.
   pub fn hook(mut self, event: HookEvent, matcher: HookMatcher) -> Self {
     self.o.hooks.push((event, matcher));
+    self
+  }
+
+  /// Answers MCP elicitations: an MCP server asks the user for input. Without this callback
+  /// every elicitation is declined.
+  ///
+  /// ```
+  /// use claude_agent_sdk::{ElicitationResult, Options};
+  /// use serde_json::json;
+  ///
+  /// let options = Options::builder()
+  ///     .on_elicitation(|request| async move {
+  ///         if request.server_name == "tickets" {
+  ///             ElicitationResult::accept(json!({ "priority": "high" }))
+  ///         } else {
+  ///             ElicitationResult::Decline
+  ///         }
+  ///     })
+  ///     .build();
+  /// # let _ = options;
+  /// ```
+  pub fn on_elicitation<F, Fut>(mut self, f: F) -> Self
+  where
+    F: Fn(ElicitationRequest) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = ElicitationResult> + Send + 'static,
+  {
+    self.o.on_elicitation = Some(elicitation_fn(f));
+    self
+  }
+
+  /// Answers the CLI's user dialogs of the given kinds (sent to the CLI as the kinds this SDK
+  /// supports): the callback returns the dialog's result, or `None` to refuse it.
+  pub fn on_user_dialog<I, S, F, Fut>(mut self, kinds: I, f: F) -> Self
+  where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+    F: Fn(UserDialogRequest) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Option<Value>> + Send + 'static,
+  {
+    self.o.on_user_dialog = Some((strings(kinds), user_dialog_fn(f)));
     self
   }
 

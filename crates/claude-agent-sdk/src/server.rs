@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-use crate::engine;
-use crate::error::{Error, Result};
+use crate::raw::ServerDef;
+use crate::error::Result;
 use crate::tool::Tool;
 
 /// An MCP server run in this process. Give it to a query with
@@ -23,7 +23,7 @@ pub(crate) struct ServerInner {
   pub(crate) name: String,
   pub(crate) tools: HashMap<String, Tool>,
   /// The engine's view of the server (its `initialize` and `tools/list` answers).
-  pub(crate) def: engine::ServerDef,
+  pub(crate) def: ServerDef,
 }
 
 impl fmt::Debug for McpServer {
@@ -81,7 +81,7 @@ impl McpServerBuilder {
   pub fn build(self) -> Result<McpServer> {
     let listing: Vec<_> = self.tools.iter().map(Tool::listing).collect();
     let spec = json!({ "name": self.name, "version": self.version, "instructions": self.instructions, "tools": listing });
-    let def = engine::ServerDef::new(&spec).map_err(Error::InvalidOption)?;
+    let def = ServerDef::from_spec_json(&spec.to_string())?;
     let tools = self.tools.into_iter().map(|t| (t.name.clone(), t)).collect();
     Ok(McpServer { inner: Arc::new(ServerInner { name: self.name, tools, def }) })
   }

@@ -1,0 +1,182 @@
+//! The lower level under [`query`](crate::query), for hosts that bring their own callbacks: a
+//! language binding (the Node.js package is one), or a program that wants the CLI's messages as
+//! JSON text.
+//!
+//! Here a query is started from its options as the TypeScript SDK names them
+//! ([`QueryConfig`]), with in-process servers as definitions ([`ServerDef`]); the user code the
+//! session calls (tool handlers, permission prompts, hooks, elicitation and dialog callbacks)
+//! reaches the host's [`Host`] as [`Call`]s with JSON payloads, a burst of calls at a time, each
+//! answered through its [`Reply`] from whichever thread has the answer (it is written to the CLI
+//! right there). Messages come as JSON text in batches ([`MessageQueue`]).
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use claude_agent_sdk::raw::{self, Call, Host, MessageText, Process, QueryConfig, Reply, SessionSpec};
+//!
+//! struct Deny;
+//! impl Host for Deny {
+//!     fn invoke(&self, calls: Vec<(Call, Reply)>) {
+//!         for (_call, reply) in calls {
+//!             reply.send(Ok(r#"{"behavior":"deny","message":"no"}"#.into()));
+//!         }
+//!     }
+//!     fn cancel(&self, _request_id: &str) {}
+//! }
+//!
+//! # async fn run() -> claude_agent_sdk::Result<()> {
+//! let config = QueryConfig::from_json(r#"{"model":"claude-sonnet-4-5","canUseTool":true}"#)?;
+//! let launch = config.launch_spec(&[std::env::current_dir().unwrap()], "node")?;
+//! let spec = SessionSpec::new(config, Process::Spawn(launch)).prompt("Hello");
+//! let mut started = raw::start(spec, Arc::new(Deny))?;
+//! while let Some(batch) = started.messages.next_batch(64, 1 << 20).await {
+//!     for line in batch? {
+//!         println!("{}", String::from_utf8_lossy(&line));
+//!     }
+//! }
+//! # Ok(()) }
+//! ```
+
+mod config;
+mod host;
+mod process;
+mod server;
+mod session;
+mod sessions;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use agent_core::cli::custom::host_process;
+use agent_core::session::{self as core, ProcessSpec};
+
+pub use config::{LaunchSpec, QueryConfig};
+pub use host::{Call, CallKind, CallResult, Host, Reply};
+pub use process::{ProcessEvent, ProcessFeed, ProcessSink};
+pub use server::{ServerAction, ServerDef};
+pub use session::{AbortHandle, MessageQueue, Session};
+pub use sessions::{sessions_call, SessionsFailure};
+
+use crate::error::{Error, Result};
+
+/// How the CLI process comes to be.
+pub enum Process {
+  /// The session spawns it (it dies with the session and with this process).
+  Spawn(LaunchSpec),
+  /// The host starts it (from [`QueryConfig::launch_spec`], say) and feeds its output in through
+  /// the [`ProcessFeed`] in [`Started::feed`]; what the session writes or signals goes to the
+  /// sink.
+  HostStarted(ProcessSink),
+}
+
+/// How each message's JSON text reaches [`MessageQueue`], encoded on the session's thread as it
+/// reads the line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MessageText {
+  /// As the CLI wrote it: UTF-8.
+  #[default]
+  Utf8,
+  /// JSON text whose bytes are Latin-1 characters (anything beyond escaped as `\uXXXX`), for a
+  /// JavaScript engine's compact one-byte strings.
+  Latin1Json,
+}
+
+/// Everything [`start`] needs.
+pub struct SessionSpec {
+  /// The query's options.
+  pub config: QueryConfig,
+  /// How the CLI process comes to be.
+  pub process: Process,
+  /// In-process servers by the name the CLI knows them under (their key in `mcpServers`).
+  pub servers: Vec<(String, ServerDef)>,
+  /// A string prompt, sent right after `initialize` (input ends with it); `None` for streaming
+  /// input through [`Session::send_user_message`].
+  pub prompt: Option<String>,
+  /// Hand the CLI's stderr to [`Host::stderr`].
+  pub forward_stderr: bool,
+  /// How messages are encoded.
+  pub message_text: MessageText,
+}
+
+impl SessionSpec {
+  /// A spec with no in-process servers, streaming input, stderr not forwarded, UTF-8 messages.
+  pub fn new(config: QueryConfig, process: Process) -> Self {
+    Self { config, process, servers: Vec::new(), prompt: None, forward_stderr: false, message_text: MessageText::Utf8 }
+  }
+
+  /// Sets a string prompt.
+  pub fn prompt(mut self, prompt: impl Into<String>) -> Self {
+    self.prompt = Some(prompt.into());
+    self
+  }
+}
+
+/// A started session.
+#[derive(Debug)]
+pub struct Started {
+  /// Its controls.
+  pub session: Session,
+  /// Its messages.
+  pub messages: MessageQueue,
+  /// For [`Process::HostStarted`]: where the host feeds the process's output.
+  pub feed: Option<ProcessFeed>,
+}
+
+/// Starts a session: the CLI (or the host's process), then `initialize` (and the prompt). Must
+/// be called within a tokio runtime. Fails on options the CLI cannot be started with, on two
+/// in-process servers under one name, or when the process cannot be spawned.
+pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started> {
+  let o = spec.config.0;
+  let servers: Vec<_> = spec.servers.into_iter().map(|(name, s)| (name, s.0)).collect();
+  let initialize = core::initialize_request(&o, &servers).map_err(error)?;
+  let (process, feed) = match spec.process {
+    Process::Spawn(launch) => (ProcessSpec::Spawn(launch.into()), None),
+    Process::HostStarted(sink) => {
+      let (p, feed) = host_process(Arc::new(move |event| sink(event.into())));
+      (ProcessSpec::Host(p), Some(ProcessFeed(feed)))
+    }
+  };
+  let core_spec = core::SessionSpec {
+    process,
+    initialize,
+    servers,
+    prompt: spec.prompt,
+    can_use_tool: o.can_use_tool,
+    dialogs: core::Dialogs { elicitation: o.on_elicitation, user_dialog: o.on_user_dialog },
+    forward_stderr: spec.forward_stderr,
+    initialize_timeout: o.initialize_timeout_ms.map(Duration::from_millis).unwrap_or(core::DEFAULT_INITIALIZE_TIMEOUT),
+    queue_bytes: core::DEFAULT_QUEUE_BYTES,
+    message_text: match spec.message_text {
+      MessageText::Utf8 => core::MessageText::Utf8,
+      MessageText::Latin1Json => core::MessageText::Latin1Json,
+    },
+  };
+  let started = core::start(core_spec, Arc::new(host::EngineHost(host))).map_err(error)?;
+  Ok(Started { session: Session(started.handle), messages: MessageQueue(started.messages), feed })
+}
+
+/// The engine's error in this crate's terms: same message, same [`Error::code`].
+pub(crate) fn error(e: agent_core::Error) -> Error {
+  use agent_core::Error as E;
+  let message = e.to_string();
+  let stderr = e.stderr().unwrap_or_default().to_string();
+  #[allow(unreachable_patterns)] // the engine may grow variants; they map to Protocol until named
+  match e {
+    E::InvalidOption(m) => Error::InvalidOption(m),
+    E::CliNotFound(m) => Error::CliNotFound(m),
+    E::Spawn(m) => Error::Spawn(m),
+    E::Exited { code, .. } => Error::ProcessExited { code, message, stderr },
+    E::Signaled { signal, .. } => Error::ProcessSignaled { signal, message, stderr },
+    E::Aborted => Error::Aborted,
+    E::SessionClosed(m) => Error::SessionClosed(m),
+    E::Control(m) => Error::Control(m),
+    E::InitializeTimeout(ms) => Error::InitializeTimeout(Duration::from_millis(ms)),
+    E::Protocol(m) => Error::Protocol(m),
+    _ => Error::Protocol(message),
+  }
+}
+
+/// The name Node gives a signal number (`SIGKILL`).
+pub(crate) fn signal_name(signal: i32) -> String {
+  agent_core::error::signal_name(signal)
+}

@@ -1,0 +1,143 @@
+//! A started session as a host drives it: its controls ([`Session`]) and its messages
+//! ([`MessageQueue`]).
+
+use std::future::Future;
+
+use agent_core::session::{AbortHandle as CoreAbort, Messages, SessionHandle};
+use serde_json::Value;
+
+use super::error;
+use super::server::ServerDef;
+use crate::error::Result;
+
+/// Controls a running session. Cheap to clone; when the last clone is dropped the session ends
+/// as if closed, so a forgotten session cannot leave a CLI running.
+#[derive(Clone)]
+pub struct Session(pub(super) SessionHandle);
+
+impl Session {
+  /// The CLI's process id (`None` for a host-started process).
+  pub fn pid(&self) -> Option<u32> {
+    self.0.pid()
+  }
+
+  /// The `sid` field of the `session` tracing span every diagnostic event of this session is
+  /// in, so a host can route a session's diagnostics to that query's own output.
+  pub fn trace_id(&self) -> u64 {
+    self.0.trace_id()
+  }
+
+  /// Sends a control request (`{"subtype": "interrupt", ...}`); resolves with the CLI's answer
+  /// as JSON text (`{}` when it has no body). The request is queued when this is called, not
+  /// when the future is first polled: it reaches the CLI ahead of anything sent after this
+  /// returns.
+  pub fn control(&self, body: Value) -> impl Future<Output = Result<String>> + Send + 'static {
+    let answer = self.0.control(body);
+    async move { answer.await.map_err(error) }
+  }
+
+  /// Sends `initialize` again; resolves with the CLI's fresh answer (queued at once, as
+  /// [`control`](Self::control)).
+  pub fn reinitialize(&self) -> impl Future<Output = Result<String>> + Send + 'static {
+    let answer = self.0.reinitialize();
+    async move { answer.await.map_err(error) }
+  }
+
+  /// The CLI's answer to `initialize` (JSON text), once it has come.
+  pub async fn initialization_result(&self) -> Result<String> {
+    self.0.initialization_result().await.map_err(error)
+  }
+
+  /// Writes a user message: one JSON object (an `SDKUserMessage`) on one line.
+  pub fn send_user_message(&self, json: String) -> Result<()> {
+    self.0.send_user_message(json).map_err(error)
+  }
+
+  /// Replaces the in-process servers the session routes `mcp_message` requests to, by the name
+  /// the CLI knows each under. Tell the CLI with an `mcp_set_servers` control request after
+  /// this; it is ordered after the change.
+  pub fn set_sdk_servers(&self, servers: Vec<(String, ServerDef)>) -> Result<()> {
+    self.0.set_sdk_servers(servers.into_iter().map(|(name, s)| (name, s.0)).collect()).map_err(error)
+  }
+
+  /// Sends a JSON-RPC message from the in-process server `server` to the CLI: a notification
+  /// (`notifications/tools/list_changed`, progress, logging) or a request of the server, whose
+  /// answer comes back to the host as a [`ServerAction::Notify`](super::ServerAction::Notify).
+  pub fn send_mcp_message(&self, server: String, message: Value) -> Result<()> {
+    self.0.send_mcp_message(server, message).map_err(error)
+  }
+
+  /// No more user messages: stdin closes once the session is idle and no call is pending.
+  pub fn end_input(&self) {
+    self.0.end_input()
+  }
+
+  /// Ends the session now: the messages end cleanly, the CLI is stopped in the background.
+  pub fn close(&self) {
+    self.0.close()
+  }
+
+  /// As [`close`](Self::close), but the messages end with [`Error::Aborted`](crate::Error::Aborted).
+  pub fn abort(&self) {
+    self.0.abort()
+  }
+
+  /// A handle that can only abort the session and does not keep it alive.
+  pub fn abort_handle(&self) -> AbortHandle {
+    AbortHandle(self.0.abort_handle())
+  }
+}
+
+impl std::fmt::Debug for Session {
+  fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    f.debug_struct("Session").field("pid", &self.pid()).field("trace_id", &self.trace_id()).finish_non_exhaustive()
+  }
+}
+
+/// Aborts a session without keeping it alive (see [`Session::abort_handle`]).
+#[derive(Clone)]
+pub struct AbortHandle(CoreAbort);
+
+impl AbortHandle {
+  /// As [`Session::abort`]; nothing if the session is gone.
+  pub fn abort(&self) {
+    self.0.abort()
+  }
+
+  /// Whether the session can still be reached (some [`Session`] is alive).
+  pub fn is_alive(&self) -> bool {
+    self.0.is_alive()
+  }
+}
+
+impl std::fmt::Debug for AbortHandle {
+  fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    f.debug_struct("AbortHandle").field("alive", &self.is_alive()).finish()
+  }
+}
+
+/// The session's messages, each the JSON text of one line the CLI wrote (in the encoding the
+/// session was started with, [`MessageText`](super::MessageText)), taken in batches. The queue
+/// holds at most a few MiB: the CLI's output is not read further until the consumer catches up.
+pub struct MessageQueue(pub(super) Messages);
+
+impl MessageQueue {
+  /// Waits for at least one message, then takes what else is queued, up to `max` messages and
+  /// `max_bytes` bytes. `None` at the clean end; the session's error after the messages that
+  /// preceded it.
+  pub async fn next_batch(&mut self, max: usize, max_bytes: usize) -> Option<Result<Vec<Vec<u8>>>> {
+    self.0.next_batch(max, max_bytes).await.map(|r| r.map_err(error))
+  }
+
+  /// The messages already queued, without waiting (same bounds): `None` when none is, or at the
+  /// end, which only [`next_batch`](Self::next_batch) reports.
+  pub fn try_batch(&mut self, max: usize, max_bytes: usize) -> Option<Vec<Vec<u8>>> {
+    self.0.try_batch(max, max_bytes)
+  }
+}
+
+impl std::fmt::Debug for MessageQueue {
+  fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    f.debug_struct("MessageQueue").finish_non_exhaustive()
+  }
+}
