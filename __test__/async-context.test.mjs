@@ -50,3 +50,28 @@ test('AsyncLocalStorage set around query() is visible in tool handlers, canUseTo
   }
   assert.equal(seen.length, 6)
 })
+
+// The context is the one query() was called in, not the one its messages are read in: the
+// dispatch ThreadsafeFunction is made when query() starts the session (a session started on the
+// first read, or one ThreadsafeFunction shared by every query, would carry another context).
+test('callbacks see the context query() was called in, not the one the stream is read in', async () => {
+  const store = new AsyncLocalStorage()
+  const seen = []
+  const { options } = mockOptions(`
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      await cli.mcp('ctx', { method: 'tools/call', params: { name: 'who', arguments: {} } })
+      await cli.request('can_use_tool', { tool_name: 'Bash', input: {}, tool_use_id: 't1' })
+      await cli.request('hook_callback', { callback_id: 'hook_0', input: { hook_event_name: 'PreToolUse' }, tool_use_id: 't2' })
+      cli.result()
+    }`, {
+    mcpServers: { ctx: createSdkMcpServer({ name: 'ctx', tools: [tool('who', 'w', {}, async () => { seen.push(['tool', store.getStore()]); return { content: [] } })] }) },
+    canUseTool: async (name, input) => { seen.push(['canUseTool', store.getStore()]); return { behavior: 'allow', updatedInput: input } },
+    hooks: { PreToolUse: [{ hooks: [async () => { seen.push(['hook', store.getStore()]); return {} }] }] },
+  })
+  const q = store.run('at query()', () => query({ prompt: 'go', options }))
+  const { error } = await store.run('at read', () => collect(q))
+  assert.equal(error, null)
+  assert.deepEqual(seen, [['tool', 'at query()'], ['canUseTool', 'at query()'], ['hook', 'at query()']])
+})

@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { fileURLToPath } from 'node:url'
-import { mockOptions, mockPids, alive, eventually } from './helpers/sdk.mjs'
+import { sdk, collect, mockOptions, mockPids, alive, eventually } from './helpers/sdk.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -83,4 +83,29 @@ test('a Worker terminated mid-stream leaves no fd, thread or CLI process behind'
     `fds and threads back to ${JSON.stringify(before)}`).catch((e) => {
     throw new Error(`${e.message}; now ${JSON.stringify({ fds: fds(), threads: threads() })}`)
   })
+})
+
+// A query still waiting for the CLI's `initialize` answer is held by the engine's task behind
+// initializationResult(), not only by the JS object a Worker's teardown finalizes. When the
+// addon is loaded in the main thread too, the engine's runtime outlives the Worker (were the
+// Worker its only user, napi-rs would shut the runtime down with it, and every session with
+// it): without the env cleanup hook (src/worker.rs) the CLI then outlives the Worker until the
+// initialize timeout (60 s). With it, the Worker's end aborts the session at once.
+test('a Worker terminated while its query awaits initialize leaves no CLI behind', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  // The addon and its runtime in use by the main thread as well.
+  const { error } = await collect(sdk.query({ prompt: 'hi', options: mockOptions(`export default async function (cli) { await cli.initialize(); await cli.nextUserMessage(); cli.result() }`).options }))
+  assert.equal(error, null)
+  const { log, options } = mockOptions(`export default async function (cli) { await cli.sleep(120000) }`)
+  const source = `
+    const { parentPort, workerData } = require('node:worker_threads')
+    const { query } = require(${JSON.stringify(path.join(root, 'index.js'))})
+    const q = query({ prompt: 'go', options: workerData.options })
+    q.initializationResult().catch(() => {})
+    parentPort.postMessage('started')`
+  const w = new Worker(source, { eval: true, workerData: { options } })
+  assert.equal(await next(w), 'started')
+  await eventually(() => mockPids(log).length === 1, 15000, 'the CLI to start')
+  const [pid] = mockPids(log)
+  await w.terminate()
+  await eventually(() => !alive(pid), 10000, `the CLI (pid ${pid}) to end after the Worker was terminated`)
 })

@@ -3,6 +3,13 @@
 //! CLI is stopped and its pipes and task end. One env cleanup hook per environment aborts the
 //! sessions registered under it; the registry holds [`AbortHandle`]s, which do not keep a
 //! session alive.
+//!
+//! Finalizing a Worker's `NativeSession` objects is not enough on its own: a session can also be
+//! held by a task on the engine's runtime (a pending `initializationResult()` holds a clone of
+//! its handle until the CLI answers `initialize`), and that runtime outlives the Worker whenever
+//! another thread uses the addon. Without this hook such a CLI lives on until the initialize
+//! timeout (`__test__/workers.test.mjs`, "awaits initialize", fails without it on Node 18, 20,
+//! 22 and Bun).
 
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};

@@ -37,6 +37,14 @@
 //! }
 //! ```
 //!
+//! MCP elicitations and the CLI's user dialogs are answered by closures too
+//! ([`OptionsBuilder::on_elicitation`], [`OptionsBuilder::on_user_dialog`]).
+//!
+//! Under all of this is [`raw`], the layer for hosts that bring their own callbacks: options as
+//! the TypeScript SDK names them, calls into user code with JSON payloads answered from any
+//! thread, messages as JSON text in batches, session transcripts. The Node.js package's native
+//! binding is such a host, built on nothing but this crate's public API.
+//!
 //! The CLI is found as the TypeScript SDK finds it (the npm package `@anthropic-ai/claude-code`
 //! under a `node_modules` from the working directory up, then `claude` on `PATH`) unless
 //! [`OptionsBuilder::cli_path`] says where. It inherits this process's environment, and is told
