@@ -180,3 +180,55 @@ pub(crate) fn error(e: agent_core::Error) -> Error {
 pub(crate) fn signal_name(signal: i32) -> String {
   agent_core::error::signal_name(signal)
 }
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  /// A host (the JS binding) builds its errors from `code()`, `to_string()` and the CLI's exit
+  /// fields: every engine error keeps all of them.
+  #[test]
+  fn engine_errors_keep_their_code_message_and_fields() {
+    use agent_core::Error as E;
+    let all = [
+      E::InvalidOption("Invalid option `maxTurns`".into()),
+      E::CliNotFound("not found".into()),
+      E::Spawn("spawn failed".into()),
+      E::Exited { code: 3, stderr_tail: " boom \n".into() },
+      E::Exited { code: 0, stderr_tail: String::new() },
+      E::Signaled { signal: 9, stderr_tail: "killed".into() },
+      E::Aborted,
+      E::SessionClosed("closed".into()),
+      E::Control("control".into()),
+      E::InitializeTimeout(5),
+      E::Protocol("protocol".into()),
+    ];
+    for e in all {
+      let ours = error(e.clone());
+      assert_eq!(
+        (ours.code(), ours.to_string(), ours.exit_code(), ours.signal(), ours.stderr().map(str::to_string)),
+        (e.code(), e.to_string(), e.exit_code(), e.signal(), e.stderr().map(str::to_string)),
+        "{e:?}"
+      );
+    }
+  }
+
+  #[test]
+  fn options_are_parsed_once_and_bad_ones_named() {
+    let e = QueryConfig::from_json(r#"{"maxTurns":"three"}"#).unwrap_err();
+    assert_eq!(e.code(), "INVALID_OPTION");
+    assert!(e.to_string().contains("`maxTurns`"), "{e}");
+    assert!(QueryConfig::from_json(r#"{"debug":true}"#).unwrap().debug());
+  }
+
+  #[test]
+  fn server_definitions_answer_lists_and_hand_calls_to_the_host() {
+    let def = ServerDef::from_spec_json(r#"{"name":"s","tools":[{"name":"t","inputSchema":{"type":"object"}}]}"#).unwrap();
+    assert!(def.manifest().is_some());
+    let list = def.handle("s", r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+    assert!(matches!(&list, ServerAction::Reply(r) if r.contains(r#""name":"t""#)), "{list:?}");
+    let call = def.handle("s", r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{}}}"#);
+    assert!(matches!(&call, ServerAction::Call(p) if p.contains(r#""tool":"t""#)), "{call:?}");
+    assert!(ServerDef::from_spec_json(r#"{"name":""}"#).is_err());
+  }
+}
