@@ -23,7 +23,7 @@ const LIST_CHANGED = {
  */
 function compilePart(label, schema) {
   const compiled = compileInputSchema(label, schema)
-  if (compiled.kind === 'zod4') require('./schema/zod-loader').preloadZod4()
+  if (compiled.kind === 'zod4') require('./schema/zod-loader').preloadZod4(schema)
   const prefix = inputValidationMessage(label, '')
   return {
     compiled,
@@ -130,7 +130,7 @@ class SdkMcpServer {
 
   _addTool(definition) {
     const schema = compileInputSchema(definition.name, definition.inputSchema)
-    if (schema.kind === 'zod4') require('./schema/zod-loader').preloadZod4()
+    if (schema.kind === 'zod4') require('./schema/zod-loader').preloadZod4(definition.inputSchema)
     const output = definition.outputSchema ? compilePart(definition.name, definition.outputSchema) : undefined
     const entry = { definition, schema, output, enabled: true }
     this.tools.set(definition.name, entry)
