@@ -122,8 +122,13 @@ class SdkMcpServer {
     // at once. A failure here is left for query() to report.
     const warm = () => { try { this.native() } catch {} }
     const loading = require('./schema/zod-loader').pendingPreload()
-    if (loading) loading.then(warm)
-    else setImmediate(warm)
+    if (loading) {
+      // The engine loads while zod's modules are read (the main thread waits for those reads).
+      setImmediate(() => { try { loadNative() } catch {} })
+      loading.then(warm)
+    } else {
+      setImmediate(warm)
+    }
   }
 
   // ---- tools ----

@@ -110,9 +110,23 @@ const preloading = new Map()
 function preloadZod4(inputSchema) {
   const flavour = flavourOf(inputSchema)
   if (cache.has(`4esm:${flavour}`) || preloading.has(flavour)) return
-  preloading.set(flavour, import(SPECIFIER[flavour])
+  preloading.set(flavour, importZod4(flavour)
     .then((z) => { cache.set(`4esm:${flavour}`, z) }, () => {})
     .finally(() => { preloading.delete(flavour) }))
+}
+
+/**
+ * Classic: the package's root first, where zod 4 serves classic zod and which an app importing
+ * `zod` has loaded already (nothing to read); `zod/v4` otherwise (zod 3.25's root is zod 3).
+ */
+async function importZod4(flavour) {
+  if (flavour === 'classic') {
+    try {
+      const root = await import('zod')
+      if (root.core && typeof root.object === 'function' && root.core.version?.major === 4) return root
+    } catch {}
+  }
+  return import(SPECIFIER[flavour])
 }
 
 /** The preloads still running, as one promise, if any. */
