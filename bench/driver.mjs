@@ -52,15 +52,23 @@ const cpuSeconds = (u) => (u.user + u.system) / 1e6
 const peakRssMb = () => (process.resourceUsage().maxRSS * 1024) / 1e6
 
 /** CPU time (ms, whole process life) per thread name, from /proc/self/task/<tid>/schedstat; the
- * main JS thread is reported as `main`. Linux only; `null` elsewhere. */
-function threadCpu() {
+ * main JS thread is reported as `main`. With `switches`, how often each thread was switched out
+ * instead: [voluntary (it slept), involuntary (preempted)], from .../status. Linux only; `null`
+ * elsewhere. */
+function threadCpu(switches = false) {
   try {
     const byName = {}
     for (const tid of fs.readdirSync('/proc/self/task')) {
       const dir = `/proc/self/task/${tid}`
-      const ns = Number(fs.readFileSync(`${dir}/schedstat`, 'utf8').split(' ')[0])
+      let v
+      if (switches) {
+        const st = fs.readFileSync(`${dir}/status`, 'utf8')
+        v = [Number(/\nvoluntary_ctxt_switches:\s+(\d+)/.exec(st)[1]), Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(st)[1])]
+      } else {
+        v = Number(fs.readFileSync(`${dir}/schedstat`, 'utf8').split(' ')[0]) / 1e6
+      }
       const name = Number(tid) === process.pid ? 'main' : fs.readFileSync(`${dir}/comm`, 'utf8').trim()
-      byName[name] = (byName[name] ?? 0) + ns / 1e6
+      byName[name] = switches ? (byName[name] ?? [0, 0]).map((x, i) => x + v[i]) : (byName[name] ?? 0) + v
     }
     return byName
   } catch {
@@ -284,6 +292,7 @@ switch (scenario) {
 
 const cpu = process.cpuUsage(cpu0)
 const threads = threadCpu()
+const threadSwitches = threadCpu(true)
 const wallMs = performance.now() - wall0
 figures.cpu_us_per_op = (cpuSeconds(cpu) / ops) * 1e6
 figures.peak_rss_mb = peakRssMb()
@@ -294,6 +303,6 @@ out({
   n,
   ops,
   figures,
-  host: { wall_ms: wallMs, cpu_user_s: cpu.user / 1e6, cpu_system_s: cpu.system / 1e6, thread_cpu_ms: threads },
+  host: { wall_ms: wallMs, cpu_user_s: cpu.user / 1e6, cpu_system_s: cpu.system / 1e6, thread_cpu_ms: threads, thread_switches: threadSwitches },
   cli,
 })
