@@ -129,7 +129,7 @@ const overheadTarget = {
     const worst = known.reduce((a, b) => (r(b) > r(a) ? b : a))
     return {
       met: known.every((x) => r(x) <= 0.4),
-      shown: `worst ${fmtRatio(r(worst))} (${worst[0]}); ` + known.map((x) => `${x[0]} ${fmt(x[1])} vs ${fmt(x[2])} MB = ${fmtRatio(r(x))}`).join(', '),
+      shown: `worst ${fmtRatio(r(worst))} (${worst[0]}); ` + known.map((x) => `${x[0]} ${x[1] <= 0 ? `${fmt(x[1])} (below the floor)` : fmt(x[1])} vs ${fmt(x[2])} MB${x[1] <= 0 ? '' : ` = ${fmtRatio(r(x))}`}`).join(', '),
     }
   },
 }
@@ -311,7 +311,9 @@ const rows = FIGURES.filter((f) => scenarios.includes(f.scenario)).map((f) => {
   const ours = m('ours', f.scenario, f.key)
   const official = m('official', f.scenario, f.key)
   const floor = (f.scenario === 'import' && f.key === 'import_ms') || f.key === 'rss_over_floor_mb' ? null : m('floor', f.scenario, f.key)
-  return { ...f, ours, official, floor, vsOfficial: ratio(ours, official), vsFloor: ratio(ours, floor), range: roundRange(f.scenario, f.key) }
+  // Below the floor (a negative overhead) has no meaningful ratio.
+  const vsOfficial = f.key === 'rss_over_floor_mb' && ours != null && ours <= 0 ? null : ratio(ours, official)
+  return { ...f, ours, official, floor, vsOfficial, vsFloor: ratio(ours, floor), range: roundRange(f.scenario, f.key) }
 })
 
 const targets = TARGETS.filter((t) => t.scenario === '*' || scenarios.includes(t.scenario)).map((t) => {
