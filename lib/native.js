@@ -112,4 +112,4 @@ function loadNative() {
   throw notFoundError(triple, errors)
 }
 
-module.exports = { loadNative, platformTriple, isMusl, notFoundError, SUPPORTED }
+module.exports = { loadNative, platformTriple, isMusl, elfInterpreter, notFoundError, SUPPORTED }
