@@ -239,7 +239,7 @@ class Query {
 
   _setBatch(batch) {
     // The text of a JSON array of messages, or of one message alone (an object).
-    const parsed = batch.charCodeAt(0) === 91 /* [ */ ? JSON.parse(batch) : [JSON.parse(batch)]
+    const parsed = batch.charCodeAt(0) === 123 /* { */ ? [JSON.parse(batch)] : JSON.parse(batch)
     this._buffer = this._mirror ? this._mirror.take(parsed) : parsed
     // The text of an error result that ends the stream (the CLI exits non-zero after one).
     const last = this._buffer[this._buffer.length - 1]
