@@ -225,20 +225,31 @@ class Query {
 
   async _fill() {
     if (this._ready) await this._ready
-    if (this._finished || !this._session || this._pos < this._buffer.length) return
+    if (this._finished || !this._session) return
+    // Messages read ahead and not taken yet stay ahead of the new batch.
+    const unread = this._pos < this._buffer.length ? this._buffer.slice(this._pos) : undefined
     const batch = await this._session.nextBatch()
     if (batch === null) {
       const reason = this._session.endReason()
       this._cleanup()
       if (reason) this._error = this._endError(reason)
+      if (unread) { this._buffer = unread; this._pos = 0 }
       return
     }
     this._setBatch(batch)
+    if (unread) this._buffer = unread.concat(this._buffer)
     this._pos = 0
   }
 
   _setBatch(batch) {
     this._buffer = this._mirror ? this._mirror.take(JSON.parse(batch)) : JSON.parse(batch)
+    // supportedCommands() follows the CLI's latest commands_changed push; a parked spare's
+    // onCommands() watches the frames as they are read.
+    for (const m of this._buffer) {
+      if (m.type !== 'system') continue
+      if (m.subtype === 'commands_changed' && Array.isArray(m.commands)) this._latestCommands = m.commands
+      if (this._frameObserver) this._frameObserver(m)
+    }
     // The text of an error result that ends the stream (the CLI exits non-zero after one).
     const last = this._buffer[this._buffer.length - 1]
     if (last && last.type === 'result') {
@@ -357,7 +368,8 @@ class Query {
   }
 
   async supportedCommands() {
-    return (await this.initializationResult()).commands
+    const { commands } = await this.initializationResult()
+    return this._latestCommands ?? commands
   }
 
   async supportedModels() {
