@@ -79,26 +79,26 @@ function wrong(n) {
   }
 }
 
-/**
- * Where ours still differs, with the reason: value ranges the typings do not carry, and two
- * policy-document rules (server-entry filtering, a behaviour key the server tier ignores).
- */
-const KNOWN_DIFFERENT = {
-  'file maxProseWidth valid': 'a minimum width the typings do not carry',
-  'file autoCompactWindow valid': 'a minimum window the typings do not carry',
-  'policy maxProseWidth valid': 'a minimum width the typings do not carry',
-  'policy autoCompactWindow valid': 'a minimum window the typings do not carry',
-  'policy managedMcpServers valid': 'server definitions are checked entry by entry',
-  'policy blockedMarketplaces valid': 'a list with an invalid URL source becomes empty',
-  'policy managedSourcesBehavior valid': 'the server-managed tier ignores it',
+/** Where ours would differ, with the reason (none today). */
+const KNOWN_DIFFERENT = {}
+
+/** [key, kind, value]: each setting well-typed and ill-typed, and each member of an object setting ill-typed. */
+function corpus() {
+  const cases = []
+  for (const [key, prop] of Object.entries(schema.settings.props)) {
+    cases.push([key, 'valid', sample(prop.s)], [key, 'wrong', wrong(prop.s)])
+    const node = deref(prop.s)
+    if (node.t !== 'obj') continue
+    for (const [member, p] of Object.entries(node.props)) cases.push([key, `member ${member}`, { ...sample(node), [member]: wrong(p.s) }])
+  }
+  return cases.filter(([, , v]) => v !== undefined && !(v && typeof v === 'object' && Object.values(v).includes(undefined)))
 }
 
-test('every setting, well- and ill-typed, in a user file and in a policy document: the official outcome', async () => {
+test('every setting, well- and ill-typed, and every member of an object setting, in a user file and in a policy document: the official outcome', async () => {
   await withTree(async (dir, home) => {
     let compared = 0
-    for (const [key, prop] of Object.entries(schema.settings.props)) {
-      for (const [kind, value] of [['valid', sample(prop.s)], ['wrong', wrong(prop.s)]]) {
-        if (value === undefined) continue
+    {
+      for (const [key, kind, value] of corpus()) {
         const doc = { model: 'keep', [key]: value }
         write(path.join(home, 'settings.json'), doc)
         for (const [where, opts] of [['file', { cwd: dir, settingSources: ['user'] }], ['policy', { cwd: dir, settingSources: [], serverManagedSettings: doc }]]) {
@@ -108,7 +108,7 @@ test('every setting, well- and ill-typed, in a user file and in a policy documen
         }
       }
     }
-    assert.ok(compared > 700, `${compared} cases`)
+    assert.ok(compared > 800, `${compared} cases`)
   })
 })
 
@@ -124,7 +124,8 @@ test('the CLI\'s lenient steps: env values, permission rules, hook events, legac
       { additionalMarketplaces: { k: { source: { source: 'github', repo: 'a/b' } } } },
       { enabledMcpjsonServers: 'one' },
       { deniedModels: ['x'], availableModelsMatch: 'exact', model: 'm' },
-      { cleanupPeriodDays: 1.5 }, { model: null }, { theme: 5, model: 'm' },
+      { cleanupPeriodDays: 1.5 }, { cleanupPeriodDays: 0 }, { cleanupPeriodDays: 30 }, { maxProseWidth: 39, model: 'm' }, { maxProseWidth: 40 },
+      { feedbackSurveyRate: 0.5 }, { feedbackSurveyRate: 1.5, model: 'm' }, { model: null }, { theme: 5, model: 'm' },
       '   ', '{ not json', '[1]',
     ]
     for (const c of cases) {
@@ -143,6 +144,7 @@ test('the policy tier: server-managed settings first, then the managedSettings o
       { serverManagedSettings: { model: 'server' }, managedSettings: { permissions: { deny: ['Write'] } } },
       { managedSettings: { permissions: { deny: ['Bash'], allow: ['X'], defaultMode: 'plan' }, model: 'dropped' } },
       { managedSettings: { permissions: { deny: [5, 'Bash'] } } },
+      { serverManagedSettings: { managedMcpServers: { a: { command: 'node' }, b: { type: 'http', url: 'https://x.com', extra: 1 }, c: { type: 'sse', url: 'notaurl' }, s: { type: 'sse', url: 'https://x.com', headers: { A: 'b' } }, t: { type: 'http', url: 'ftp://x.com' } } } },
       { managedSettings: { permissions: { deny: 'Bash' } } },
       { managedSettings: { sandbox: { enabled: true, network: { allowedDomains: ['a.com'] } }, allowManagedHooksOnly: true, allowManagedPermissionRulesOnly: true } },
     ]

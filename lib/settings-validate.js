@@ -136,15 +136,61 @@ function urlSourceOk(source) {
   }
 }
 
+const MANAGED_SERVER_KEYS = ['type', 'url', 'headers', 'headersHelper']
+
+/** The entries of `managedMcpServers` the CLI keeps, with only the members it knows. */
+function managedServers(servers) {
+  const out = {}
+  for (const [name, server] of Object.entries(servers)) {
+    if (!isPlainObject(server) || (server.type !== 'http' && server.type !== 'sse') || typeof server.url !== 'string') continue
+    let url
+    try { url = new URL(server.url) } catch { continue }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') continue
+    out[name] = Object.fromEntries(MANAGED_SERVER_KEYS.filter((k) => server[k] !== undefined).map((k) => [k, server[k]]))
+  }
+  return out
+}
+
+const MARKETPLACE_LISTS = ['strictKnownMarketplaces', 'allowedMarketplaces', 'blockedMarketplaces']
+
 /** Checks beyond the shape: whole numbers where the CLI wants them, the marketplace lists' URL sources. */
 function validSetting(key, node, value) {
   if (!valid(node, value)) return false
   if (typeof value === 'number') {
-    if (loadRules().integers.includes(key) && !(Number.isInteger(value) && value >= 0)) return false
-    if (loadRules().fractions.includes(key) && !(value >= 0 && value <= 1)) return false
+    const { integers, ranges } = loadRules()
+    if (integers.includes(key) && !Number.isInteger(value)) return false
+    const range = ranges[key]
+    if (range && ((range.min !== undefined && value < range.min) || (range.max !== undefined && value > range.max))) return false
   }
-  if (key === 'strictKnownMarketplaces' || key === 'allowedMarketplaces' || key === 'blockedMarketplaces') return value.every(urlSourceOk)
+  if (MARKETPLACE_LISTS.includes(key)) return value.every(urlSourceOk)
   return true
+}
+
+/**
+ * An object setting whose members are ill-typed, mended as the CLI mends it (`where`: 'file' or
+ * 'policy'): `{ value }` with those members dropped or replaced, or 'dropKey' / 'reject' when the
+ * CLI drops the setting or fails the document; undefined when no rule covers a member.
+ */
+function mendMembers(key, node, value, where) {
+  const rules = loadRules().nested[where][key]
+  if (!rules || !isPlainObject(value)) return undefined
+  const out = { ...value }
+  for (const [member, prop] of Object.entries(node.props)) {
+    const v = value[member]
+    if (v === undefined || valid(prop.s, v)) continue
+    const rule = rules[member]
+    if (rule === undefined) return undefined
+    if (rule === 'dropKey' || rule === 'reject') return rule
+    if (rule.field === 'drop') delete out[member]
+    else out[member] = rule.field.sub
+  }
+  return { value: out }
+}
+
+/** The object node of a setting, if it is one. */
+function objectNode(node) {
+  const n = node.t === 'ref' ? load().defs[node.name] : node
+  return n.t === 'obj' ? n : undefined
 }
 
 /** Settings the CLI takes whatever their value. */
@@ -161,7 +207,21 @@ function checkFile(settings) {
   const lenient = loadRules().file
   for (const [key, value] of Object.entries(prepared)) {
     if (value === undefined || !Object.hasOwn(props, key) || ANY_VALUE.has(key) || validSetting(key, props[key].s, value)) continue
-    const rule = kindMatches(props[key].s, value) ? undefined : lenient[key]
+    const obj = objectNode(props[key].s)
+    const mended = obj && mendMembers(key, obj, value, 'file')
+    if (mended === 'reject') return null
+    if (mended === 'dropKey') {
+      if (lenient[key] === 'undefined') prepared[key] = undefined
+      else delete prepared[key]
+      continue
+    }
+    if (mended && validSetting(key, props[key].s, mended.value)) {
+      prepared[key] = mended.value
+      continue
+    }
+    // The lenient rule covers a value of the wrong kind or out of range; a value of the right kind
+    // with ill-typed contents fails the file.
+    const rule = kindMatches(props[key].s, value) && !valid(props[key].s, value) ? undefined : lenient[key]
     if (rule === undefined) return null
     if (rule === 'drop') delete prepared[key]
     // Dropped as the CLI's parse drops some: the key stays, undefined.
@@ -174,14 +234,34 @@ function checkFile(settings) {
  * A policy document as the CLI takes it: the prepared settings, each ill-typed key dropped or,
  * where the CLI fails closed, replaced by its most restrictive value.
  */
-function checkPolicy(settings, { substitute = true } = {}) {
+function checkPolicy(settings, { substitute = true, remote = false } = {}) {
   const prepared = prepare(settings, { fileSource: false })
+  // The server-managed tier does not take this one (it decides between the machine's sources).
+  if (remote) delete prepared.managedSourcesBehavior
   const props = load().settings.props
   const substitutes = loadRules().policy
   const out = {}
   for (const [key, value] of Object.entries(prepared)) {
     if (value === undefined) continue
+    // Managed MCP servers are remote ones (HTTP or SSE at an http(s) URL); others are left out.
+    if (key === 'managedMcpServers' && isPlainObject(value)) {
+      out[key] = managedServers(value)
+      continue
+    }
+    // A marketplace list naming a URL source that is not a URL fails closed: empty.
+    if (substitute && MARKETPLACE_LISTS.includes(key) && valid(props[key].s, value) && !value.every(urlSourceOk)) {
+      out[key] = []
+      continue
+    }
     if (Object.hasOwn(props, key) && !ANY_VALUE.has(key) && !validSetting(key, props[key].s, value)) {
+      const obj = objectNode(props[key].s)
+      const mended = substitute && obj ? mendMembers(key, obj, value, 'policy') : undefined
+      // Nothing left of the setting: it is dropped.
+      if (mended === 'dropKey' || mended === 'reject' || (mended && Object.keys(mended.value).length === 0 && !loadRules().keepsEmpty.includes(key))) continue
+      if (mended?.value !== undefined && validSetting(key, props[key].s, mended.value)) {
+        out[key] = mended.value
+        continue
+      }
       const rule = substitute ? substitutes[key] : undefined
       if (rule !== undefined && rule !== 'reject') out[key] = rule === 'undefined' ? undefined : rule.sub
       continue

@@ -133,7 +133,7 @@ async function resolveSettings(opts = {}) {
   // The policy tier takes one sub-source, the first present of: the server-managed payload
   // (`serverManagedSettings`), this machine's MDM policy, its managed-settings file, the
   // `managedSettings` option (restrictive keys only), the per-user registry policy (HKCU).
-  const remote = opts.serverManagedSettings !== undefined && isPlainObject(opts.serverManagedSettings) ? nonEmpty(checkPolicy(opts.serverManagedSettings)) : undefined
+  const remote = opts.serverManagedSettings !== undefined && isPlainObject(opts.serverManagedSettings) ? nonEmpty(checkPolicy(opts.serverManagedSettings, { remote: true })) : undefined
   const machine = await readMachinePolicy()
   const file = managedSettings()
   const parent = nonEmpty(restrictiveOnly(opts.managedSettings))
