@@ -59,6 +59,42 @@ test('mcpServersDelivery: the official DeprecationWarning, once per process, onl
   }
 })
 
+test('canUseTool shadowed by bypassPermissions or bare allowedTools, an in-process server in an agent: the official warnings, per query', async () => {
+  const server = (sdk) => sdk.createSdkMcpServer({ name: 'inproc', tools: [] })
+  const cases = [
+    { canUseTool: async () => ({ behavior: 'allow' }), permissionMode: 'bypassPermissions' },
+    { canUseTool: async () => ({ behavior: 'allow' }), allowedTools: ['Read', 'Bash(ls:*)', 'Write'] },
+    { canUseTool: async () => ({ behavior: 'allow' }), allowedTools: ['Bash(ls:*)'] },
+    { allowedTools: ['Read'] },
+    { agents: { helper: { description: 'd', prompt: 'p', mcpServers: ['named', { mine: 'SERVER' }, { other: { command: 'x' } }] } } },
+  ]
+  const run = async (sdk) => {
+    const seen = []
+    const onWarning = (w) => { if (w.code?.startsWith('CLAUDE_SDK_')) seen.push({ code: w.code, message: w.message }) }
+    process.on('warning', onWarning)
+    const agentsSent = []
+    try {
+      for (const c of cases) {
+        const options = { ...c }
+        if (options.agents) options.agents = { helper: { ...c.agents.helper, mcpServers: c.agents.helper.mcpServers.map((e) => (e.mine ? { mine: server(sdk) } : e)) } }
+        const { log, options: mock } = mockOptions(undefined, options)
+        const { error } = await collect(sdk.query({ prompt: 'hi', options: mock }))
+        assert.equal(error, null, error?.message)
+        const init = readStdin(log).find((m) => m.request?.subtype === 'initialize').request
+        if (init.agents) agentsSent.push(init.agents)
+      }
+      await new Promise((r) => setTimeout(r, 20))
+    } finally {
+      process.off('warning', onWarning)
+    }
+    return { seen, agentsSent }
+  }
+  const mine = await run(ours)
+  assert.deepEqual(mine.seen.map((w) => w.code), ['CLAUDE_SDK_CAN_USE_TOOL_SHADOWED', 'CLAUDE_SDK_CAN_USE_TOOL_SHADOWED', 'CLAUDE_SDK_AGENT_IN_PROCESS_SERVER'])
+  assert.deepEqual(mine.agentsSent[0].helper.mcpServers[1], { mine: { type: 'sdk', name: 'inproc' } })
+  assert.deepEqual(mine, await run(official))
+})
+
 /** The initialize request a query sent to the mock CLI. */
 async function initializeSent(sdk, extra) {
   const { log, options } = mockOptions(undefined, extra)

@@ -1,6 +1,7 @@
 'use strict'
 // What the official SDK tells the app about the options it was given, worded and emitted as it
-// does: the `mcpServersDelivery` deprecation (a `DeprecationWarning`, once per process), and the
+// does: the `mcpServersDelivery` deprecation (a `DeprecationWarning`, once per process), a
+// `canUseTool` that permission settings shadow, an in-process server in an agent, and the
 // debug-log lines (written to stderr only while debug output is on, like the official SDK's
 // debug log) for a `workspaceTrust` it sets aside.
 const path = require('path')
@@ -55,4 +56,50 @@ function checkWorkspaceTrust(value, options) {
   return kept
 }
 
-module.exports = { warnMcpServersOnArgv, checkWorkspaceTrust, debugLog, MCP_ARGV_DEPRECATED, MCP_ARGV_DEPRECATED_CODE }
+/**
+ * Agents as the CLI gets them: an in-process (`createSdkMcpServer()`) server in an agent's
+ * `mcpServers` works only at the top level, so it goes as `{ type: 'sdk', name }` (its instance
+ * left here) and the app is warned, as the official SDK does it.
+ */
+function agentsForCli(agents) {
+  if (agents === null || typeof agents !== 'object') return agents
+  const changed = []
+  const ignored = []
+  for (const [agentName, agent] of Object.entries(agents)) {
+    if (!Array.isArray(agent?.mcpServers)) continue
+    const before = ignored.length
+    const mcpServers = agent.mcpServers.map((entry) => {
+      if (typeof entry !== 'object' || entry === null) return entry
+      return Object.fromEntries(Object.entries(entry).map(([serverName, config]) => {
+        if (config?.type !== 'sdk' || !('instance' in config)) return [serverName, config]
+        ignored.push({ agentName, serverName })
+        return [serverName, { type: 'sdk', name: config.name ?? serverName }]
+      }))
+    })
+    if (ignored.length > before) changed.push([agentName, { ...agent, mcpServers }])
+  }
+  for (const { agentName, serverName } of ignored) {
+    process.emitWarning(`Agent "${agentName}": MCP server "${serverName}" in its mcpServers was ignored, because a createSdkMcpServer() server works only in the top-level mcpServers option. Move it there and, if the agent has a tools list, add mcp__${serverName} to it. This will be an error in a later release.`, { code: 'CLAUDE_SDK_AGENT_IN_PROCESS_SERVER' })
+  }
+  return changed.length > 0 ? { ...agents, ...Object.fromEntries(changed) } : agents
+}
+
+/**
+ * The official warning that `canUseTool` will not be asked: under `bypassPermissions`, or for the
+ * tools that bare `allowedTools` entries approve outright. Emitted for each query.
+ */
+function warnCanUseToolShadowed(options) {
+  if (typeof options.canUseTool !== 'function') return
+  const mode = options.permissionMode ?? 'default'
+  let message
+  if (mode === 'bypassPermissions') {
+    message = "canUseTool will not be invoked: permissionMode 'bypassPermissions' auto-approves every tool call (except explicit deny rules) before the callback is consulted. To gate every tool call, use a PreToolUse hook instead."
+  } else {
+    const bare = (Array.isArray(options.allowedTools) ? options.allowedTools : []).filter((t) => typeof t === 'string' && t.length > 0 && !t.includes('('))
+    if (bare.length === 0) return
+    message = `canUseTool will not be invoked for: ${bare.join(', ')}. Bare allowedTools entries auto-approve the whole tool before the callback is consulted. To gate every tool call, use a PreToolUse hook; or remove the bare names from allowedTools so they fall through to canUseTool. Allow rules from settings files can also shadow the callback but are not visible here.`
+  }
+  process.emitWarning(message, { code: 'CLAUDE_SDK_CAN_USE_TOOL_SHADOWED' })
+}
+
+module.exports = { warnMcpServersOnArgv, warnCanUseToolShadowed, agentsForCli, checkWorkspaceTrust, debugLog, MCP_ARGV_DEPRECATED, MCP_ARGV_DEPRECATED_CODE }

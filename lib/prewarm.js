@@ -9,7 +9,7 @@ const fs = require('fs')
 const os = require('os')
 const path = require('path')
 const { Query, WARM } = require('./query')
-const { checkWorkspaceTrust, debugLog } = require('./notices')
+const { checkWorkspaceTrust, debugLog, agentsForCli } = require('./notices')
 
 const DEFAULT_INITIALIZE_TIMEOUT_MS = 60000
 /** Settings that govern hooks: only prewarm() can set them (they must be in force before any hook). */
@@ -151,7 +151,7 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
         ...(claim.additionalDirectories && { additional_directories: claim.additionalDirectories }),
         ...(claim.appendSystemPrompt !== undefined && { append_system_prompt: claim.appendSystemPrompt }),
         ...(claim.title !== undefined && { title: claim.title }),
-        ...(claim.agents && { agents: claim.agents }),
+        ...(claim.agents && { agents: agentsForCli(claim.agents) }),
         ...(trust?.accepted === true && { workspace_trust: trust }),
         sdk_mcp_servers: sdkServers,
         include_initialize: true,
