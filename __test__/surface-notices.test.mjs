@@ -95,6 +95,31 @@ test('canUseTool shadowed by bypassPermissions or bare allowedTools, an in-proce
   assert.deepEqual(mine, await run(official))
 })
 
+test('mcpServersDelivery initialize: the prompt waits for the answer; a CLI too old to confirm the servers ends the session, one that did not load them warns — as the official', async () => {
+  const run = async (sdk, applied) => {
+    const warnings = []
+    const onWarning = (w) => { if (w.code?.startsWith('CLAUDE_SDK_')) warnings.push(w.code) }
+    process.on('warning', onWarning)
+    try {
+      const answer = applied === undefined ? '' : JSON.stringify({ mcp_servers_applied: applied })
+      const { log, options } = mockOptions(`export default async function (cli) { await cli.initialize(${answer}); await cli.nextUserMessage(); cli.result() }`, { mcpServersDelivery: 'initialize', mcpServers: { s: { command: 'node', args: ['x'] } } })
+      const { messages, error } = await collect(sdk.query({ prompt: 'hi', options }))
+      await new Promise((r) => setTimeout(r, 20))
+      return { error: error?.message ?? null, types: messages.map((m) => m.type), prompts: readStdin(log).filter((m) => m.type === 'user').length, warnings }
+    } finally {
+      process.off('warning', onWarning)
+    }
+  }
+  for (const applied of [undefined, false, true]) {
+    const mine = await run(ours, applied)
+    assert.deepEqual(mine, await run(official, applied), String(applied))
+    if (applied === undefined) {
+      assert.match(mine.error, /is too old to read MCP servers from the initialize request/)
+      assert.equal(mine.prompts, 0)
+    } else assert.equal(mine.prompts, 1)
+  }
+})
+
 /** The initialize request a query sent to the mock CLI. */
 async function initializeSent(sdk, extra) {
   const { log, options } = mockOptions(undefined, extra)

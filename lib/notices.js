@@ -102,4 +102,4 @@ function warnCanUseToolShadowed(options) {
   process.emitWarning(message, { code: 'CLAUDE_SDK_CAN_USE_TOOL_SHADOWED' })
 }
 
-module.exports = { warnMcpServersOnArgv, warnCanUseToolShadowed, agentsForCli, checkWorkspaceTrust, debugLog, MCP_ARGV_DEPRECATED, MCP_ARGV_DEPRECATED_CODE }
+module.exports = { warnMcpServersOnArgv, warnCanUseToolShadowed, agentsForCli, checkWorkspaceTrust, debugLog, hasSdkUrl, MCP_ARGV_DEPRECATED, MCP_ARGV_DEPRECATED_CODE }
