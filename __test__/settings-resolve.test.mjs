@@ -12,6 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import * as O from '@anthropic-ai/claude-agent-sdk'
 import { sdk as N } from './helpers/sdk.mjs'
 
@@ -173,6 +174,13 @@ test('project and local settings come from cwd, inside a git repository too, as 
       for (const settingSources of [undefined, ['project'], ['local']]) await same({ cwd, settingSources })
     }
   })
+})
+
+test('lib/settings-schema.json is what scripts/gen-settings-schema.mjs makes of the typings today', () => {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'settings-schema-')), 'schema.json')
+  execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/gen-settings-schema.mjs', import.meta.url))], { env: { ...process.env, SETTINGS_SCHEMA_OUT: out }, stdio: 'pipe' })
+  assert.deepEqual(JSON.parse(fs.readFileSync(out, 'utf8')), schema)
+  fs.rmSync(path.dirname(out), { recursive: true, force: true })
 })
 
 test('MDM readers (macOS, Windows): the registry value and the profile paths the CLI reads', () => {
