@@ -256,7 +256,9 @@ class Query {
   }
 
   _setBatch(batch) {
-    this._buffer = this._mirror ? this._mirror.take(JSON.parse(batch)) : JSON.parse(batch)
+    // The text of a JSON array of messages, or of one message alone (an object).
+    const parsed = batch.charCodeAt(0) === 123 /* { */ ? [JSON.parse(batch)] : JSON.parse(batch)
+    this._buffer = this._mirror ? this._mirror.take(parsed) : parsed
     // supportedCommands() follows the CLI's latest commands_changed push; a parked spare's
     // onCommands() watches the frames as they are read.
     for (const m of this._buffer) {
