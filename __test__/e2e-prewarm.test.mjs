@@ -84,6 +84,32 @@ describe('prewarm() with the real CLI 2.1.330', { concurrency: true }, () => {
     }
   })
 
+  it('onCommands reports the parked commands; a claim\'s workspaceTrust makes the CLI trust the folder, as the official', async () => {
+    const model = await startScriptedModel({ turns: [{ text: 't1' }, { text: 't2' }, { text: 't3' }, { text: 't4' }] })
+    try {
+      const env = model.env()
+      const trusted = (folder) => JSON.parse(fs.readFileSync(path.join(env.CLAUDE_CONFIG_DIR, '.claude.json'), 'utf8')).projects?.[fs.realpathSync(folder)]?.hasTrustDialogAccepted === true
+      const run = async (sdk, attest) => {
+        const spare = await sdk.prewarm({ options: { pathToClaudeCodeExecutable: cli, env } })
+        const commands = await new Promise((resolve) => spare.onCommands(resolve))
+        const folder = model.tempDir('trust-')
+        const q = spare.claim({ prompt: 'hi', options: { cwd: folder, ...(attest && { workspaceTrust: { accepted: true, directory: folder } }) } })
+        const { error } = await collect(q)
+        await spare.claimed
+        await spare.exited
+        return { commands: commands.map((c) => c.name).sort(), error: error?.message ?? null, trusted: trusted(folder) }
+      }
+      const mine = await run(ours, true)
+      assert.ok(mine.commands.length > 0)
+      assert.equal(mine.trusted, true)
+      assert.deepEqual(mine, await run(official, true))
+      assert.equal((await run(ours, false)).trusted, false)
+      assert.equal((await run(official, false)).trusted, false)
+    } finally {
+      await model.close()
+    }
+  })
+
   it('SDK-side refusals: resume at prewarm, hook settings, a second claim, a closed spare', async () => {
     const model = await startScriptedModel({ turns: [] })
     try {

@@ -23,9 +23,12 @@ const OFFICIAL = [
 const NOT_IMPLEMENTED = new Set([
 ])
 
+/** Options the official SDK reads though its Options type does not name them. */
+const OFFICIAL_UNTYPED = ['workspaceTrust']
+
 /** Options of ours that the official SDK does not have. */
 const OURS = ['initializeTimeoutMs']
 
-const KNOWN = new Set([...OFFICIAL, ...OURS])
+const KNOWN = new Set([...OFFICIAL, ...OFFICIAL_UNTYPED, ...OURS])
 
 module.exports = { KNOWN, NOT_IMPLEMENTED }

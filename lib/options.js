@@ -4,6 +4,7 @@
 // engine's job; this only separates and resolves.
 const { SdkMcpServer } = require('./mcp-server')
 const { KNOWN, NOT_IMPLEMENTED } = require('./option-keys')
+const { warnMcpServersOnArgv, warnCanUseToolShadowed, agentsForCli, checkWorkspaceTrust } = require('./notices')
 
 /** Options the engine takes as data (see agent_core::options::QueryOptions). */
 const DATA_KEYS = [
@@ -94,6 +95,12 @@ function splitOptions(options) {
 
   const { sdk: sdkServers, processServers } = splitServers(options.mcpServers)
   if (Object.keys(processServers).length > 0) data.mcpServers = processServers
+  // The official SDK's notices, in its order.
+  warnCanUseToolShadowed(options)
+  if (data.agents !== undefined) data.agents = agentsForCli(data.agents)
+  warnMcpServersOnArgv(options, processServers)
+  const workspaceTrust = checkWorkspaceTrust(options.workspaceTrust, options)
+  if (workspaceTrust !== undefined && workspaceTrust !== null) data.workspaceTrust = workspaceTrust
 
   const hookCallbacks = new Map()
   if (options.hooks) {

@@ -9,6 +9,7 @@ const fs = require('fs')
 const os = require('os')
 const path = require('path')
 const { Query, WARM } = require('./query')
+const { checkWorkspaceTrust, debugLog, agentsForCli } = require('./notices')
 
 const DEFAULT_INITIALIZE_TIMEOUT_MS = 60000
 /** Settings that govern hooks: only prewarm() can set them (they must be in force before any hook). */
@@ -47,6 +48,10 @@ function claimCwd(cwd) {
   return cwd
 }
 
+function commandsError(e) {
+  debugLog(undefined, 'error', `SpareProcess.onCommands() could not report the commands (${e instanceof Error ? e.message : e === undefined ? 'unknown' : String(e)})`)
+}
+
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 async function prewarm({ options, initializeTimeoutMs } = {}) {
@@ -56,8 +61,11 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
   const parking = await parkingDir(options)
   const removeParking = () => (parking.owned ? fs.promises.rm(parking.dir, { recursive: true, force: true }).catch(() => {}) : Promise.resolve())
 
+  // workspaceTrust attests a session's folder: it belongs to the claim, not to the spare.
+  const { workspaceTrust, ...hostOptions } = options ?? {}
+  if (workspaceTrust !== undefined) debugLog(options, 'warn', 'prewarm(): workspaceTrust is a per-session attestation — pass it to claim(); not sent to the spare')
   const opts = {
-    ...(options ?? {}),
+    ...hostOptions,
     cwd: parking.dir,
     extraArgs: { ...(options?.extraArgs ?? {}), 'await-claim': null },
     initializeTimeoutMs: initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS,
@@ -79,9 +87,12 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
   let settle
   const claimed = new Promise((resolve, reject) => { settle = { resolve, reject } })
   claimed.catch(() => {})
-  // The parked process's end is seen by reading ahead (nothing is consumed: the claimed Query
-  // delivers what was read).
-  q._prefetch().catch(() => {})
+  // The parked process's frames and its end are seen by reading ahead while it is parked
+  // (nothing is consumed: the claimed Query delivers what was read).
+  const readAhead = () => {
+    q._prefetch().then(() => { if (!claimedOnce && !closed && !q._finished) readAhead() }, () => {})
+  }
+  readAhead()
   const exited = q._ended.then(() => undefined)
   let gone
   const whenGone = () => (gone ??= exited.then(removeParking))
@@ -96,6 +107,22 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
   const spare = {
     claimed,
     exited,
+    /**
+     * Reports the parked process's slash commands: once from its initialize answer, then at each
+     * `commands_changed` it pushes, until the spare is claimed or closed. Errors the callback
+     * throws are logged (debug output), as the official logs them.
+     */
+    onCommands(callback) {
+      const report = (commands) => {
+        try { callback(commands) } catch (e) { commandsError(e) }
+      }
+      q._frameObserver = (frame) => {
+        if (!claimedOnce && !closed && frame.type === 'system' && frame.subtype === 'commands_changed' && Array.isArray(frame.commands)) report(frame.commands)
+      }
+      q.supportedCommands().then((commands) => {
+        if (!claimedOnce && !closed && !exitedFlag) callback(commands)
+      }).catch(commandsError)
+    },
     claim({ prompt, options: claim } = {}) {
       if (claimedOnce) throw new Error('SpareProcess.claim() can only be called once')
       if (closed || exitedFlag) throw new Error('SpareProcess.claim(): the spare was closed or has exited; start the session with query()')
@@ -106,6 +133,7 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       }
       const cwd = claimCwd(claim.cwd)
       claimedOnce = true
+      const trust = checkWorkspaceTrust(claim.workspaceTrust, options)
       const overlay = claim.settings
       const overlayIsObject = isObject(overlay)
       const following = {}
@@ -123,7 +151,8 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
         ...(claim.additionalDirectories && { additional_directories: claim.additionalDirectories }),
         ...(claim.appendSystemPrompt !== undefined && { append_system_prompt: claim.appendSystemPrompt }),
         ...(claim.title !== undefined && { title: claim.title }),
-        ...(claim.agents && { agents: claim.agents }),
+        ...(claim.agents && { agents: agentsForCli(claim.agents) }),
+        ...(trust?.accepted === true && { workspace_trust: trust }),
         sdk_mcp_servers: sdkServers,
         include_initialize: true,
       })

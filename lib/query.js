@@ -8,6 +8,7 @@ const { makeDispatch } = require('./dispatch')
 const { AbortError, fromEngine } = require('./errors')
 const { McpLink } = require('./mcp-link')
 const { pendingPreload } = require('./schema/zod-loader')
+const { serversInInitialize, afterServersApplied } = require('./mcp-delivery')
 
 function searchRoots() {
   // The CLI's npm package is our dependency: look beside our own install first, then the app's.
@@ -82,11 +83,14 @@ class Query {
       throw new AbortError('Claude Code process aborted by user')
     }
     const spawner = options.spawnClaudeCodeProcess
+    // Process servers sent in `initialize`: as the official, the prompt waits for the CLI's answer
+    // (see lib/mcp-delivery.js).
+    const holdPrompt = serversInInitialize(options, data)
     const { startSession } = loadNative()
     this._session = startSession({
       options: JSON.stringify(data),
       servers: [...sdkServers].map(([name, s]) => ({ name, id: s.native().id })),
-      prompt: typeof prompt === 'string' && !this._verbatim ? prompt : undefined,
+      prompt: typeof prompt === 'string' && !this._verbatim && !holdPrompt ? prompt : undefined,
       forwardStderr: typeof options.stderr === 'function',
       searchFrom: searchRoots(),
       // Script CLIs run with `node` (from PATH) as the official SDK names it; under Bun, the running
@@ -98,8 +102,16 @@ class Query {
     mcpLink.attach(this._session)
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
-    if (prompt !== WARM && typeof prompt !== 'string') this._pump(prompt)
+    if (holdPrompt) {
+      afterServersApplied(this, () => { if (prompt !== WARM) this._attachPrompt(prompt) })
+    } else if (prompt !== WARM && typeof prompt !== 'string') this._pump(prompt)
     else if (typeof prompt === 'string' && this._verbatim) this._attachPrompt(prompt)
+  }
+
+  /** Ends the session with `error`, which the iterator then throws (not the exit it causes). */
+  _fail(error) {
+    this._fatal = error
+    this._close(false)
   }
 
   /** Gives a warm query (from startup()) its prompt. */
@@ -203,8 +215,9 @@ class Query {
       const reason = this._session.endReason()
       this._cleanup()
       // The session's own end reason (the CLI's exit code and stderr) outranks a failure to
-      // write streamed input, which is only its consequence.
-      if (reason) this._error = this._endError(reason)
+      // write streamed input, which is only its consequence; an error that ended it outranks both.
+      if (this._fatal) this._error = this._fatal
+      else if (reason) this._error = this._endError(reason)
       return this._next()
     }
     this._setBatch(batch)
@@ -225,15 +238,20 @@ class Query {
 
   async _fill() {
     if (this._ready) await this._ready
-    if (this._finished || !this._session || this._pos < this._buffer.length) return
+    if (this._finished || !this._session) return
+    // Messages read ahead and not taken yet stay ahead of the new batch.
+    const unread = this._pos < this._buffer.length ? this._buffer.slice(this._pos) : undefined
     const batch = await this._session.nextBatch()
     if (batch === null) {
       const reason = this._session.endReason()
       this._cleanup()
-      if (reason) this._error = this._endError(reason)
+      if (this._fatal) this._error = this._fatal
+      else if (reason) this._error = this._endError(reason)
+      if (unread) { this._buffer = unread; this._pos = 0 }
       return
     }
     this._setBatch(batch)
+    if (unread) this._buffer = unread.concat(this._buffer)
     this._pos = 0
   }
 
@@ -241,6 +259,13 @@ class Query {
     // The text of a JSON array of messages, or of one message alone (an object).
     const parsed = batch.charCodeAt(0) === 123 /* { */ ? [JSON.parse(batch)] : JSON.parse(batch)
     this._buffer = this._mirror ? this._mirror.take(parsed) : parsed
+    // supportedCommands() follows the CLI's latest commands_changed push; a parked spare's
+    // onCommands() watches the frames as they are read.
+    for (const m of this._buffer) {
+      if (m.type !== 'system') continue
+      if (m.subtype === 'commands_changed' && Array.isArray(m.commands)) this._latestCommands = m.commands
+      if (this._frameObserver) this._frameObserver(m)
+    }
     // The text of an error result that ends the stream (the CLI exits non-zero after one).
     const last = this._buffer[this._buffer.length - 1]
     if (last && last.type === 'result') {
@@ -359,7 +384,8 @@ class Query {
   }
 
   async supportedCommands() {
-    return (await this.initializationResult()).commands
+    const { commands } = await this.initializationResult()
+    return this._latestCommands ?? commands
   }
 
   async supportedModels() {

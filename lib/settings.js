@@ -7,6 +7,8 @@
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
+const { checkFile, checkPolicy } = require('./settings-validate')
+const { readMachinePolicy } = require('./settings-mdm')
 
 const SOURCE_NAMES = { user: 'userSettings', project: 'projectSettings', local: 'localSettings' }
 const DEFAULT_SOURCES = ['user', 'project', 'local']
@@ -22,20 +24,29 @@ function managedDir() {
   return '/etc/claude-code'
 }
 
-/** A settings file's object, or undefined when it is absent or not a JSON object. */
-function readSettingsFile(file) {
+/**
+ * A settings file: `{ settings }` (an object), `{ absent: true }`, or `{ failed: true }` when it is
+ * there but unreadable or not a JSON object. An empty file is an empty object, as the CLI reads it.
+ */
+function readSettingsDocument(file) {
   let text
   try {
     text = fs.readFileSync(file, 'utf8')
-  } catch {
-    return undefined
+  } catch (e) {
+    return e.code === 'ENOENT' || e.code === 'ENOTDIR' ? { absent: true } : { failed: true }
   }
+  if (text.trim() === '') return { settings: {} }
   try {
     const value = JSON.parse(text)
-    return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined
+    return value && typeof value === 'object' && !Array.isArray(value) ? { settings: value } : { failed: true }
   } catch {
-    return undefined
+    return { failed: true }
   }
+}
+
+/** A settings file's object, or undefined when it is absent or not a JSON object. */
+function readSettingsFile(file) {
+  return readSettingsDocument(file).settings
 }
 
 const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -43,7 +54,11 @@ const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArr
 /** The CLI's merge: objects deeply, arrays concatenated without duplicates, else the later value. */
 function mergeInto(target, source) {
   for (const [key, value] of Object.entries(source)) {
-    if (value === undefined) continue
+    // As lodash's merge: an undefined value is kept only where the target has none.
+    if (value === undefined) {
+      if (!Object.hasOwn(target, key)) target[key] = undefined
+      continue
+    }
     const current = target[key]
     if (Array.isArray(current) && Array.isArray(value)) target[key] = [...new Set([...current, ...value])]
     else if (isPlainObject(current) && isPlainObject(value)) target[key] = mergeInto({ ...current }, value)
@@ -54,36 +69,50 @@ function mergeInto(target, source) {
   return target
 }
 
-/** Managed settings: managed-settings.json, then the drop-ins of managed-settings.d in name order. */
+/**
+ * Managed settings: managed-settings.json, then the drop-ins of managed-settings.d in name order,
+ * each losing its ill-typed keys. `failed` when one of them is there and could not be read.
+ */
 function managedSettings() {
   const dir = managedDir()
   let merged
-  const base = readSettingsFile(path.join(dir, 'managed-settings.json'))
-  if (base) merged = mergeInto({}, base)
+  let failed = false
+  const take = (file) => {
+    const doc = readSettingsDocument(file)
+    if (doc.failed) failed = true
+    if (doc.settings) merged = mergeInto(merged ?? {}, checkPolicy(doc.settings))
+  }
+  take(path.join(dir, 'managed-settings.json'))
   let dropIns = []
   try {
     dropIns = fs.readdirSync(path.join(dir, 'managed-settings.d')).filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort()
   } catch {}
-  for (const f of dropIns) {
-    const s = readSettingsFile(path.join(dir, 'managed-settings.d', f))
-    if (s) merged = mergeInto(merged ?? {}, s)
-  }
-  return merged
+  for (const f of dropIns) take(path.join(dir, 'managed-settings.d', f))
+  return { settings: merged, failed }
 }
 
-/** The keys of a `managedSettings` option that can only restrict: locks, permission rules, sandbox. */
+/**
+ * The keys of a `managedSettings` option that can only restrict: the `allowManaged*Only` locks,
+ * permission rules (not `defaultMode`), sandbox restrictions.
+ */
 function restrictiveOnly(settings) {
   if (!isPlainObject(settings)) return undefined
   const out = {}
   for (const [key, value] of Object.entries(settings)) {
     if (value === undefined) continue
-    if (key === 'permissions' || key === 'sandbox' || /^allowManaged.*Only$/.test(key)) out[key] = value
+    if (key === 'permissions' && isPlainObject(value)) {
+      const { defaultMode, ...rules } = value
+      out[key] = rules
+    } else if (key === 'sandbox' || /^allowManaged.*Only$/.test(key)) out[key] = value
   }
-  return out
+  // Ill-typed keys are dropped here, never replaced.
+  return checkPolicy(out, { substitute: false })
 }
 
+const nonEmpty = (o) => (o && Object.keys(o).length > 0 ? o : undefined)
+
 /**
- * @param {{ cwd?: string, settingSources?: Array<'user'|'project'|'local'>, managedSettings?: object }} [opts]
+ * @param {{ cwd?: string, settingSources?: Array<'user'|'project'|'local'>, managedSettings?: object, serverManagedSettings?: object }} [opts]
  */
 async function resolveSettings(opts = {}) {
   const cwd = path.resolve(opts.cwd ?? process.cwd())
@@ -96,15 +125,27 @@ async function resolveSettings(opts = {}) {
   const loaded = []
   for (const name of ['userSettings', 'projectSettings', 'localSettings']) {
     if (!allowed.includes(name)) continue
-    const settings = readSettingsFile(files[name])
+    const read = readSettingsFile(files[name])
+    // A file with an ill-typed value is not used at all, as the CLI does.
+    const settings = read && checkFile(read)
     if (settings && Object.keys(settings).length > 0) loaded.push({ name, settings, path: files[name] })
   }
-  // The policy tier takes one sub-source: this machine's managed-settings file, else the
-  // `managedSettings` option (restrictive keys only).
-  const fromFile = managedSettings()
-  const fromParent = restrictiveOnly(opts.managedSettings)
-  const policy = fromFile && Object.keys(fromFile).length > 0 ? { settings: fromFile, origin: 'file' } : fromParent && Object.keys(fromParent).length > 0 ? { settings: fromParent, origin: 'parent' } : undefined
+  // The policy tier takes one sub-source, the first present of: the server-managed payload
+  // (`serverManagedSettings`), this machine's MDM policy, its managed-settings file, the
+  // `managedSettings` option (restrictive keys only), the per-user registry policy (HKCU).
+  const remote = opts.serverManagedSettings !== undefined && isPlainObject(opts.serverManagedSettings) ? nonEmpty(checkPolicy(opts.serverManagedSettings, { remote: true })) : undefined
+  const machine = await readMachinePolicy()
+  const file = managedSettings()
+  const parent = nonEmpty(restrictiveOnly(opts.managedSettings))
+  const mdm = nonEmpty(machine.mdm && checkPolicy(machine.mdm))
+  const hkcu = nonEmpty(machine.hkcu && checkPolicy(machine.hkcu))
+  const policy = remote ? { settings: remote, origin: 'remote' }
+    : mdm ? { settings: mdm, origin: machine.mdmOrigin }
+      : nonEmpty(file.settings) ? { settings: file.settings, origin: 'file' }
+        : parent ? { settings: parent, origin: 'parent' }
+          : hkcu ? { settings: hkcu, origin: 'hkcu' } : undefined
   if (policy) loaded.push({ name: 'policySettings', settings: policy.settings, path: undefined, policyOrigin: policy.origin })
+  const didNotLoad = [...machine.didNotLoad, ...(file.failed ? ['file'] : [])]
 
   const label = { userSettings: 'user', projectSettings: 'project', localSettings: 'local', policySettings: 'managed' }
   const entry = (s) => ({ source: label[s.name], path: s.path, ...(s.name === 'policySettings' && { policyOrigin: s.policyOrigin }) })
@@ -122,8 +163,8 @@ async function resolveSettings(opts = {}) {
   return {
     effective,
     provenance,
-    sources: loaded.map((s) => ({ settings: s.settings, ...entry(s) })),
-    machinePolicy: { didNotLoad: false },
+    sources: loaded.map((s) => ({ source: label[s.name], settings: s.settings, path: s.path, ...(s.name === 'policySettings' && { policyOrigin: s.policyOrigin }) })),
+    machinePolicy: { didNotLoad: didNotLoad.length > 0 && didNotLoad },
   }
 }
 

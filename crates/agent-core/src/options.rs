@@ -94,6 +94,10 @@ pub struct QueryOptions {
   /// Dialog kinds the host's `onUserDialog` answers (sent in `initialize`).
   pub supported_dialog_kinds: Option<Vec<String>>,
   pub per_task_stop_affordance: Option<bool>,
+  /// `{ accepted, directory }`: the host's attestation that the user accepted a trust dialog for
+  /// the session's folder (sent in `initialize`; the host drops an `accepted` one without an
+  /// absolute `directory`, as the official does).
+  pub workspace_trust: Option<Value>,
   /// `'initialize'`: process MCP servers travel in `initialize` rather than `--mcp-config`.
   pub mcp_servers_delivery: Option<String>,
   /// `'initialize'`: plugins travel in `initialize` rather than `--plugin-dir`.

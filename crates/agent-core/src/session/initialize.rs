@@ -46,6 +46,7 @@ pub fn initialize_request(o: &QueryOptions, servers: &[(String, Arc<McpServerDef
   put("forwardSubagentText", o.forward_subagent_text.map(Value::Bool));
   put("supportedDialogKinds", o.supported_dialog_kinds.clone().map(|k| k.into_iter().map(Value::String).collect()));
   put("perTaskStopAffordance", o.per_task_stop_affordance.map(Value::Bool));
+  put("workspaceTrust", o.workspace_trust.clone());
   put("plugins", o.plugins.clone().filter(|_| o.plugins_via_initialize()).map(Value::Array));
   put("mcpServers", o.mcp_servers.clone().filter(|_| o.mcp_servers_via_initialize()).map(Value::Object));
   Ok(Value::Object(r))
