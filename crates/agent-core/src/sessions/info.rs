@@ -20,17 +20,34 @@ pub struct HeadTail {
   pub size: u64,
 }
 
-fn read_at_most(f: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
-  let mut n = 0;
-  while n < buf.len() {
-    match f.read(&mut buf[n..]) {
-      Ok(0) => break,
-      Ok(k) => n += k,
-      Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-      Err(e) => return Err(e),
+/// Up to `n` bytes from the current position, into a fresh buffer (no zero-filling: `File`
+/// reads into the spare capacity).
+fn read_up_to(f: &mut File, n: usize) -> std::io::Result<Vec<u8>> {
+  let mut v = Vec::with_capacity(n);
+  Read::by_ref(f).take(n as u64).read_to_end(&mut v)?;
+  Ok(v)
+}
+
+/// Bytes as text the way `Buffer#toString('utf8')` decodes them (invalid sequences become
+/// U+FFFD). Valid text, the common case, is taken as it is, without a copy.
+pub fn decode(bytes: Vec<u8>) -> String {
+  match String::from_utf8(bytes) {
+    Ok(s) => s,
+    Err(e) => {
+      let err = e.utf8_error();
+      let bytes = e.into_bytes();
+      if err.error_len().is_none() {
+        // Only the last character was cut by the window: one replacement character.
+        let mut s = String::with_capacity(err.valid_up_to() + 3);
+        // The prefix was just validated.
+        s.push_str(std::str::from_utf8(&bytes[..err.valid_up_to()]).unwrap_or_default());
+        s.push('\u{FFFD}');
+        s
+      } else {
+        String::from_utf8_lossy(&bytes).into_owned()
+      }
     }
   }
-  Ok(n)
 }
 
 fn open_regular(path: &Path) -> Option<File> {
@@ -63,19 +80,21 @@ pub fn read_head_tail(path: &Path) -> Option<HeadTail> {
   if !meta.is_file() {
     return None;
   }
-  let mut buf = vec![0u8; WINDOW];
-  let n = read_at_most(&mut f, &mut buf).ok()?;
-  if n == 0 {
+  let head = read_up_to(&mut f, WINDOW).ok()?;
+  if head.is_empty() {
     return None;
   }
-  let head = String::from_utf8_lossy(&buf[..n]).into_owned();
   let size = meta.len();
   let tail = if size > WINDOW as u64 {
     f.seek(SeekFrom::Start(size - WINDOW as u64)).ok()?;
-    let k = read_at_most(&mut f, &mut buf).ok()?;
-    String::from_utf8_lossy(&buf[..k]).into_owned()
+    Some(read_up_to(&mut f, WINDOW).ok()?)
   } else {
-    head.clone()
+    None
+  };
+  let head = decode(head);
+  let tail = match tail {
+    Some(t) => decode(t),
+    None => head.clone(),
   };
   Some(HeadTail { head, tail, mtime_ms: mtime_ms(&meta), size })
 }
