@@ -58,6 +58,71 @@ fn out_message<'a>(e: &'a Entry<'a>, parent_tool: Option<&'a str>, parent_agent:
   }
 }
 
+/// A JSON string: the text itself between quotes when nothing in it needs escaping (the
+/// common case: ids, timestamps, types), else serde_json's escaping.
+fn push_str_json(out: &mut String, s: &str) {
+  if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+    out.push('"');
+    out.push_str(s);
+    out.push('"');
+  } else {
+    out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
+  }
+}
+
+fn push_opt_str(out: &mut String, key: &str, v: Option<&str>) {
+  out.push_str(key);
+  match v {
+    Some(s) => push_str_json(out, s),
+    None => out.push_str("null"),
+  }
+}
+
+/// The messages as a JSON array, written directly (the same text `serde_json` gives for
+/// `OutMessage`s, without its per-character escaping checks through the serializer).
+fn to_json(list: &[OutMessage<'_>]) -> String {
+  let size: usize = list.iter().map(|m| 200 + m.message.map_or(0, |r| r.get().len()) + m.origin.map_or(0, |r| r.get().len())).sum();
+  let mut out = String::with_capacity(size + 2);
+  out.push('[');
+  for (n, m) in list.iter().enumerate() {
+    if n > 0 {
+      out.push(',');
+    }
+    out.push_str("{\"type\":");
+    push_str_json(&mut out, m.kind);
+    out.push_str(",\"uuid\":");
+    push_str_json(&mut out, m.uuid);
+    push_opt_str(&mut out, ",\"session_id\":", m.session_id);
+    if let Some(msg) = m.message {
+      out.push_str(",\"message\":");
+      out.push_str(msg.get());
+    }
+    push_opt_str(&mut out, ",\"parent_tool_use_id\":", m.parent_tool_use_id);
+    push_opt_str(&mut out, ",\"parent_agent_id\":", m.parent_agent_id);
+    for (flag, key) in [
+      (m.interrupted_by_shutdown, ",\"interruptedByShutdown\":true"),
+      (m.is_compact_summary, ",\"isCompactSummary\":true"),
+      (m.is_meta, ",\"is_meta\":true"),
+      (m.is_completed_local_command, ",\"isCompletedLocalCommand\":true"),
+    ] {
+      if flag {
+        out.push_str(key);
+      }
+    }
+    if let Some(t) = m.timestamp {
+      out.push_str(",\"timestamp\":");
+      push_str_json(&mut out, t);
+    }
+    if let Some(o) = m.origin {
+      out.push_str(",\"origin\":");
+      out.push_str(o.get());
+    }
+    out.push('}');
+  }
+  out.push(']');
+  out
+}
+
 fn page<T>(items: Vec<T>, p: &Page) -> Vec<T> {
   let offset = p.offset.unwrap_or(0).max(0) as usize;
   let take = match p.limit {
@@ -88,7 +153,7 @@ pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
     })
     .collect();
   let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], None, None)).collect();
-  serde_json::to_string(&out).unwrap_or_else(|_| "[]".into())
+  to_json(&out)
 }
 
 /// Reads a whole transcript (lossy UTF-8); `None` when it cannot be read.
@@ -183,5 +248,18 @@ pub fn subagent_json(text: &str, tool_use_id: Option<&str>, parent_agent: Option
   chain::mark_local_commands(&mut entries, &list);
   let kept: Vec<usize> = list.into_iter().filter(|&i| entries[i].is_message()).collect();
   let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], tool_use_id.as_deref(), parent_agent.as_deref())).collect();
-  serde_json::to_string(&out).unwrap_or_else(|_| "[]".into())
+  to_json(&out)
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn direct_json_matches_serde() {
+    let text = "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"s\\\"q\",\"timestamp\":\"t\\u0001\",\"isMeta\":true,\"origin\":{\"kind\":\"channel\"},\"message\":{\"role\":\"user\",\"content\":\"h\\u00e9\u{e9}\"}}\n{\"type\":\"assistant\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"isCompactSummary\":true,\"message\":{\"id\":\"m\",\"content\":[]}}\n";
+    let entries = parse_entries(text, &["user", "assistant"]);
+    let list: Vec<OutMessage<'_>> = entries.iter().map(|e| out_message(e, Some("t\\x"), None)).collect();
+    assert_eq!(to_json(&list), serde_json::to_string(&list).unwrap());
+  }
 }

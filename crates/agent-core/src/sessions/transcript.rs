@@ -175,8 +175,17 @@ pub fn message_id(e: &Entry<'_>) -> Option<String> {
       Ok(())
     }
   }
+  let raw = e.message?.get();
+  // The CLI writes the id first: `{"id":"msg_…",…}`; read it straight when it has no escapes.
+  if let Some(rest) = raw.strip_prefix("{\"id\":\"") {
+    if let Some(end) = memchr::memchr2(b'"', b'\\', rest.as_bytes()) {
+      if rest.as_bytes()[end] == b'"' && !rest.as_bytes()[..end].iter().any(|&b| b < 0x20) {
+        return Some(rest[..end].to_string());
+      }
+    }
+  }
   let mut found = None;
-  let mut de = serde_json::Deserializer::from_str(e.message?.get());
+  let mut de = serde_json::Deserializer::from_str(raw);
   let _ = serde::Deserializer::deserialize_map(&mut de, Find(&mut found));
   found
 }
@@ -214,13 +223,13 @@ pub fn tool_blocks(e: &Entry<'_>, want: &str) -> (bool, Vec<String>) {
   /// One content block: `Some((kind, id))` when it is a well-formed block.
   struct Block<'k>(&'k str);
   impl<'de> DeserializeSeed<'de> for Block<'_> {
-    type Value = Option<(Option<String>, Option<String>)>;
+    type Value = Option<(Option<std::borrow::Cow<'de, str>>, Option<std::borrow::Cow<'de, str>>)>;
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
       d.deserialize_any(self)
     }
   }
   impl<'de> Visitor<'de> for Block<'_> {
-    type Value = Option<(Option<String>, Option<String>)>;
+    type Value = Option<(Option<std::borrow::Cow<'de, str>>, Option<std::borrow::Cow<'de, str>>)>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
       f.write_str("a block")
     }
@@ -241,7 +250,9 @@ pub fn tool_blocks(e: &Entry<'_>, want: &str) -> (bool, Vec<String>) {
         let value = if text == "null" {
           None
         } else if text.starts_with('"') {
-          serde_json::from_str::<String>(text).ok()
+          // A string without escapes is its text between the quotes.
+          let inner = &text[1..text.len() - 1];
+          if inner.contains('\\') { serde_json::from_str::<String>(text).ok().map(std::borrow::Cow::Owned) } else { Some(std::borrow::Cow::Borrowed(inner)) }
         } else {
           ok = false;
           None
@@ -321,7 +332,7 @@ pub fn tool_blocks(e: &Entry<'_>, want: &str) -> (bool, Vec<String>) {
         if let Some((Some(kind), id)) = block {
           if kind == self.want {
             out.0 = true;
-            out.1.extend(id);
+            out.1.extend(id.map(std::borrow::Cow::into_owned));
           }
         }
       }
@@ -392,8 +403,54 @@ pub fn block_ids(e: &Entry<'_>, kind: &str) -> Vec<String> {
 }
 
 /// Splits `text` into lines and parses those that are conversation entries (user, assistant,
-/// progress, system, attachment with a string uuid). Corrupt lines are skipped.
+/// progress, system, attachment with a string uuid). Corrupt lines are skipped. A large
+/// transcript is cut at line ends into parts parsed on a few threads (the entries keep their
+/// file order).
 pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
+  /// Below this a transcript is parsed on the calling thread (a thread costs more than it saves).
+  const PARALLEL_FROM: usize = 1 << 20;
+  let threads = if text.len() >= PARALLEL_FROM { std::thread::available_parallelism().map_or(1, |n| n.get()).min(4) } else { 1 };
+  if threads <= 1 {
+    return parse_part(text, kinds);
+  }
+  let bytes = text.as_bytes();
+  let mut parts = Vec::with_capacity(threads);
+  let mut start = 0;
+  for k in 1..threads {
+    let target = text.len() * k / threads;
+    if target <= start {
+      continue;
+    }
+    let Some(nl) = memchr::memchr(b'\n', &bytes[target..]) else { break };
+    // '\n' is ASCII: the cut is on a character boundary.
+    parts.push(&text[start..target + nl + 1]);
+    start = target + nl + 1;
+  }
+  parts.push(&text[start..]);
+  std::thread::scope(|s| {
+    let mut handles = Vec::with_capacity(parts.len());
+    for &part in &parts[1..] {
+      match std::thread::Builder::new().spawn_scoped(s, move || parse_part(part, kinds)) {
+        Ok(h) => handles.push(Ok(h)),
+        // No thread to be had: this part is parsed here, in order.
+        Err(_) => handles.push(Err(part)),
+      }
+    }
+    let mut out = parse_part(parts[0], kinds);
+    for h in handles {
+      match h {
+        Ok(h) => match h.join() {
+          Ok(v) => out.extend(v),
+          Err(panic) => std::panic::resume_unwind(panic),
+        },
+        Err(part) => out.extend(parse_part(part, kinds)),
+      }
+    }
+    out
+  })
+}
+
+fn parse_part<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
   let mut out = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
   for line in lines(text) {
     let line = line.trim_start_matches(|c: char| (c as u32) <= 32);
