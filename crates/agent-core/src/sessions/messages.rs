@@ -29,16 +29,62 @@ struct OutMessage<'a> {
   parent_agent_id: Option<&'a str>,
   #[serde(rename = "interruptedByShutdown", skip_serializing_if = "std::ops::Not::not")]
   interrupted_by_shutdown: bool,
+  #[serde(rename = "toolDenialUnanswered", skip_serializing_if = "Option::is_none")]
+  tool_denial_unanswered: Option<&'static str>,
+  #[serde(skip_serializing_if = "Option::is_none")]
+  tool_result_meta: Option<[ResultMeta; 1]>,
   #[serde(rename = "isCompactSummary", skip_serializing_if = "std::ops::Not::not")]
   is_compact_summary: bool,
   #[serde(skip_serializing_if = "std::ops::Not::not")]
   is_meta: bool,
+  #[serde(rename = "isQueuedCommand", skip_serializing_if = "std::ops::Not::not")]
+  is_queued_command: bool,
   #[serde(rename = "isCompletedLocalCommand", skip_serializing_if = "std::ops::Not::not")]
   is_completed_local_command: bool,
   #[serde(skip_serializing_if = "Option::is_none")]
   timestamp: Option<&'a str>,
   #[serde(skip_serializing_if = "Option::is_none")]
   origin: Option<&'a RawValue>,
+}
+
+/// A tool result the permission system answered instead of the tool (`tool_result_meta`).
+#[derive(Serialize, Clone)]
+struct ResultMeta {
+  id: String,
+  non_execution_kind: &'static str,
+}
+
+/// The denial kinds the official reports (`toolDenialKind`).
+const DENIAL_KINDS: [&str; 7] = ["user-rejected", "permission-rule", "automode-blocked", "automode-unavailable", "automode-parsing-error", "interrupted", "cancelled"];
+
+fn raw_str<'a>(r: Option<&'a RawValue>) -> Option<String> {
+  r.filter(|r| r.get().starts_with('"')).and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+}
+
+/// `tool_result_meta` of an entry with a known `toolDenialKind` whose content has exactly one
+/// `tool_result` block, with a string `tool_use_id` (official `GT`).
+fn result_meta(e: &Entry<'_>) -> Option<[ResultMeta; 1]> {
+  let kind = raw_str(e.denial_kind)?;
+  let kind = DENIAL_KINDS.iter().find(|k| **k == kind)?;
+  let msg: serde_json::Value = serde_json::from_str(e.message?.get()).ok()?;
+  let blocks = msg.get("content")?.as_array()?;
+  let results: Vec<&serde_json::Value> = blocks.iter().filter(|b| b.get("type").and_then(|t| t.as_str()) == Some("tool_result")).collect();
+  if results.len() != 1 {
+    return None;
+  }
+  let id = results[0].get("tool_use_id")?.as_str()?;
+  Some([ResultMeta { id: id.to_string(), non_execution_kind: kind }])
+}
+
+/// An assistant entry that only closes a quiet turn: `closesQuietTurn` with one text block,
+/// empty or "No response requested." (official `W$`). Left out of the conversation.
+fn quiet_turn_closer(e: &Entry<'_>) -> bool {
+  if e.kind() != "assistant" || !e.closes_quiet_turn {
+    return false;
+  }
+  let Some(msg) = e.message.and_then(|m| serde_json::from_str::<serde_json::Value>(m.get()).ok()) else { return false };
+  let Some(blocks) = msg.get("content").and_then(|c| c.as_array()) else { return false };
+  blocks.len() == 1 && blocks[0].get("type").and_then(|t| t.as_str()) == Some("text") && matches!(blocks[0].get("text").and_then(|t| t.as_str()), Some("" | "No response requested."))
 }
 
 fn out_message<'a>(e: &'a Entry<'a>, parent_tool: Option<&'a str>, parent_agent: Option<&'a str>) -> OutMessage<'a> {
@@ -50,8 +96,11 @@ fn out_message<'a>(e: &'a Entry<'a>, parent_tool: Option<&'a str>, parent_agent:
     parent_tool_use_id: parent_tool,
     parent_agent_id: parent_agent,
     interrupted_by_shutdown: e.interrupted_by_shutdown,
+    tool_denial_unanswered: (raw_str(e.denial_unanswered).as_deref() == Some("stream-closed")).then_some("stream-closed"),
+    tool_result_meta: if e.denial_kind.is_some() { result_meta(e) } else { None },
     is_compact_summary: e.compact_summary,
     is_meta: e.meta || e.compact_summary || e.transcript_only,
+    is_queued_command: e.queued_command,
     is_completed_local_command: e.completed_local_command,
     timestamp: e.timestamp.as_deref(),
     origin: e.origin.filter(|o| o.get() != "null"),
@@ -99,10 +148,21 @@ fn to_json(list: &[OutMessage<'_>]) -> String {
     }
     push_opt_str(&mut out, ",\"parent_tool_use_id\":", m.parent_tool_use_id);
     push_opt_str(&mut out, ",\"parent_agent_id\":", m.parent_agent_id);
+    if m.interrupted_by_shutdown {
+      out.push_str(",\"interruptedByShutdown\":true");
+    }
+    if let Some(u) = m.tool_denial_unanswered {
+      out.push_str(",\"toolDenialUnanswered\":");
+      push_str_json(&mut out, u);
+    }
+    if let Some(meta) = &m.tool_result_meta {
+      out.push_str(",\"tool_result_meta\":");
+      out.push_str(&serde_json::to_string(meta).unwrap_or_else(|_| "[]".into()));
+    }
     for (flag, key) in [
-      (m.interrupted_by_shutdown, ",\"interruptedByShutdown\":true"),
       (m.is_compact_summary, ",\"isCompactSummary\":true"),
       (m.is_meta, ",\"is_meta\":true"),
+      (m.is_queued_command, ",\"isQueuedCommand\":true"),
       (m.is_completed_local_command, ",\"isCompletedLocalCommand\":true"),
     ] {
       if flag {
@@ -149,7 +209,7 @@ pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
     .filter(|&i| {
       let e = &entries[i];
       let kind_ok = e.is_message() || (e.kind() == "system" && include_system);
-      kind_ok && !(e.meta && !kinds_keep_origin(e.origin)) && !e.sidechain && !e.has_team()
+      kind_ok && !quiet_turn_closer(e) && !(e.meta && !kinds_keep_origin(e.origin)) && !e.sidechain && !e.has_team()
     })
     .collect();
   let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], None, None)).collect();
@@ -257,8 +317,9 @@ mod tests {
 
   #[test]
   fn direct_json_matches_serde() {
-    let text = "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"s\\\"q\",\"timestamp\":\"t\\u0001\",\"isMeta\":true,\"origin\":{\"kind\":\"channel\"},\"message\":{\"role\":\"user\",\"content\":\"h\\u00e9\u{e9}\"}}\n{\"type\":\"assistant\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"isCompactSummary\":true,\"message\":{\"id\":\"m\",\"content\":[]}}\n";
+    let text = "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"s\\\"q\",\"timestamp\":\"t\\u0001\",\"isMeta\":true,\"origin\":{\"kind\":\"channel\"},\"message\":{\"role\":\"user\",\"content\":\"h\\u00e9\u{e9}\"}}\n{\"type\":\"assistant\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"isCompactSummary\":true,\"message\":{\"id\":\"m\",\"content\":[]}}\n{\"type\":\"user\",\"uuid\":\"u3\",\"isQueuedCommand\":true,\"toolDenialKind\":\"user-rejected\",\"toolDenialUnanswered\":\"stream-closed\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\"}]}}\n";
     let entries = parse_entries(text, &["user", "assistant"]);
+    assert_eq!(entries.len(), 3);
     let list: Vec<OutMessage<'_>> = entries.iter().map(|e| out_message(e, Some("t\\x"), None)).collect();
     assert_eq!(to_json(&list), serde_json::to_string(&list).unwrap());
   }

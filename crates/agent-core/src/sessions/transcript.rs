@@ -80,6 +80,14 @@ pub struct Entry<'a> {
   pub source_tool_assistant: Option<Cow<'a, str>>,
   #[serde(borrow, rename = "promptSource", default)]
   pub prompt_source: Option<&'a RawValue>,
+  #[serde(rename = "closesQuietTurn", default, deserialize_with = "truthy")]
+  pub closes_quiet_turn: bool,
+  #[serde(rename = "isQueuedCommand", default, deserialize_with = "truthy")]
+  pub queued_command: bool,
+  #[serde(borrow, rename = "toolDenialKind", default)]
+  pub denial_kind: Option<&'a RawValue>,
+  #[serde(borrow, rename = "toolDenialUnanswered", default)]
+  pub denial_unanswered: Option<&'a RawValue>,
   /// Set on entries rewritten by the chain walk (compaction relinking).
   #[serde(skip)]
   pub relinked_parent: Option<Option<String>>,
