@@ -1,7 +1,7 @@
 // Rarer getSessionMessages fields, side by side with the official SDK on the same transcript:
 // permission denials (`toolDenialKind` → `tool_result_meta`, `toolDenialUnanswered`), queued
 // commands (`isQueuedCommand`), and assistant entries that only close a quiet turn
-// (`closesQuietTurn`, left out).
+// (`closesQuietTurn`, left out), and origins (task notifications keep their known fields).
 import { describe, it, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -51,7 +51,7 @@ const toolUse = (id) => assistant([{ type: 'tool_use', id, name: 'Bash', input: 
 const result = (id, extra = {}) => user([{ type: 'tool_result', tool_use_id: id, content: 'denied', is_error: true }], extra)
 
 describe('getSessionMessages: rarer fields', () => {
-  it('denials, unanswered permission prompts, queued commands and quiet-turn closers match the official', async () => {
+  it('denials, unanswered permission prompts, queued commands, quiet-turn closers and origins match the official', async () => {
     const kinds = ['user-rejected', 'permission-rule', 'automode-blocked', 'automode-unavailable', 'automode-parsing-error', 'interrupted', 'cancelled', 'not-a-kind']
     const entries = [user('start')]
     for (const [n, kind] of kinds.entries()) {
@@ -72,6 +72,13 @@ describe('getSessionMessages: rarer fields', () => {
       assistant([{ type: 'text', text: 'No response requested.' }, { type: 'text', text: 'more' }], { closesQuietTurn: true }),
       user('next'),
       assistant([{ type: 'text', text: 'No response requested.' }], { closesQuietTurn: 'yes' }),
+      user('from a task', { origin: { kind: 'task-notification', subkind: 's', secret: 'dropped', runId: 'run_1', taskKind: 'mcp-task', fireReason: 'done', producer: { a: 1 } } }),
+      user('from another task', { origin: { kind: 'task-notification', runId: 'bad id!', taskKind: 'other' } }),
+      user('origin false', { origin: false }),
+      user('origin zero', { origin: 0 }),
+      user('origin empty', { origin: '' }),
+      user('origin human', { origin: { kind: 'human', extra: 1 } }),
+      user('a channel note', { isMeta: true, origin: { kind: 'channel', server: 'x' } }),
       user('last'),
       assistant([{ type: 'text', text: 'No response requested.' }], { closesQuietTurn: true }),
     )
@@ -84,6 +91,7 @@ describe('getSessionMessages: rarer fields', () => {
         assert.equal(mine.filter((m) => m.toolDenialUnanswered === 'stream-closed').length, 1)
         assert.ok(mine.some((m) => m.isQueuedCommand === true))
         assert.ok(!mine.some((m) => m.message?.content?.[0]?.text === ''), 'an empty quiet-turn closer is left out')
+        assert.deepStrictEqual(mine.find((m) => m.message.content === 'from a task').origin, { kind: 'task-notification', subkind: 's', fireReason: 'done', producer: { a: 1 }, runId: 'run_1', taskKind: 'mcp-task' })
       }
     }
   })

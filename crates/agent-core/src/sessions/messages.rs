@@ -44,7 +44,7 @@ struct OutMessage<'a> {
   #[serde(skip_serializing_if = "Option::is_none")]
   timestamp: Option<&'a str>,
   #[serde(skip_serializing_if = "Option::is_none")]
-  origin: Option<&'a RawValue>,
+  origin: Option<std::borrow::Cow<'a, RawValue>>,
 }
 
 /// A tool result the permission system answered instead of the tool (`tool_result_meta`).
@@ -87,6 +87,47 @@ fn quiet_turn_closer(e: &Entry<'_>) -> bool {
   blocks.len() == 1 && blocks[0].get("type").and_then(|t| t.as_str()) == Some("text") && matches!(blocks[0].get("text").and_then(|t| t.as_str()), Some("" | "No response requested."))
 }
 
+/// The `origin` the official returns (its `xR`): a task notification keeps only its known
+/// fields (`runId` only when it is a valid id, `taskKind` only "mcp-task"); a falsy origin is
+/// left out; any other is copied as it is.
+fn shaped_origin(raw: &RawValue) -> Option<std::borrow::Cow<'_, RawValue>> {
+  let text = raw.get();
+  if matches!(text, "null" | "false" | "\"\"") {
+    return None;
+  }
+  if !text.starts_with('{') {
+    if text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) && serde_json::from_str::<f64>(text).map_or(false, |n| n == 0.0) {
+      return None;
+    }
+    return Some(std::borrow::Cow::Borrowed(raw));
+  }
+  if !scan_has(text, "task-notification") {
+    return Some(std::borrow::Cow::Borrowed(raw));
+  }
+  let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(text) else { return Some(std::borrow::Cow::Borrowed(raw)) };
+  if o.get("kind").and_then(|k| k.as_str()) != Some("task-notification") {
+    return Some(std::borrow::Cow::Borrowed(raw));
+  }
+  let mut out = serde_json::Map::new();
+  out.insert("kind".into(), "task-notification".into());
+  for k in ["subkind", "fireReason", "producer"] {
+    if let Some(v) = o.get(k) {
+      out.insert(k.into(), v.clone());
+    }
+  }
+  if let Some(run) = o.get("runId").and_then(|r| r.as_str()).filter(|r| valid_tool_id(r)) {
+    out.insert("runId".into(), run.into());
+  }
+  if o.get("taskKind").and_then(|t| t.as_str()) == Some("mcp-task") {
+    out.insert("taskKind".into(), "mcp-task".into());
+  }
+  RawValue::from_string(serde_json::Value::Object(out).to_string()).ok().map(std::borrow::Cow::Owned)
+}
+
+fn scan_has(hay: &str, needle: &str) -> bool {
+  super::scan::has(hay, needle)
+}
+
 fn out_message<'a>(e: &'a Entry<'a>, parent_tool: Option<&'a str>, parent_agent: Option<&'a str>) -> OutMessage<'a> {
   OutMessage {
     kind: e.kind(),
@@ -103,7 +144,7 @@ fn out_message<'a>(e: &'a Entry<'a>, parent_tool: Option<&'a str>, parent_agent:
     is_queued_command: e.queued_command,
     is_completed_local_command: e.completed_local_command,
     timestamp: e.timestamp.as_deref(),
-    origin: e.origin.filter(|o| o.get() != "null"),
+    origin: e.origin.and_then(shaped_origin),
   }
 }
 
@@ -130,7 +171,7 @@ fn push_opt_str(out: &mut String, key: &str, v: Option<&str>) {
 /// The messages as a JSON array, written directly (the same text `serde_json` gives for
 /// `OutMessage`s, without its per-character escaping checks through the serializer).
 fn to_json(list: &[OutMessage<'_>]) -> String {
-  let size: usize = list.iter().map(|m| 200 + m.message.map_or(0, |r| r.get().len()) + m.origin.map_or(0, |r| r.get().len())).sum();
+  let size: usize = list.iter().map(|m| 200 + m.message.map_or(0, |r| r.get().len()) + m.origin.as_ref().map_or(0, |r| r.get().len())).sum();
   let mut out = String::with_capacity(size + 2);
   out.push('[');
   for (n, m) in list.iter().enumerate() {
@@ -173,7 +214,7 @@ fn to_json(list: &[OutMessage<'_>]) -> String {
       out.push_str(",\"timestamp\":");
       push_str_json(&mut out, t);
     }
-    if let Some(o) = m.origin {
+    if let Some(o) = &m.origin {
       out.push_str(",\"origin\":");
       out.push_str(o.get());
     }
