@@ -238,7 +238,9 @@ class Query {
   }
 
   _setBatch(batch) {
-    this._buffer = this._mirror ? this._mirror.take(JSON.parse(batch)) : JSON.parse(batch)
+    // The text of a JSON array of messages, or of one message alone (an object).
+    const parsed = batch.charCodeAt(0) === 123 /* { */ ? [JSON.parse(batch)] : JSON.parse(batch)
+    this._buffer = this._mirror ? this._mirror.take(parsed) : parsed
     // The text of an error result that ends the stream (the CLI exits non-zero after one).
     const last = this._buffer[this._buffer.length - 1]
     if (last && last.type === 'result') {

@@ -219,14 +219,15 @@ impl NativeSession {
     }
   }
 
-  /// The next messages as the text of one JSON array (at least one message), or `null` at the
+  /// The next messages as the text of one JSON array (at least one message; a single message as
+  /// the text of that message alone, see [`JsonArrayText::join`]), or `null` at the
   /// end of the stream; then `endReason()` tells whether it ended with an error. One string and
   /// one `JSON.parse` per batch beat one of each per message.
   #[napi]
   pub async fn next_batch(&self) -> Result<Option<JsonArrayText>> {
     let mut messages = self.messages.lock().await;
     match messages.next_batch(MAX_BATCH, MAX_BATCH_BYTES).await {
-      Some(Ok(batch)) => Ok(Some(JsonArrayText::join(&batch))),
+      Some(Ok(batch)) => Ok(Some(JsonArrayText::join(batch))),
       Some(Err(e)) => {
         *self.end.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
         Ok(None)
@@ -241,7 +242,7 @@ impl NativeSession {
   #[napi]
   pub fn try_batch(&self) -> Option<JsonArrayText> {
     let mut messages = self.messages.try_lock().ok()?;
-    messages.try_batch(MAX_BATCH, MAX_BATCH_BYTES).map(|batch| JsonArrayText::join(&batch))
+    messages.try_batch(MAX_BATCH, MAX_BATCH_BYTES).map(JsonArrayText::join)
   }
 
   /// Why the stream ended: `null` for a clean end.
