@@ -32,7 +32,7 @@ async function call(op, args) {
     // process.env do not reach the process environment the engine would read).
     const configDir = process.env.CLAUDE_CONFIG_DIR || path.join(require('os').homedir(), '.claude')
     // File times as this runtime's fs.stat gives them (Node rounds to the millisecond, Bun truncates).
-    text = await loadNative().sessionsCall(op, JSON.stringify({ ...args, configDir, floorMtime: IS_BUN }))
+    text = await loadNative().sessionsCall(op, JSON.stringify({ ...args, configDir, floorMtime: IS_BUN, projectDirName: dirNameOverride() }))
   } catch (e) {
     let failure
     try {
@@ -72,13 +72,25 @@ function dirArg(dir) {
   return typeof dir === 'string' && dir !== '' ? dir : undefined
 }
 
+/**
+ * `CLAUDE_CODE_PROJECT_DIR_NAME` when the CLI would use it (`CLAUDE_CONFIG_DIR` set too, and a
+ * name of 1-64 `[A-Za-z0-9_-]` that is not a Windows device name): every project's sessions
+ * then live in that one folder.
+ */
+function dirNameOverride() {
+  if (!process.env.CLAUDE_CONFIG_DIR) return undefined
+  const name = process.env.CLAUDE_CODE_PROJECT_DIR_NAME
+  if (!name || !/^[A-Za-z0-9_-]{1,64}$/.test(name) || /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$/i.test(name)) return undefined
+  return name
+}
+
 /** The store key of a project directory (realpath of `dir`, sanitized as the CLI names folders). */
 function projectKey(dir) {
   let p = path.resolve(dir ?? '.')
   try {
     p = fs.realpathSync(p)
   } catch {}
-  return projectFolderName(p)
+  return dirNameOverride() ?? projectFolderName(p)
 }
 
 function jsHash(s) {
@@ -328,7 +340,7 @@ function infoFromSummary(summary, cwd) {
 
 async function storeListSessions(store, o) {
   const cwd = resolvedDir(o.dir)
-  const key = projectFolderName(cwd)
+  const key = dirNameOverride() ?? projectFolderName(cwd)
   const offset = o.offset ?? 0
   const limit = o.limit
   if (store.listSessionSummaries) {

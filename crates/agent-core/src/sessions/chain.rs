@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::transcript::{block_ids, last_text, peek_message, Entry};
+use super::transcript::{last_text, message_id, tool_blocks, Entry};
 
 /// Relinks preserved compaction segments so the chain runs through them.
 fn relink(entries: &mut [Entry<'_>], index: &HashMap<String, usize>) {
@@ -45,47 +45,83 @@ fn relink(entries: &mut [Entry<'_>], index: &HashMap<String, usize>) {
   }
 }
 
+/// Hash maps keyed by transcript text: foldhash (fast, and seeded per process, so a crafted
+/// transcript cannot choose colliding keys).
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+type Set<K> = HashSet<K, foldhash::fast::RandomState>;
+
+fn map<K, V>(n: usize) -> Map<K, V> {
+  Map::with_capacity_and_hasher(n, Default::default())
+}
+
+fn set<K>(n: usize) -> Set<K> {
+  Set::with_capacity_and_hasher(n, Default::default())
+}
+
+trait CollectWith<K, V> {
+  fn collect_with(self, n: usize) -> Map<K, V>;
+}
+
+impl<K: std::hash::Hash + Eq, V, I: Iterator<Item = (K, V)>> CollectWith<K, V> for I {
+  fn collect_with(self, n: usize) -> Map<K, V> {
+    let mut m = map(n);
+    m.extend(self);
+    m
+  }
+}
+
 /// Walks the chain; returns the entries of the conversation, first to last, as indexes into
 /// `entries` (where a uuid appears more than once, the last entry with it counts).
 pub fn walk(entries: &mut Vec<Entry<'_>>) -> Vec<usize> {
-  let mut by_uuid: HashMap<String, usize> = HashMap::with_capacity(entries.len());
-  for (i, e) in entries.iter().enumerate() {
-    by_uuid.insert(e.uuid().to_string(), i);
+  let relinks = entries.iter().any(|e| e.kind() == "system" && e.subtype.as_deref() == Some("compact_boundary") && e.compact.as_ref().map_or(false, |c| c.preserved_messages.is_some() || c.preserved_segment.is_some()));
+  if relinks {
+    let mut index: HashMap<String, usize> = HashMap::with_capacity(entries.len());
+    for (i, e) in entries.iter().enumerate() {
+      index.insert(e.uuid().to_string(), i);
+    }
+    relink(entries, &index);
   }
-  relink(entries, &by_uuid);
-  // First position of each uuid in file order (the official orders by it).
-  let mut first_pos: HashMap<&str, usize> = HashMap::with_capacity(entries.len());
+  let entries: &[Entry<'_>] = entries;
+  // Each uuid's first position in file order (the official orders by it) and its last entry.
+  let mut slots: Map<&str, (usize, usize)> = map(entries.len());
   for (i, e) in entries.iter().enumerate() {
-    first_pos.entry(e.uuid()).or_insert(i);
+    slots.entry(e.uuid()).and_modify(|s| s.1 = i).or_insert((i, i));
   }
-  let pos = |u: &str| first_pos.get(u).map_or(-1i64, |p| *p as i64);
   // The map's values in insertion order: the first position of each uuid, holding its last entry.
-  let mut order: Vec<(usize, usize)> = by_uuid.iter().map(|(u, &last)| (first_pos[u.as_str()], last)).collect();
+  let mut order: Vec<(usize, usize)> = slots.values().copied().collect();
   order.sort_unstable();
   let values: Vec<usize> = order.iter().map(|&(_, last)| last).collect();
-
+  let mut first_of = vec![usize::MAX; entries.len()];
+  for &(first, last) in &order {
+    first_of[last] = first;
+  }
+  let by_uuid: Map<&str, usize> = slots.iter().map(|(u, s)| (*u, s.1)).collect_with(slots.len());
+  // A canonical entry's position is its uuid's first position.
+  let pos = |i: usize| first_of[i] as i64;
+  // Which entries are the parent of some entry, and of some main-conversation entry.
   let is_main = |e: &Entry<'_>| !e.sidechain && !e.has_team() && e.kind() != "progress" && !(e.kind() == "attachment" && e.attachment.as_ref().and_then(|a| a.kind.as_deref()) == Some("fork_briefing"));
-  let mut parents: HashSet<&str> = HashSet::new();
-  let mut main_parents: HashSet<&str> = HashSet::new();
+  let mut is_parent = vec![false; entries.len()];
+  let mut is_main_parent = vec![false; entries.len()];
   for &i in &values {
-    if let Some(p) = entries[i].parent().filter(|p| !p.is_empty()) {
-      parents.insert(p);
+    if let Some(&p) = entries[i].parent().filter(|p| !p.is_empty()).and_then(|p| by_uuid.get(p)) {
+      is_parent[p] = true;
       if is_main(&entries[i]) {
-        main_parents.insert(p);
+        is_main_parent[p] = true;
       }
     }
   }
-  let mut leaves: Vec<usize> = values.iter().copied().filter(|&i| is_main(&entries[i]) && !main_parents.contains(entries[i].uuid())).collect();
-  leaves.sort_by(|&a, &b| pos(entries[b].uuid()).cmp(&pos(entries[a].uuid())));
+  let mut leaves: Vec<usize> = values.iter().copied().filter(|&i| is_main(&entries[i]) && !is_main_parent[i]).collect();
+  leaves.sort_by(|&a, &b| pos(b).cmp(&pos(a)));
   let lookup = |u: Option<&str>| u.filter(|u| !u.is_empty()).and_then(|u| by_uuid.get(u).copied());
-  let mut dead: HashSet<usize> = HashSet::new();
+  // Indexes met on walks that found no message (the official's dead set), and per walk.
+  let mut dead = vec![false; entries.len()];
   let mut leaf: Option<usize> = None;
   for &l in &leaves {
     let mut path = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen: Set<usize> = set(0);
     let mut cur = Some(l);
     while let Some(c) = cur {
-      if dead.contains(&c) || seen.contains(&c) {
+      if dead[c] || seen.contains(&c) {
         break;
       }
       if entries[c].is_message() {
@@ -99,16 +135,18 @@ pub fn walk(entries: &mut Vec<Entry<'_>>) -> Vec<usize> {
     if leaf.is_some() {
       break;
     }
-    dead.extend(path);
+    for c in path {
+      dead[c] = true;
+    }
   }
   let leaf = match leaf {
     Some(l) => l,
     None => {
-      let terminals: Vec<usize> = values.iter().copied().filter(|&i| !parents.contains(entries[i].uuid())).collect();
+      let terminals: Vec<usize> = values.iter().copied().filter(|&i| !is_parent[i]).collect();
       let mut found = Vec::new();
       for t in terminals {
         let mut cur = Some(t);
-        let mut seen = HashSet::new();
+        let mut seen: Set<usize> = set(0);
         while let Some(c) = cur {
           if !seen.insert(c) {
             break;
@@ -127,137 +165,165 @@ pub fn walk(entries: &mut Vec<Entry<'_>>) -> Vec<usize> {
       let pick = if main.is_empty() { &found } else { &main };
       let mut best = pick[0];
       for &c in pick.iter().skip(1) {
-        if pos(entries[c].uuid()) > pos(entries[best].uuid()) {
+        if pos(c) > pos(best) {
           best = c;
         }
       }
       best
     }
   };
+  // Every index on the walk is some uuid's last entry, so a uuid seen twice is an index seen twice.
   let mut chain = Vec::new();
-  let mut seen = HashSet::new();
+  let mut on_chain = vec![false; entries.len()];
   let mut cur = Some(leaf);
   while let Some(c) = cur {
-    if !seen.insert(entries[c].uuid().to_string()) {
+    if on_chain[c] {
       break;
     }
+    on_chain[c] = true;
     chain.push(c);
     cur = lookup(entries[c].parent());
   }
   chain.reverse();
-  gather_split(entries, &values, chain)
+  gather_split(entries, &values, &by_uuid, chain)
+}
+
+/// What the split-message pass needs of an entry's message, from one parse of it.
+#[derive(Default)]
+struct Facts {
+  /// An assistant message's `id`.
+  id: Option<String>,
+  /// An assistant message's `tool_use` ids.
+  uses: Vec<String>,
+  /// A user message's `tool_result` ids.
+  results: Vec<String>,
+  /// A user message has a `tool_result` block.
+  has_result: bool,
+}
+
+fn facts_of(e: &Entry<'_>) -> Facts {
+  let assistant = e.kind() == "assistant";
+  let user = e.kind() == "user";
+  if !(assistant || user) {
+    return Facts::default();
+  }
+  let want = if assistant { "tool_use" } else { "tool_result" };
+  // Most user entries are prompts: no parse unless the text mentions a tool result.
+  if user && !mentions(e, want) {
+    return Facts::default();
+  }
+  let mut f = Facts { id: if assistant { message_id(e) } else { None }, ..Facts::default() };
+  if assistant && !mentions(e, want) {
+    return f;
+  }
+  let (any, ids) = tool_blocks(e, want);
+  if assistant {
+    f.uses = ids;
+  } else {
+    f.has_result = any;
+    f.results = ids;
+  }
+  f
 }
 
 /// Puts back the other parts of assistant messages the chain passes through (entries with the
 /// same `message.id`) and the tool results answering them (official `qMe`).
-fn gather_split(entries: &[Entry<'_>], values: &[usize], chain: Vec<usize>) -> Vec<usize> {
+fn gather_split(entries: &[Entry<'_>], values: &[usize], by_uuid: &Map<&str, usize>, chain: Vec<usize>) -> Vec<usize> {
   let assistants: Vec<usize> = chain.iter().copied().filter(|&i| entries[i].kind() == "assistant").collect();
   if assistants.is_empty() {
     return chain;
   }
-  // Each entry's message id and tool ids, parsed once.
-  struct Facts {
-    id: Option<String>,
-    uses: Vec<String>,
-    results: Vec<String>,
+  // Each entry's message id and tool ids, parsed once (only for the entries the pass reads).
+  let mut facts: Vec<Facts> = Vec::new();
+  facts.resize_with(entries.len(), Facts::default);
+  for &i in values {
+    facts[i] = facts_of(&entries[i]);
   }
-  let facts: Vec<Facts> = entries
-    .iter()
-    .map(|e| {
-      let is_msg = e.is_message();
-      Facts {
-        id: if e.kind() == "assistant" { peek_message(e).id.map(|s| s.into_owned()) } else { None },
-        uses: if e.kind() == "assistant" && mentions(e, "tool_use") { block_ids(e, "tool_use") } else { Vec::new() },
-        results: if is_msg && e.kind() == "user" && mentions(e, "tool_result") { block_ids(e, "tool_result") } else { Vec::new() },
-      }
-    })
-    .collect();
-  let msg_id = |i: usize| -> Option<String> { facts[i].id.clone() };
-  let ids_of = |i: usize, kind: &str| -> Vec<String> { if kind == "tool_use" { facts[i].uses.clone() } else { facts[i].results.clone() } };
-  let mut in_chain: HashSet<String> = chain.iter().map(|&i| entries[i].uuid().to_string()).collect();
-  let mut chain_by_id: HashMap<String, usize> = HashMap::new();
+  let msg_id = |i: usize| -> Option<&str> { facts[i].id.as_deref() };
+  let mut in_chain: Vec<bool> = vec![false; entries.len()];
+  for &c in &chain {
+    in_chain[c] = true;
+  }
+  let mut chain_by_id: Map<&str, usize> = map(assistants.len());
   for &a in &assistants {
     if let Some(id) = msg_id(a) {
       chain_by_id.insert(id, a);
     }
   }
-  let mut parts: HashMap<String, Vec<usize>> = HashMap::new();
-  let mut tool_owner: HashMap<String, Option<usize>> = HashMap::new();
+  let mut parts: Map<&str, Vec<usize>> = map(values.len());
+  let mut tool_owner: Map<&str, Option<usize>> = map(values.len());
   let mut results: Vec<usize> = Vec::new();
-  let is_tool_result = |i: usize| {
-    let e = &entries[i];
-    e.kind() == "user" && e.parent().map_or(false, |p| !p.is_empty()) && has_result_block(e)
-  };
   for &i in values {
     if let Some(id) = msg_id(i) {
-      parts.entry(id.clone()).or_default().push(i);
-      for t in ids_of(i, "tool_use") {
-        let prev = tool_owner.get(&t).copied();
-        let v = match prev {
+      parts.entry(id).or_default().push(i);
+      for t in &facts[i].uses {
+        let v = match tool_owner.get(t.as_str()).copied() {
           None => Some(i),
-          Some(Some(w)) if msg_id(w).as_deref() == Some(id.as_str()) => Some(i),
+          Some(Some(w)) if msg_id(w) == Some(id) => Some(i),
           _ => None,
         };
         tool_owner.insert(t, v);
       }
-    } else if is_tool_result(i) {
+    } else if entries[i].kind() == "user" && entries[i].parent().map_or(false, |p| !p.is_empty()) && facts[i].has_result {
       results.push(i);
     }
   }
   let same_side = |a: usize, b: usize| entries[a].sidechain == entries[b].sidechain && entries[a].agent_id == entries[b].agent_id;
-  let by_uuid: HashMap<&str, usize> = values.iter().map(|&i| (entries[i].uuid(), i)).collect();
-  let mut children: HashMap<String, Vec<usize>> = HashMap::new();
-  let mut added: HashSet<(String, usize)> = HashSet::new();
-  let mut add = |parent: &str, child: usize, children: &mut HashMap<String, Vec<usize>>| {
-    if added.insert((parent.to_string(), child)) {
-      children.entry(parent.to_string()).or_default().push(child);
+  let mut children: Map<&str, Vec<usize>> = map(results.len());
+  let mut added: Set<(&str, usize)> = set(results.len() * 2);
+  fn add<'k>(added: &mut Set<(&'k str, usize)>, children: &mut Map<&'k str, Vec<usize>>, parent: &'k str, child: usize) {
+    if added.insert((parent, child)) {
+      children.entry(parent).or_default().push(child);
     }
-  };
+  }
   for &r in &results {
-    let p = entries[r].parent().unwrap_or("").to_string();
-    add(&p, r, &mut children);
+    add(&mut added, &mut children, entries[r].parent().unwrap_or(""), r);
     if let Some(src) = entries[r].source_tool_assistant.as_deref() {
       if Some(src) != entries[r].parent() {
         if let Some(&s) = by_uuid.get(src) {
           if same_side(r, s) {
-            add(entries[s].uuid(), r, &mut children);
+            add(&mut added, &mut children, entries[s].uuid(), r);
           }
         }
       }
     }
-    for t in ids_of(r, "tool_result") {
-      if let Some(Some(owner)) = tool_owner.get(&t) {
+    for t in &facts[r].results {
+      if let Some(Some(owner)) = tool_owner.get(t.as_str()) {
         if same_side(r, *owner) {
-          add(entries[*owner].uuid(), r, &mut children);
+          add(&mut added, &mut children, entries[*owner].uuid(), r);
         }
       }
     }
   }
-  let mut answered: HashSet<String> = HashSet::new();
+  let mut answered: Set<&str> = set(chain.len());
   for &c in &chain {
-    answered.extend(ids_of(c, "tool_result"));
+    answered.extend(facts[c].results.iter().map(String::as_str));
   }
-  let file_order: HashMap<&str, usize> = values.iter().enumerate().map(|(n, &i)| (entries[i].uuid(), n)).collect();
-  let mut done_ids = HashSet::new();
-  let mut insert_after: HashMap<String, Vec<usize>> = HashMap::new();
+  let mut file_order: Vec<usize> = vec![usize::MAX; entries.len()];
+  for (n, &i) in values.iter().enumerate() {
+    file_order[i] = n;
+  }
+  let mut done_ids: Set<&str> = set(assistants.len());
+  let mut insert_after: Map<usize, Vec<usize>> = map(0);
   let mut total = 0;
   for &a in &assistants {
     let Some(id) = msg_id(a) else { continue };
-    if !done_ids.insert(id.clone()) {
+    if !done_ids.insert(id) {
       continue;
     }
-    let group = parts.get(&id).cloned().unwrap_or_else(|| vec![a]);
-    let group_uuids: HashSet<&str> = group.iter().map(|&i| entries[i].uuid()).collect();
-    let mut missing: Vec<usize> = group.iter().copied().filter(|&i| !in_chain.contains(entries[i].uuid())).collect();
+    let single = [a];
+    let group: &[usize] = parts.get(id).map_or(&single[..], Vec::as_slice);
+    let in_group = |u: &str| group.iter().any(|&g| entries[g].uuid() == u);
+    let mut missing: Vec<usize> = group.iter().copied().filter(|&i| !in_chain[i]).collect();
     let mut direct = Vec::new();
     let mut other = Vec::new();
-    let mut seen_child = HashSet::new();
-    for &m in &group {
+    let mut seen_child: Set<usize> = set(0);
+    for &m in group {
       for &c in children.get(entries[m].uuid()).map(Vec::as_slice).unwrap_or(&[]) {
-        if in_chain.contains(entries[c].uuid()) || !seen_child.insert(c) {
+        if in_chain[c] || !seen_child.insert(c) {
           continue;
         }
-        if entries[c].parent().map_or(false, |p| group_uuids.contains(p)) {
+        if entries[c].parent().map_or(false, |p| in_group(p)) {
           direct.push(c);
         } else {
           other.push(c);
@@ -265,35 +331,35 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], chain: Vec<usize>) -> V
       }
     }
     if !other.is_empty() {
-      let mut have: HashSet<String> = answered.clone();
+      let mut have: Set<&str> = answered.clone();
       for &d in &direct {
-        have.extend(ids_of(d, "tool_result"));
+        have.extend(facts[d].results.iter().map(String::as_str));
       }
-      other.sort_by_key(|&o| file_order.get(entries[o].uuid()).copied().unwrap_or(usize::MAX));
+      other.sort_by_key(|&o| file_order[o]);
       for o in other {
-        let ids = ids_of(o, "tool_result");
-        let wanted = ids.iter().any(|t| !have.contains(t) && tool_owner.get(t).copied().flatten().map_or(false, |w| group_uuids.contains(entries[w].uuid())));
+        let ids = &facts[o].results;
+        let wanted = ids.iter().any(|t| !have.contains(t.as_str()) && tool_owner.get(t.as_str()).copied().flatten().map_or(false, |w| in_group(entries[w].uuid())));
         if !wanted {
           continue;
         }
-        have.extend(ids);
+        have.extend(ids.iter().map(String::as_str));
         direct.push(o);
       }
     }
     if missing.is_empty() && direct.is_empty() {
       continue;
     }
-    let ts = |i: &usize| entries[*i].timestamp.as_deref().unwrap_or("").to_string();
-    missing.sort_by_key(ts);
-    direct.sort_by_key(ts);
-    let anchor = chain_by_id.get(&id).copied().unwrap_or(a);
+    let ts = |i: &usize| entries[*i].timestamp.as_deref().unwrap_or("");
+    missing.sort_by(|a, b| ts(a).cmp(ts(b)));
+    direct.sort_by(|a, b| ts(a).cmp(ts(b)));
+    let anchor = chain_by_id.get(id).copied().unwrap_or(a);
     let mut all = missing;
     all.extend(direct);
     for &i in &all {
-      in_chain.insert(entries[i].uuid().to_string());
+      in_chain[i] = true;
     }
     total += all.len();
-    insert_after.insert(entries[anchor].uuid().to_string(), all);
+    insert_after.insert(anchor, all);
   }
   if total == 0 {
     return chain;
@@ -301,7 +367,7 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], chain: Vec<usize>) -> V
   let mut out = Vec::with_capacity(chain.len() + total);
   for c in chain {
     out.push(c);
-    if let Some(extra) = insert_after.get(entries[c].uuid()) {
+    if let Some(extra) = insert_after.get(&c) {
       out.extend(extra.iter().copied());
     }
   }
@@ -310,12 +376,16 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], chain: Vec<usize>) -> V
 
 /// Whether the message's JSON text contains `word` at all (a cheap filter before parsing it).
 fn mentions(e: &Entry<'_>, word: &str) -> bool {
-  e.message.map_or(false, |m| super::scan::has(m.get(), word))
-}
-
-fn has_result_block(e: &Entry<'_>) -> bool {
-  // A quick text check first: most user entries are prompts.
-  e.message.map_or(false, |m| super::scan::has(m.get(), "tool_result")) && super::transcript::blocks(e).iter().any(|b| b.kind.as_deref() == Some("tool_result"))
+  use memchr::memmem::Finder;
+  use std::sync::OnceLock;
+  static USE: OnceLock<Finder<'static>> = OnceLock::new();
+  static RESULT: OnceLock<Finder<'static>> = OnceLock::new();
+  let finder = match word {
+    "tool_use" => USE.get_or_init(|| Finder::new("tool_use")),
+    "tool_result" => RESULT.get_or_init(|| Finder::new("tool_result")),
+    _ => return e.message.map_or(false, |m| super::scan::has(m.get(), word)),
+  };
+  e.message.map_or(false, |m| finder.find(m.get().as_bytes()).is_some())
 }
 
 /// Marks the slash-command records and their output that follow a local-command caveat

@@ -2,7 +2,7 @@
 //! `Na`, `tj`): title, first prompt, branch, cwd, tag, creation time, archive state.
 
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
 use std::path::Path;
 
 use serde::Serialize;
@@ -20,17 +20,53 @@ pub struct HeadTail {
   pub size: u64,
 }
 
-fn read_at_most(f: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
-  let mut n = 0;
-  while n < buf.len() {
-    match f.read(&mut buf[n..]) {
+/// Up to `n` bytes at `offset`, in as few reads as the file gives them (positioned reads: no
+/// seek, and no growing chunks as `read_to_end` would use).
+fn read_window(f: &File, offset: u64, n: usize) -> std::io::Result<Vec<u8>> {
+  let mut v = vec![0u8; n];
+  let mut got = 0;
+  while got < n {
+    match read_at(f, &mut v[got..], offset + got as u64) {
       Ok(0) => break,
-      Ok(k) => n += k,
+      Ok(k) => got += k,
       Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
       Err(e) => return Err(e),
     }
   }
-  Ok(n)
+  v.truncate(got);
+  Ok(v)
+}
+
+#[cfg(unix)]
+fn read_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+  std::os::unix::fs::FileExt::read_at(f, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+  std::os::windows::fs::FileExt::seek_read(f, buf, offset)
+}
+
+/// Bytes as text the way `Buffer#toString('utf8')` decodes them (invalid sequences become
+/// U+FFFD). Valid text, the common case, is taken as it is, without a copy.
+pub fn decode(bytes: Vec<u8>) -> String {
+  match String::from_utf8(bytes) {
+    Ok(s) => s,
+    Err(e) => {
+      let err = e.utf8_error();
+      let bytes = e.into_bytes();
+      if err.error_len().is_none() {
+        // Only the last character was cut by the window: one replacement character.
+        let mut s = String::with_capacity(err.valid_up_to() + 3);
+        // The prefix was just validated.
+        s.push_str(std::str::from_utf8(&bytes[..err.valid_up_to()]).unwrap_or_default());
+        s.push('\u{FFFD}');
+        s
+      } else {
+        String::from_utf8_lossy(&bytes).into_owned()
+      }
+    }
+  }
 }
 
 fn open_regular(path: &Path) -> Option<File> {
@@ -58,24 +94,21 @@ pub fn mtime_ms(meta: &std::fs::Metadata) -> i64 {
 
 /// Reads the head and tail of a regular, non-empty file; `None` otherwise.
 pub fn read_head_tail(path: &Path) -> Option<HeadTail> {
-  let mut f = open_regular(path)?;
+  let f = open_regular(path)?;
   let meta = f.metadata().ok()?;
   if !meta.is_file() {
     return None;
   }
-  let mut buf = vec![0u8; WINDOW];
-  let n = read_at_most(&mut f, &mut buf).ok()?;
-  if n == 0 {
+  let head = read_window(&f, 0, WINDOW).ok()?;
+  if head.is_empty() {
     return None;
   }
-  let head = String::from_utf8_lossy(&buf[..n]).into_owned();
   let size = meta.len();
-  let tail = if size > WINDOW as u64 {
-    f.seek(SeekFrom::Start(size - WINDOW as u64)).ok()?;
-    let k = read_at_most(&mut f, &mut buf).ok()?;
-    String::from_utf8_lossy(&buf[..k]).into_owned()
-  } else {
-    head.clone()
+  let tail = if size > WINDOW as u64 { Some(read_window(&f, size - WINDOW as u64, WINDOW).ok()?) } else { None };
+  let head = decode(head);
+  let tail = match tail {
+    Some(t) => decode(t),
+    None => head.clone(),
   };
   Some(HeadTail { head, tail, mtime_ms: mtime_ms(&meta), size })
 }
@@ -368,8 +401,9 @@ pub fn continuation_exists(transcript: &Path, id: &str) -> bool {
 }
 
 /// Whether a project folder holds a session that ran in the project path whose sanitized form
-/// is `wanted` (used for folders whose names were cut at 200 characters).
-pub fn folder_has_cwd(dir: &Path, wanted: &str) -> bool {
+/// is `wanted` (used for folders whose names were cut at 200 characters; official `ac`). The
+/// session's cwd is compared as written, without case on Windows.
+pub fn folder_has_cwd(dir: &Path, wanted: &str, windows: bool) -> bool {
   for ent in super::paths::read_dir_sorted(dir) {
     let name = ent.file_name();
     if !name.to_string_lossy().ends_with(".jsonl") || !ent.file_type().map_or(false, |t| t.is_file()) {
@@ -378,7 +412,7 @@ pub fn folder_has_cwd(dir: &Path, wanted: &str) -> bool {
     let Some(ht) = read_head_tail(&ent.path()) else { continue };
     let cwd = scan::last_entry_field(&ht.tail, "relocatedCwd", Some("relocated"), Mode::Plain).or_else(|| scan::first_line_field(&ht.head, "cwd"));
     if let Some(c) = cwd {
-      if super::paths::sanitize(&super::paths::normalize(&c)) == wanted {
+      if super::paths::fold(&super::paths::sanitize(&c), windows) == super::paths::fold(wanted, windows) {
         return true;
       }
     }
@@ -397,4 +431,10 @@ mod tests {
     assert_eq!(parse_iso_ms("2026-01-02T04:04:05.678+01:00"), Some(1767323045678));
     assert_eq!(parse_iso_ms("nope"), None);
   }
+}
+
+/// The folder a session ran in, as the listing reads it: the last relocation, else the first
+/// `cwd` of the head.
+pub fn session_cwd(ht: &HeadTail) -> Option<String> {
+  scan::last_entry_field(&ht.tail, "relocatedCwd", Some("relocated"), Mode::Plain).or_else(|| scan::first_line_field(&ht.head, "cwd"))
 }

@@ -21,11 +21,19 @@ struct Candidate {
   path: PathBuf,
   mtime: i64,
   project_path: Option<String>,
+  /// Whether the folder has an entry named after the session (where a sidecar title or an
+  /// archive mark would be): without one, neither is looked up.
+  side: bool,
+  /// The listed project's paths and worktrees, when its worktrees were listed: a session that
+  /// ran inside one of them is never taken for another project's.
+  own: Option<std::sync::Arc<Vec<String>>>,
 }
 
 /// Transcripts of one project folder: `<uuid>.jsonl` files, with their mtime when `stat`.
-fn candidates_in(dir: &Path, stat: bool, project_path: Option<&str>, out: &mut Vec<Candidate>) {
-  for ent in paths::read_dir_sorted(dir) {
+fn candidates_in(dir: &Path, stat: bool, project_path: Option<&str>, own: Option<&std::sync::Arc<Vec<String>>>, out: &mut Vec<Candidate>) {
+  let entries = paths::read_dir_sorted(dir);
+  let names: HashSet<std::ffi::OsString> = entries.iter().map(|e| e.file_name()).filter(|n| !n.to_string_lossy().ends_with(".jsonl")).collect();
+  for ent in entries {
     let name = ent.file_name();
     let name = name.to_string_lossy();
     let Some(stem) = name.strip_suffix(".jsonl") else { continue };
@@ -41,7 +49,8 @@ fn candidates_in(dir: &Path, stat: bool, project_path: Option<&str>, out: &mut V
     } else {
       0
     };
-    out.push(Candidate { session_id: stem.to_string(), path, mtime, project_path: project_path.map(str::to_string) });
+    let side = names.contains(std::ffi::OsStr::new(stem));
+    out.push(Candidate { session_id: stem.to_string(), path, mtime, project_path: project_path.map(str::to_string), side, own: own.cloned() });
   }
 }
 
@@ -55,29 +64,36 @@ fn subdirs(dir: &Path) -> Vec<(String, PathBuf)> {
 
 fn candidates_for_dir(dir: &str, worktrees: bool, stat: bool, projects: &Path) -> Vec<Candidate> {
   let real = paths::real_dir(dir);
+  let project_paths = paths::project_paths(dir, &real, paths::WINDOWS);
   let trees = if worktrees { paths::git_worktrees(&real) } else { Vec::new() };
+  let fold = |s: &str| paths::fold(s, paths::WINDOWS);
   let mut out = Vec::new();
+  // Folders already listed (official `ej`/`NNe`): two project paths can map to one folder.
   let mut seen: HashSet<String> = HashSet::new();
-  for pd in paths::project_dirs_for(&real, projects) {
-    let name = pd.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if seen.insert(name) {
-      candidates_in(&pd, stat, Some(&real), &mut out);
+  let own = (trees.len() > 1).then(|| std::sync::Arc::new(project_paths.iter().chain(trees.iter()).cloned().collect::<Vec<_>>()));
+  for p in &project_paths {
+    for pd in paths::project_dirs_for(p, projects) {
+      let name = pd.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+      if seen.insert(fold(&name)) {
+        candidates_in(&pd, stat, Some(p), own.as_ref(), &mut out);
+      }
     }
   }
   if trees.len() <= 1 {
     return out;
   }
-  let mut keyed: Vec<(String, String)> = trees.iter().map(|t| (paths::project_key(t), t.clone())).collect();
+  let mut keyed: Vec<(String, String)> = trees.iter().map(|t| (fold(&paths::folder_name(t)), t.clone())).collect();
   keyed.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
   for (name, path) in subdirs(projects) {
-    if seen.contains(&name) {
+    let folded = fold(&name);
+    if seen.contains(&folded) {
       continue;
     }
     for (key, tree) in &keyed {
-      let cut = key.len() > 200 && name.starts_with(&format!("{}-", &key[..200])) && info::folder_has_cwd(&path, &paths::sanitize(tree));
-      if &name == key || cut {
-        seen.insert(name.clone());
-        candidates_in(&path, stat, Some(tree), &mut out);
+      let cut = key.len() > 200 && folded.starts_with(&format!("{}-", &key[..200])) && info::folder_has_cwd(&path, &paths::sanitize(tree), paths::WINDOWS);
+      if &folded == key || cut {
+        seen.insert(folded.clone());
+        candidates_in(&path, stat, Some(tree), own.as_ref(), &mut out);
         break;
       }
     }
@@ -95,7 +111,17 @@ fn describe(c: &Candidate, include_programmatic: bool) -> Option<SessionInfo> {
       return None;
     }
   }
-  let mut found = info::describe(&c.path, &c.session_id, &ht, c.project_path.as_deref())?;
+  // A session of another project whose path maps to the same folder name is not this one's
+  // (official `tj`: `/a/b-c` and `/a/b/c` both map to `-a-b-c`).
+  if let Some(project) = c.project_path.as_deref() {
+    if let Some(cwd) = info::session_cwd(&ht) {
+      let ci = paths::CASE_INSENSITIVE;
+      if !c.own.as_ref().map_or(false, |own| paths::within(&cwd, own, ci)) && paths::other_project(&cwd, project, ci) {
+        return None;
+      }
+    }
+  }
+  let mut found = if c.side { info::describe(&c.path, &c.session_id, &ht, c.project_path.as_deref()) } else { info::build(&c.session_id, &ht, c.project_path.as_deref(), None, None) }?;
   if c.mtime != 0 {
     found.last_modified = c.mtime;
   }
@@ -114,7 +140,10 @@ fn describe_all(cands: &[Candidate], include_programmatic: bool) -> Vec<Option<S
     let floor = paths::floor_mtime();
     let handles: Vec<_> = cands
       .chunks(chunk)
-      .map(|part| s.spawn(move || paths::with_config_dir(None, floor, || part.iter().map(|c| describe(c, include_programmatic)).collect::<Vec<_>>())))
+      .map(|part| {
+        let name = paths::dir_name();
+        s.spawn(move || paths::with_config_dir(None, floor, || paths::with_dir_name(name, || part.iter().map(|c| describe(c, include_programmatic)).collect::<Vec<_>>())))
+      })
       .collect();
     handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
   })
@@ -130,7 +159,7 @@ pub fn list_sessions(opts: &ListOptions) -> Vec<SessionInfo> {
     None => {
       let mut out = Vec::new();
       for (_, p) in subdirs(&projects) {
-        candidates_in(&p, paged, None, &mut out);
+        candidates_in(&p, paged, None, None, &mut out);
       }
       out
     }
@@ -195,10 +224,16 @@ pub fn locate(session_id: &str, dir: Option<&str>) -> Option<Located> {
   match dir.filter(|d| !d.is_empty()) {
     Some(dir) => {
       let real = paths::real_dir(dir);
-      for pd in paths::project_dirs_for(&real, &projects) {
-        let p = pd.join(&file);
-        if non_empty_file(&p) {
-          return Some(Located { path: p, project_path: Some(real.clone()) });
+      let mut seen: HashSet<String> = HashSet::new();
+      for p in paths::project_paths(dir, &real, paths::WINDOWS) {
+        for pd in paths::project_dirs_for(&p, &projects) {
+          if !seen.insert(paths::fold(&pd.to_string_lossy(), paths::WINDOWS)) {
+            continue;
+          }
+          let f = pd.join(&file);
+          if non_empty_file(&f) {
+            return Some(Located { path: f, project_path: Some(p.clone()) });
+          }
         }
       }
       for tree in paths::git_worktrees(&real) {

@@ -29,16 +29,103 @@ struct OutMessage<'a> {
   parent_agent_id: Option<&'a str>,
   #[serde(rename = "interruptedByShutdown", skip_serializing_if = "std::ops::Not::not")]
   interrupted_by_shutdown: bool,
+  #[serde(rename = "toolDenialUnanswered", skip_serializing_if = "Option::is_none")]
+  tool_denial_unanswered: Option<&'static str>,
+  #[serde(skip_serializing_if = "Option::is_none")]
+  tool_result_meta: Option<[ResultMeta; 1]>,
   #[serde(rename = "isCompactSummary", skip_serializing_if = "std::ops::Not::not")]
   is_compact_summary: bool,
   #[serde(skip_serializing_if = "std::ops::Not::not")]
   is_meta: bool,
+  #[serde(rename = "isQueuedCommand", skip_serializing_if = "std::ops::Not::not")]
+  is_queued_command: bool,
   #[serde(rename = "isCompletedLocalCommand", skip_serializing_if = "std::ops::Not::not")]
   is_completed_local_command: bool,
   #[serde(skip_serializing_if = "Option::is_none")]
   timestamp: Option<&'a str>,
   #[serde(skip_serializing_if = "Option::is_none")]
-  origin: Option<&'a RawValue>,
+  origin: Option<std::borrow::Cow<'a, RawValue>>,
+}
+
+/// A tool result the permission system answered instead of the tool (`tool_result_meta`).
+#[derive(Serialize, Clone)]
+struct ResultMeta {
+  id: String,
+  non_execution_kind: &'static str,
+}
+
+/// The denial kinds the official reports (`toolDenialKind`).
+const DENIAL_KINDS: [&str; 7] = ["user-rejected", "permission-rule", "automode-blocked", "automode-unavailable", "automode-parsing-error", "interrupted", "cancelled"];
+
+fn raw_str<'a>(r: Option<&'a RawValue>) -> Option<String> {
+  r.filter(|r| r.get().starts_with('"')).and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+}
+
+/// `tool_result_meta` of an entry with a known `toolDenialKind` whose content has exactly one
+/// `tool_result` block, with a string `tool_use_id` (official `GT`).
+fn result_meta(e: &Entry<'_>) -> Option<[ResultMeta; 1]> {
+  let kind = raw_str(e.denial_kind)?;
+  let kind = DENIAL_KINDS.iter().find(|k| **k == kind)?;
+  let msg: serde_json::Value = serde_json::from_str(e.message?.get()).ok()?;
+  let blocks = msg.get("content")?.as_array()?;
+  let results: Vec<&serde_json::Value> = blocks.iter().filter(|b| b.get("type").and_then(|t| t.as_str()) == Some("tool_result")).collect();
+  if results.len() != 1 {
+    return None;
+  }
+  let id = results[0].get("tool_use_id")?.as_str()?;
+  Some([ResultMeta { id: id.to_string(), non_execution_kind: kind }])
+}
+
+/// An assistant entry that only closes a quiet turn: `closesQuietTurn` with one text block,
+/// empty or "No response requested." (official `W$`). Left out of the conversation.
+fn quiet_turn_closer(e: &Entry<'_>) -> bool {
+  if e.kind() != "assistant" || !e.closes_quiet_turn {
+    return false;
+  }
+  let Some(msg) = e.message.and_then(|m| serde_json::from_str::<serde_json::Value>(m.get()).ok()) else { return false };
+  let Some(blocks) = msg.get("content").and_then(|c| c.as_array()) else { return false };
+  blocks.len() == 1 && blocks[0].get("type").and_then(|t| t.as_str()) == Some("text") && matches!(blocks[0].get("text").and_then(|t| t.as_str()), Some("" | "No response requested."))
+}
+
+/// The `origin` the official returns (its `xR`): a task notification keeps only its known
+/// fields (`runId` only when it is a valid id, `taskKind` only "mcp-task"); a falsy origin is
+/// left out; any other is copied as it is.
+fn shaped_origin(raw: &RawValue) -> Option<std::borrow::Cow<'_, RawValue>> {
+  let text = raw.get();
+  if matches!(text, "null" | "false" | "\"\"") {
+    return None;
+  }
+  if !text.starts_with('{') {
+    if text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) && serde_json::from_str::<f64>(text).map_or(false, |n| n == 0.0) {
+      return None;
+    }
+    return Some(std::borrow::Cow::Borrowed(raw));
+  }
+  if !scan_has(text, "task-notification") {
+    return Some(std::borrow::Cow::Borrowed(raw));
+  }
+  let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(text) else { return Some(std::borrow::Cow::Borrowed(raw)) };
+  if o.get("kind").and_then(|k| k.as_str()) != Some("task-notification") {
+    return Some(std::borrow::Cow::Borrowed(raw));
+  }
+  let mut out = serde_json::Map::new();
+  out.insert("kind".into(), "task-notification".into());
+  for k in ["subkind", "fireReason", "producer"] {
+    if let Some(v) = o.get(k) {
+      out.insert(k.into(), v.clone());
+    }
+  }
+  if let Some(run) = o.get("runId").and_then(|r| r.as_str()).filter(|r| valid_tool_id(r)) {
+    out.insert("runId".into(), run.into());
+  }
+  if o.get("taskKind").and_then(|t| t.as_str()) == Some("mcp-task") {
+    out.insert("taskKind".into(), "mcp-task".into());
+  }
+  RawValue::from_string(serde_json::Value::Object(out).to_string()).ok().map(std::borrow::Cow::Owned)
+}
+
+fn scan_has(hay: &str, needle: &str) -> bool {
+  super::scan::has(hay, needle)
 }
 
 fn out_message<'a>(e: &'a Entry<'a>, parent_tool: Option<&'a str>, parent_agent: Option<&'a str>) -> OutMessage<'a> {
@@ -50,12 +137,91 @@ fn out_message<'a>(e: &'a Entry<'a>, parent_tool: Option<&'a str>, parent_agent:
     parent_tool_use_id: parent_tool,
     parent_agent_id: parent_agent,
     interrupted_by_shutdown: e.interrupted_by_shutdown,
+    tool_denial_unanswered: (raw_str(e.denial_unanswered).as_deref() == Some("stream-closed")).then_some("stream-closed"),
+    tool_result_meta: if e.denial_kind.is_some() { result_meta(e) } else { None },
     is_compact_summary: e.compact_summary,
     is_meta: e.meta || e.compact_summary || e.transcript_only,
+    is_queued_command: e.queued_command,
     is_completed_local_command: e.completed_local_command,
     timestamp: e.timestamp.as_deref(),
-    origin: e.origin.filter(|o| o.get() != "null"),
+    origin: e.origin.and_then(shaped_origin),
   }
+}
+
+/// A JSON string: the text itself between quotes when nothing in it needs escaping (the
+/// common case: ids, timestamps, types), else serde_json's escaping.
+fn push_str_json(out: &mut String, s: &str) {
+  if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+    out.push('"');
+    out.push_str(s);
+    out.push('"');
+  } else {
+    out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
+  }
+}
+
+fn push_opt_str(out: &mut String, key: &str, v: Option<&str>) {
+  out.push_str(key);
+  match v {
+    Some(s) => push_str_json(out, s),
+    None => out.push_str("null"),
+  }
+}
+
+/// The messages as a JSON array, written directly (the same text `serde_json` gives for
+/// `OutMessage`s, without its per-character escaping checks through the serializer).
+fn to_json(list: &[OutMessage<'_>]) -> String {
+  let size: usize = list.iter().map(|m| 200 + m.message.map_or(0, |r| r.get().len()) + m.origin.as_ref().map_or(0, |r| r.get().len())).sum();
+  let mut out = String::with_capacity(size + 2);
+  out.push('[');
+  for (n, m) in list.iter().enumerate() {
+    if n > 0 {
+      out.push(',');
+    }
+    out.push_str("{\"type\":");
+    push_str_json(&mut out, m.kind);
+    out.push_str(",\"uuid\":");
+    push_str_json(&mut out, m.uuid);
+    push_opt_str(&mut out, ",\"session_id\":", m.session_id);
+    if let Some(msg) = m.message {
+      out.push_str(",\"message\":");
+      out.push_str(msg.get());
+    }
+    push_opt_str(&mut out, ",\"parent_tool_use_id\":", m.parent_tool_use_id);
+    push_opt_str(&mut out, ",\"parent_agent_id\":", m.parent_agent_id);
+    if m.interrupted_by_shutdown {
+      out.push_str(",\"interruptedByShutdown\":true");
+    }
+    if let Some(u) = m.tool_denial_unanswered {
+      out.push_str(",\"toolDenialUnanswered\":");
+      push_str_json(&mut out, u);
+    }
+    if let Some(meta) = &m.tool_result_meta {
+      out.push_str(",\"tool_result_meta\":");
+      out.push_str(&serde_json::to_string(meta).unwrap_or_else(|_| "[]".into()));
+    }
+    for (flag, key) in [
+      (m.is_compact_summary, ",\"isCompactSummary\":true"),
+      (m.is_meta, ",\"is_meta\":true"),
+      (m.is_queued_command, ",\"isQueuedCommand\":true"),
+      (m.is_completed_local_command, ",\"isCompletedLocalCommand\":true"),
+    ] {
+      if flag {
+        out.push_str(key);
+      }
+    }
+    if let Some(t) = m.timestamp {
+      out.push_str(",\"timestamp\":");
+      push_str_json(&mut out, t);
+    }
+    if let Some(o) = &m.origin {
+      out.push_str(",\"origin\":");
+      out.push_str(o.get());
+    }
+    out.push('}');
+  }
+  out.push(']');
+  out
 }
 
 fn page<T>(items: Vec<T>, p: &Page) -> Vec<T> {
@@ -84,11 +250,11 @@ pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
     .filter(|&i| {
       let e = &entries[i];
       let kind_ok = e.is_message() || (e.kind() == "system" && include_system);
-      kind_ok && !(e.meta && !kinds_keep_origin(e.origin)) && !e.sidechain && !e.has_team()
+      kind_ok && !quiet_turn_closer(e) && !(e.meta && !kinds_keep_origin(e.origin)) && !e.sidechain && !e.has_team()
     })
     .collect();
   let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], None, None)).collect();
-  serde_json::to_string(&out).unwrap_or_else(|_| "[]".into())
+  to_json(&out)
 }
 
 /// Reads a whole transcript (lossy UTF-8); `None` when it cannot be read.
@@ -183,5 +349,19 @@ pub fn subagent_json(text: &str, tool_use_id: Option<&str>, parent_agent: Option
   chain::mark_local_commands(&mut entries, &list);
   let kept: Vec<usize> = list.into_iter().filter(|&i| entries[i].is_message()).collect();
   let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], tool_use_id.as_deref(), parent_agent.as_deref())).collect();
-  serde_json::to_string(&out).unwrap_or_else(|_| "[]".into())
+  to_json(&out)
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn direct_json_matches_serde() {
+    let text = "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"s\\\"q\",\"timestamp\":\"t\\u0001\",\"isMeta\":true,\"origin\":{\"kind\":\"channel\"},\"message\":{\"role\":\"user\",\"content\":\"h\\u00e9\u{e9}\"}}\n{\"type\":\"assistant\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"isCompactSummary\":true,\"message\":{\"id\":\"m\",\"content\":[]}}\n{\"type\":\"user\",\"uuid\":\"u3\",\"isQueuedCommand\":true,\"toolDenialKind\":\"user-rejected\",\"toolDenialUnanswered\":\"stream-closed\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\"}]}}\n";
+    let entries = parse_entries(text, &["user", "assistant"]);
+    assert_eq!(entries.len(), 3);
+    let list: Vec<OutMessage<'_>> = entries.iter().map(|e| out_message(e, Some("t\\x"), None)).collect();
+    assert_eq!(to_json(&list), serde_json::to_string(&list).unwrap());
+  }
 }

@@ -73,7 +73,8 @@ pub fn call(op: &str, args: &str) -> Result<String, Failure> {
   let a: Value = serde_json::from_str(args).map_err(|e| Failure { message: format!("sessions: bad arguments for {op}: {e}"), safe: false })?;
   let config = opt_str(&a, "configDir").filter(|d| !d.is_empty()).map(std::path::PathBuf::from);
   let floor = opt_bool(&a, "floorMtime").unwrap_or(false);
-  paths::with_config_dir(config, floor, || run(op, &a))
+  let dir_name = opt_str(&a, "projectDirName").map(str::to_string);
+  paths::with_config_dir(config, floor, || paths::with_dir_name(dir_name, || run(op, &a)))
 }
 
 fn run(op: &str, a: &Value) -> Result<String, Failure> {

@@ -35,7 +35,7 @@ fn folders(dir: Option<&str>) -> Option<Vec<PathBuf>> {
   match dir.filter(|d| !d.is_empty()) {
     Some(d) => {
       let real = paths::real_dir(d);
-      let mut out = paths::project_dirs_for(&real, &projects);
+      let mut out: Vec<PathBuf> = paths::project_paths(d, &real, paths::WINDOWS).iter().flat_map(|p| paths::project_dirs_for(p, &projects)).collect();
       for tree in paths::git_worktrees(&real) {
         if tree != real {
           out.extend(paths::project_dirs_for(&tree, &projects));

@@ -12,6 +12,191 @@ thread_local! {
   /// Whether file times are truncated to the millisecond (Bun's `stats.mtime`) rather than
   /// rounded (Node's).
   static FLOOR_MTIME: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+  /// `CLAUDE_CODE_PROJECT_DIR_NAME` as the caller's environment has it, when `CLAUDE_CONFIG_DIR`
+  /// is set there too (the only case in which the CLI uses it).
+  static DIR_NAME: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Whether paths follow Windows rules (drive letters, `\\?\` prefixes, case-insensitive
+/// folder names).
+pub const WINDOWS: bool = cfg!(windows);
+/// Whether the file system is taken as case-insensitive when telling two project paths apart
+/// (the official's rule: Windows and macOS).
+pub const CASE_INSENSITIVE: bool = cfg!(any(windows, target_os = "macos"));
+
+/// Runs `f` with `name` as the project folder name every project path maps to (see
+/// [`folder_name`]); `None` for the usual per-path names.
+pub fn with_dir_name<T>(name: Option<String>, f: impl FnOnce() -> T) -> T {
+  let prev = DIR_NAME.with(|c| c.replace(name));
+  let out = f();
+  DIR_NAME.with(|c| *c.borrow_mut() = prev);
+  out
+}
+
+/// The current thread's folder-name override (to hand to helper threads).
+pub fn dir_name() -> Option<String> {
+  DIR_NAME.with(|c| c.borrow().clone())
+}
+
+/// A folder name the CLI accepts from `CLAUDE_CODE_PROJECT_DIR_NAME`: 1 to 64 of
+/// `[A-Za-z0-9_-]`, and not a name Windows reserves for a device.
+pub fn valid_dir_name(name: &str) -> bool {
+  let ok = !name.is_empty() && name.len() <= 64 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+  let lower = name.to_ascii_lowercase();
+  let device = matches!(lower.as_str(), "con" | "prn" | "aux" | "nul") || (lower.len() == 4 && (lower.starts_with("com") || lower.starts_with("lpt")) && lower.as_bytes()[3].is_ascii_digit());
+  ok && !device
+}
+
+/// The folder a project path's sessions are in: the override when one is set, else
+/// [`project_key`] (official `Lr`).
+pub fn folder_name(path: &str) -> String {
+  dir_name().filter(|n| valid_dir_name(n)).unwrap_or_else(|| project_key(path))
+}
+
+/// Lower case where folder names are compared without case (Windows).
+pub fn fold(s: &str, windows: bool) -> String {
+  if windows { s.to_lowercase() } else { s.to_string() }
+}
+
+/// A real path as Node's `fs.realpath` gives it on Windows: without the `\\?\` prefix the
+/// system call returns (`\\?\C:\x` is `C:\x`, `\\?\UNC\srv\share` is `\\srv\share`).
+pub fn strip_verbatim(p: &str) -> String {
+  if let Some(rest) = p.strip_prefix(r"\\?\UNC\") {
+    return format!(r"\\{rest}");
+  }
+  if let Some(rest) = p.strip_prefix(r"\\?\") {
+    return rest.to_string();
+  }
+  p.to_string()
+}
+
+/// Splits at runs of `\` and `/` (JavaScript's `split(/[\\/]+/)`).
+fn split_seps(s: &str) -> Vec<&str> {
+  let mut out = Vec::new();
+  let mut start = 0;
+  let b = s.as_bytes();
+  let mut i = 0;
+  while i < b.len() {
+    if b[i] == b'\\' || b[i] == b'/' {
+      out.push(&s[start..i]);
+      while i < b.len() && (b[i] == b'\\' || b[i] == b'/') {
+        i += 1;
+      }
+      start = i;
+    } else {
+      i += 1;
+    }
+  }
+  out.push(&s[start..]);
+  out
+}
+
+/// The project paths a `dir` argument stands for (official `UR`): its real path; on Windows
+/// also the drive path as given (`X:\seg\…`), when the real path is the same folders reached
+/// through another drive or share (a `subst` drive, a mapped or junctioned folder).
+pub fn project_paths(input: &str, real: &str, windows: bool) -> Vec<String> {
+  let one = vec![real.to_string()];
+  if !windows {
+    return one;
+  }
+  let b = input.as_bytes();
+  if b.len() < 3 || !b[0].is_ascii_alphabetic() || b[1] != b':' || !(b[2] == b'\\' || b[2] == b'/') {
+    return one;
+  }
+  let drive = &input[..1];
+  let rest = input[2..].trim_start_matches(['\\', '/']).trim_end_matches(['\\', '/']);
+  let segs: Vec<&str> = if rest.is_empty() { Vec::new() } else { split_seps(rest) };
+  let real_segs = split_seps(real.trim_end_matches(['\\', '/']));
+  let same = |a: &str, b: &str| a.encode_utf16().count() == b.encode_utf16().count() && a.to_lowercase() == b.to_lowercase();
+  if real_segs.len() <= segs.len() {
+    return one;
+  }
+  let l = real_segs.len() - segs.len();
+  if !segs.iter().enumerate().all(|(i, s)| same(s, real_segs[l + i])) || (l == 1 && same(real_segs[0], &format!("{drive}:"))) {
+    return one;
+  }
+  vec![real.to_string(), format!("{drive}:\\{}", segs.join("\\"))]
+}
+
+/// `\` as `/`, lower-cased where case does not count (official `oh`).
+fn slashed(p: &str, ci: bool) -> String {
+  fold(&p.replace('\\', "/"), ci)
+}
+
+/// Two different paths whose project folder names are the same (official `rF`).
+pub fn same_folder_other_path(a: &str, b: &str, ci: bool) -> bool {
+  fold(&sanitize(a), ci) == fold(&sanitize(b), ci) && slashed(a, ci) != slashed(b, ci)
+}
+
+/// `path` is one of `roots` or inside one (official `yF`).
+pub fn within(path: &str, roots: &[String], ci: bool) -> bool {
+  let p = slashed(path, ci);
+  roots.iter().any(|r| {
+    let r = slashed(r, ci);
+    p == r || p.starts_with(&if r.ends_with('/') { r.clone() } else { format!("{r}/") })
+  })
+}
+
+/// Paths never resolved to tell projects apart (official `Qr`, `jl`): network shares and
+/// device namespaces (`\\srv\share`, `\\?\…`, `\GLOBAL??\…`), automounted network
+/// folders (`/net/<host>`, `/Network/…`), macOS's `/.vol`-style folders, and paths with a `..`
+/// segment.
+pub fn risky(p: &str) -> bool {
+  let b = p.as_bytes();
+  let unc = b.len() >= 2 && (b[0] == b'\\' || b[0] == b'/') && (b[1] == b'\\' || b[1] == b'/');
+  let wsl = {
+    let l = p.to_ascii_lowercase().replace('\\', "/");
+    l.starts_with("//wsl$/") || l.starts_with("//wsl.localhost/")
+  };
+  let device = {
+    let l = p.to_ascii_lowercase().replace('\\', "/");
+    ["/global??/", "/globalroot/", "/dosdevices/", "/device/"].iter().any(|d| l.starts_with(d))
+  };
+  let dotdot = split_seps(p).iter().any(|s| *s == "..");
+  let mut segs: Vec<&str> = Vec::new();
+  let mut net = false;
+  if p.starts_with('/') {
+    for s in p.split('/') {
+      match s {
+        "" | "." => {}
+        ".." => {
+          segs.pop();
+        }
+        s => {
+          segs.push(s);
+          let l: Vec<String> = segs.iter().map(|x| x.to_ascii_lowercase()).collect();
+          if (l.len() == 2 && l[0] == "net") || (l.len() == 3 && l[0] == "network" && l[1] == "servers") || (l.len() == 1 && l[0] == "network") {
+            net = true;
+          }
+          if l.len() == 1 && matches!(l[0].as_str(), ".vol" | ".file" | ".nofollow" | ".resolve") {
+            net = true;
+          }
+        }
+      }
+    }
+    if segs.len() == 1 && segs[0].eq_ignore_ascii_case("net") {
+      net = true;
+    }
+  }
+  (unc && !wsl) || device || dotdot || net
+}
+
+/// Whether a session that ran in `cwd`, found in `project_path`'s folder, belongs to another
+/// project whose path maps to the same folder name (official `_F`): both paths safe to
+/// resolve, `cwd` an existing folder, and the two still different after resolving.
+pub fn other_project(cwd: &str, project_path: &str, ci: bool) -> bool {
+  if !same_folder_other_path(cwd, project_path, ci) || risky(cwd) || risky(project_path) {
+    return false;
+  }
+  let Some(real_cwd) = real_path(cwd) else { return false };
+  let real_project = real_path(project_path).unwrap_or_else(|| project_path.to_string());
+  same_folder_other_path(&real_cwd, &real_project, ci)
+}
+
+/// `fs.realpath` of a path (`None` when it cannot be resolved).
+pub fn real_path(p: &str) -> Option<String> {
+  let r = std::fs::canonicalize(p).ok()?.to_string_lossy().into_owned();
+  Some(if WINDOWS { strip_verbatim(&r) } else { r })
 }
 
 /// Runs `f` with `dir` as the config folder (a host whose `process.env` is not the process's
@@ -117,10 +302,7 @@ pub fn project_key(path: &str) -> String {
 /// The real path of a directory (symlinks resolved), or the path as given when it cannot be
 /// resolved.
 pub fn real_dir(dir: &str) -> String {
-  match std::fs::canonicalize(dir) {
-    Ok(p) => p.to_string_lossy().into_owned(),
-    Err(_) => normalize(dir),
-  }
+  real_path(dir).unwrap_or_else(|| normalize(dir))
 }
 
 /// Lexical normalization of an absolute or relative path (`.`/`..` and repeated separators).
@@ -140,38 +322,66 @@ pub fn normalize(p: &str) -> String {
   if s.is_empty() { ".".into() } else { s }
 }
 
-/// The project folders a project path maps to: its exact folder, and, for paths whose name was
-/// cut at 200 characters, folders with the same prefix whose sessions ran in that path.
+/// The project folders a project path maps to (official `_r`): its folder; with a folder-name
+/// override, also the folder its own name would give; for paths whose name was cut at 200
+/// characters, folders with the same prefix whose sessions ran in that path. On Windows names
+/// are compared without case.
 pub fn project_dirs_for(path: &str, projects: &Path) -> Vec<PathBuf> {
+  project_dirs_with(path, projects, WINDOWS)
+}
+
+pub fn project_dirs_with(path: &str, projects: &Path, windows: bool) -> Vec<PathBuf> {
   let key = project_key(path);
-  let exact = projects.join(&key);
+  let name = folder_name(path);
+  let exact = projects.join(&name);
   let mut out = Vec::new();
   if exact.is_dir() {
     out.push(exact.clone());
   }
+  if name != key {
+    let own = projects.join(&key);
+    if own.is_dir() {
+      out.push(own);
+    }
+    return out;
+  }
   if key.len() <= MAX_KEY {
     return out;
   }
-  let prefix = format!("{}-", &key[..MAX_KEY]);
+  let prefix = fold(&format!("{}-", &key[..MAX_KEY]), windows);
+  let exact_folded = fold(&exact.to_string_lossy(), windows);
   let wanted = sanitize(path);
-  if let Ok(rd) = std::fs::read_dir(projects) {
-    for ent in rd.flatten() {
-      let name = ent.file_name().to_string_lossy().into_owned();
-      let p = ent.path();
-      if !name.starts_with(&prefix) || p == exact || !p.is_dir() {
-        continue;
-      }
-      if super::info::folder_has_cwd(&p, &wanted) {
-        out.push(p);
-      }
+  for ent in read_dir_sorted(projects) {
+    let name = ent.file_name().to_string_lossy().into_owned();
+    let p = ent.path();
+    if !fold(&name, windows).starts_with(&prefix) || !p.is_dir() || fold(&p.to_string_lossy(), windows) == exact_folded {
+      continue;
+    }
+    if super::info::folder_has_cwd(&p, &wanted, windows) {
+      out.push(p);
     }
   }
   out
 }
 
+/// Whether git could find a repository for `dir`: a `.git` (or a bare repository) in it or a
+/// folder above it, or a repository named by the environment. When neither holds, git would fail with "not a git
+/// repository", so it is not started.
+fn maybe_in_repository(dir: &Path) -> bool {
+  if std::env::var_os("GIT_DIR").is_some() || std::env::var_os("GIT_WORK_TREE").is_some() {
+    return true;
+  }
+  let Ok(start) = std::fs::canonicalize(dir) else { return true };
+  let bare = |d: &Path| d.join("HEAD").is_file() && d.join("objects").is_dir() && d.join("refs").is_dir();
+  start.ancestors().any(|d| std::fs::symlink_metadata(d.join(".git")).is_ok() || bare(d))
+}
+
 /// `git worktree list --porcelain` run in `dir`: the paths of the repository's worktrees
 /// (empty when git is missing or `dir` is not in a repository).
 pub fn git_worktrees(dir: &str) -> Vec<String> {
+  if !maybe_in_repository(Path::new(dir)) {
+    return Vec::new();
+  }
   let out = std::process::Command::new("git")
     .args(["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=", "worktree", "list", "--porcelain"])
     .current_dir(dir)
@@ -203,6 +413,69 @@ mod tests {
     assert!(is_uuid("0a1b2c3d-0000-4000-8000-00000000000A"));
     assert!(!is_uuid("../../etc/passwd"));
     assert!(!is_uuid("0a1b2c3d-0000-4000-8000-00000000000/"));
+  }
+
+  /// Outputs of the official SDK's `UR` (0.3.330, run with `process.platform` set to 'win32')
+  /// for these inputs and real paths.
+  const OFFICIAL_UR: &str = r#"[["S:\\proj","C:\\work\\proj",["C:\\work\\proj","S:\\proj"]],["S:\\","C:\\work",["C:\\work","S:\\"]],["s:/Proj/","C:\\work\\proj",["C:\\work\\proj","s:\\Proj"]],["C:\\work\\proj","C:\\work\\proj",["C:\\work\\proj"]],["c:\\WORK\\proj","C:\\work\\proj",["C:\\work\\proj"]],["S:\\a\\b","\\\\srv\\share\\a\\b",["\\\\srv\\share\\a\\b","S:\\a\\b"]],["S:\\a\\b","C:\\x\\a\\c",["C:\\x\\a\\c"]],["S:proj","C:\\w\\proj",["C:\\w\\proj"]],["/home/u/p","/home/u/p",["/home/u/p"]],["S:\\\\a\\\\","D:\\a",["D:\\a","S:\\a"]],["S:\\a","S:\\a",["S:\\a"]],["X:\\ä","C:\\m\\Ä",["C:\\m\\Ä","X:\\ä"]],["Z:\\a\\b","C:\\a\\b",["C:\\a\\b","Z:\\a\\b"]],["Z:\\a\\b","a\\b",["a\\b"]]]"#;
+
+  #[test]
+  fn windows_project_paths_match_the_official() {
+    let cases: Vec<(String, String, Vec<String>)> = serde_json::from_str(OFFICIAL_UR).unwrap();
+    for (input, real, want) in cases {
+      assert_eq!(project_paths(&input, &real, true), want, "{input} {real}");
+      assert_eq!(project_paths(&input, &real, false), vec![real.clone()]);
+    }
+  }
+
+  #[test]
+  fn windows_real_paths_and_names() {
+    assert_eq!(strip_verbatim(r"\\?\C:\Users\Me\proj"), r"C:\Users\Me\proj");
+    assert_eq!(strip_verbatim(r"\\?\UNC\srv\share\proj"), r"\\srv\share\proj");
+    assert_eq!(strip_verbatim(r"C:\x"), r"C:\x");
+    // Drive letters and separators all become '-', as the CLI names the folder.
+    assert_eq!(project_key(r"C:\Users\Me\proj"), "C--Users-Me-proj");
+    assert_eq!(fold("C--Users-Me", true), "c--users-me");
+    assert_eq!(fold("C--Users-Me", false), "C--Users-Me");
+    for ok in ["proj", "a_b-C9", &"x".repeat(64)] {
+      assert!(valid_dir_name(ok), "{ok}");
+    }
+    for bad in ["", "a b", "a/b", "..", "CON", "nul", "Com1", "lpt9", &"x".repeat(65)] {
+      assert!(!valid_dir_name(bad), "{bad}");
+    }
+    assert!(valid_dir_name("com") && valid_dir_name("com10"));
+  }
+
+  #[test]
+  fn two_paths_one_folder() {
+    assert!(same_folder_other_path("/a/b-c", "/a/b/c", false));
+    assert!(!same_folder_other_path("/a/b/c", "/a/b/c", false));
+    assert!(!same_folder_other_path("/a/b/c", "/a/B/c", true));
+    assert!(!same_folder_other_path("/a/b/c", "/a/B/c", false));
+    assert!(!same_folder_other_path(r"C:\a\b", "C:/a/b", false));
+    assert!(within("/r/wt/sub", &["/r/wt".into()], false));
+    assert!(!within("/r/wt2", &["/r/wt".into()], false));
+    assert!(within(r"C:\R\x", &["c:/r".into()], true));
+    for r in [r"\\srv\share\p", "//srv/share", r"\\?\C:\x", "/net/host/p", "/Network/Servers/x/y", "/.vol/1/2", "/a/../b", r"\GLOBAL??\C:"] {
+      assert!(risky(r), "{r}");
+    }
+    for r in ["/home/u/p", r"C:\Users\p", r"\\wsl$\Ubuntu\home", "/network-x/p"] {
+      assert!(!risky(r), "{r}");
+    }
+  }
+
+  #[test]
+  fn cut_folder_names_match_without_case_on_windows() {
+    let base = std::env::temp_dir().join(format!("paths-case-{}", std::process::id()));
+    let long = format!("/{}", "Ab".repeat(120));
+    let key = project_key(&long);
+    let other = base.join(format!("{}-zz", key[..MAX_KEY].to_lowercase()));
+    std::fs::create_dir_all(&other).unwrap();
+    let line = format!("{{\"type\":\"user\",\"cwd\":{}}}\n", serde_json::Value::String(long.to_uppercase()));
+    std::fs::write(other.join("0a1b2c3d-0000-4000-8000-00000000000a.jsonl"), line).unwrap();
+    assert_eq!(project_dirs_with(&long, &base, true), vec![other.clone()]);
+    assert!(project_dirs_with(&long, &base, false).is_empty());
+    std::fs::remove_dir_all(&base).unwrap();
   }
 }
 

@@ -98,11 +98,15 @@ pub fn last_entry_field(text: &str, field: &str, ty: Option<&str>, mode: Mode) -
     (Some(t), Mode::Plain) => vec![format!("\"type\":\"{t}\"")],
     (Some(t), Mode::Older) => vec![format!("\"type\":\"{t}\""), format!("\"type\": \"{t}\"")],
   };
-  // Occurrences of the key from the end (SIMD substring search), each checked on its line.
-  let finder = memchr::memmem::FinderRev::new(key.as_bytes());
+  // Occurrences of the key (a forward SIMD search: memchr's reverse searcher is scalar), checked
+  // from the last, one per line (the line's last).
   let bytes = text.as_bytes();
+  let hits: Vec<usize> = memchr::memmem::find_iter(bytes, key.as_bytes()).collect();
   let mut end = bytes.len();
-  while let Some(pos) = finder.rfind(&bytes[..end]) {
+  for &pos in hits.iter().rev() {
+    if pos >= end {
+      continue;
+    }
     let start = memchr::memrchr(b'\n', &bytes[..pos]).map_or(0, |i| i + 1);
     let stop = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
     end = start;

@@ -80,6 +80,14 @@ pub struct Entry<'a> {
   pub source_tool_assistant: Option<Cow<'a, str>>,
   #[serde(borrow, rename = "promptSource", default)]
   pub prompt_source: Option<&'a RawValue>,
+  #[serde(rename = "closesQuietTurn", default, deserialize_with = "truthy")]
+  pub closes_quiet_turn: bool,
+  #[serde(rename = "isQueuedCommand", default, deserialize_with = "truthy")]
+  pub queued_command: bool,
+  #[serde(borrow, rename = "toolDenialKind", default)]
+  pub denial_kind: Option<&'a RawValue>,
+  #[serde(borrow, rename = "toolDenialUnanswered", default)]
+  pub denial_unanswered: Option<&'a RawValue>,
   /// Set on entries rewritten by the chain walk (compaction relinking).
   #[serde(skip)]
   pub relinked_parent: Option<Option<String>>,
@@ -137,13 +145,246 @@ pub struct BlockPeek<'a> {
   pub text: Option<Cow<'a, str>>,
 }
 
+/// An assistant message's `id` (a string), read without scanning the rest of the message: the
+/// parse stops at the key. `None` when the message is not an object or has no string `id`.
+pub fn message_id(e: &Entry<'_>) -> Option<String> {
+  use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, Visitor};
+  struct IsId;
+  impl<'de> DeserializeSeed<'de> for IsId {
+    type Value = bool;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+      d.deserialize_str(self)
+    }
+  }
+  impl<'de> Visitor<'de> for IsId {
+    type Value = bool;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+      f.write_str("a key")
+    }
+    fn visit_str<E>(self, v: &str) -> Result<bool, E> {
+      Ok(v == "id")
+    }
+  }
+  struct Find<'s>(&'s mut Option<String>);
+  impl<'de> Visitor<'de> for Find<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+      f.write_str("a message object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+      while let Some(is_id) = map.next_key_seed(IsId)? {
+        if is_id {
+          *self.0 = map.next_value::<Option<String>>().ok().flatten();
+          // Stop here: the rest of the message is not needed.
+          return Err(A::Error::custom("found"));
+        }
+        map.next_value::<IgnoredAny>()?;
+      }
+      Ok(())
+    }
+  }
+  let raw = e.message?.get();
+  // The CLI writes the id first: `{"id":"msg_…",…}`; read it straight when it has no escapes.
+  if let Some(rest) = raw.strip_prefix("{\"id\":\"") {
+    if let Some(end) = memchr::memchr2(b'"', b'\\', rest.as_bytes()) {
+      if rest.as_bytes()[end] == b'"' && !rest.as_bytes()[..end].iter().any(|&b| b < 0x20) {
+        return Some(rest[..end].to_string());
+      }
+    }
+  }
+  let mut found = None;
+  let mut de = serde_json::Deserializer::from_str(raw);
+  let _ = serde::Deserializer::deserialize_map(&mut de, Find(&mut found));
+  found
+}
+
+/// The blocks of kind `want` (`tool_use` or `tool_result`) in a message's content array, in one
+/// scan of the message: whether there is one, and their ids (`id` for `tool_use`,
+/// `tool_use_id` otherwise). A block that is not an object, or whose `type`, `id`,
+/// `tool_use_id` or `text` is neither a string nor null, or that repeats one of them, is skipped
+/// (as [`blocks`] skips it).
+pub fn tool_blocks(e: &Entry<'_>, want: &str) -> (bool, Vec<String>) {
+  use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+  use std::fmt;
+  let Some(m) = e.message else { return (false, Vec::new()) };
+  let id_key = if want == "tool_use" { "id" } else { "tool_use_id" };
+
+  /// A key's position in a list of names (`usize::MAX` when it is none of them), without
+  /// allocating it.
+  struct Key<'k>(&'k [&'k str]);
+  impl<'de> DeserializeSeed<'de> for Key<'_> {
+    type Value = usize;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+      d.deserialize_str(self)
+    }
+  }
+  impl<'de> Visitor<'de> for Key<'_> {
+    type Value = usize;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+      f.write_str("a key")
+    }
+    fn visit_str<E>(self, v: &str) -> Result<usize, E> {
+      Ok(self.0.iter().position(|k| *k == v).unwrap_or(usize::MAX))
+    }
+  }
+
+  /// One content block: `Some((kind, id))` when it is a well-formed block.
+  struct Block<'k>(&'k str);
+  impl<'de> DeserializeSeed<'de> for Block<'_> {
+    type Value = Option<(Option<std::borrow::Cow<'de, str>>, Option<std::borrow::Cow<'de, str>>)>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+      d.deserialize_any(self)
+    }
+  }
+  impl<'de> Visitor<'de> for Block<'_> {
+    type Value = Option<(Option<std::borrow::Cow<'de, str>>, Option<std::borrow::Cow<'de, str>>)>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+      f.write_str("a block")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+      let (mut kind, mut id) = (None, None);
+      let mut seen = [false; 4];
+      let mut ok = true;
+      while let Some(slot) = map.next_key_seed(Key(&["type", "id", "tool_use_id", "text"]))? {
+        if slot == usize::MAX {
+          map.next_value::<IgnoredAny>()?;
+          continue;
+        }
+        let raw: &'de RawValue = map.next_value()?;
+        if std::mem::replace(&mut seen[slot], true) {
+          ok = false;
+        }
+        let text = raw.get();
+        let value = if text == "null" {
+          None
+        } else if text.starts_with('"') {
+          // A string without escapes is its text between the quotes.
+          let inner = &text[1..text.len() - 1];
+          if inner.contains('\\') { serde_json::from_str::<String>(text).ok().map(std::borrow::Cow::Owned) } else { Some(std::borrow::Cow::Borrowed(inner)) }
+        } else {
+          ok = false;
+          None
+        };
+        if slot == 0 {
+          kind = value;
+        } else if (slot == 1) == (self.0 == "id") && slot != 3 {
+          id = value;
+        }
+      }
+      Ok(ok.then_some((kind, id)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+      while seq.next_element::<IgnoredAny>()?.is_some() {}
+      Ok(None)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+      Ok(None)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+      Ok(None)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+      Ok(None)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+      Ok(None)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+      Ok(None)
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+      Ok(None)
+    }
+  }
+
+  /// The message object: its `content`, when an array, block by block.
+  struct Message<'k> {
+    id_key: &'k str,
+    want: &'k str,
+  }
+  impl<'de> Visitor<'de> for Message<'_> {
+    type Value = (bool, Vec<String>);
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+      f.write_str("a message")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+      let mut out = (false, Vec::new());
+      while let Some(slot) = map.next_key_seed(Key(&["content"]))? {
+        if slot != 0 {
+          map.next_value::<IgnoredAny>()?;
+          continue;
+        }
+        out = map.next_value_seed(Content { id_key: self.id_key, want: self.want })?;
+      }
+      Ok(out)
+    }
+  }
+  struct Content<'k> {
+    id_key: &'k str,
+    want: &'k str,
+  }
+  impl<'de> DeserializeSeed<'de> for Content<'_> {
+    type Value = (bool, Vec<String>);
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+      d.deserialize_any(self)
+    }
+  }
+  impl<'de> Visitor<'de> for Content<'_> {
+    type Value = (bool, Vec<String>);
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+      f.write_str("content")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+      let mut out = (false, Vec::new());
+      while let Some(block) = seq.next_element_seed(Block(self.id_key))? {
+        if let Some((Some(kind), id)) = block {
+          if kind == self.want {
+            out.0 = true;
+            out.1.extend(id.map(std::borrow::Cow::into_owned));
+          }
+        }
+      }
+      Ok(out)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+      while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+      Ok((false, Vec::new()))
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+      Ok((false, Vec::new()))
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+      Ok((false, Vec::new()))
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+      Ok((false, Vec::new()))
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+      Ok((false, Vec::new()))
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+      Ok((false, Vec::new()))
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+      Ok((false, Vec::new()))
+    }
+  }
+  let mut de = serde_json::Deserializer::from_str(m.get());
+  serde::Deserializer::deserialize_map(&mut de, Message { id_key, want }).unwrap_or_default()
+}
+
 pub fn peek_message<'a>(e: &Entry<'a>) -> MessagePeek<'a> {
   e.message.and_then(|m| serde_json::from_str::<MessagePeek<'a>>(m.get()).ok()).unwrap_or_default()
 }
 
 /// Content blocks when the content is an array; blocks that are not objects are skipped.
 pub fn blocks<'a>(e: &Entry<'a>) -> Vec<BlockPeek<'a>> {
-  let Some(c) = peek_message(e).content else { return Vec::new() };
+  blocks_of(peek_message(e).content)
+}
+
+/// The blocks of a message's raw `content` (see [`blocks`]).
+pub fn blocks_of<'a>(content: Option<&'a RawValue>) -> Vec<BlockPeek<'a>> {
+  let Some(c) = content else { return Vec::new() };
   if !c.get().starts_with('[') {
     return Vec::new();
   }
@@ -170,10 +411,56 @@ pub fn block_ids(e: &Entry<'_>, kind: &str) -> Vec<String> {
 }
 
 /// Splits `text` into lines and parses those that are conversation entries (user, assistant,
-/// progress, system, attachment with a string uuid). Corrupt lines are skipped.
+/// progress, system, attachment with a string uuid). Corrupt lines are skipped. A large
+/// transcript is cut at line ends into parts parsed on a few threads (the entries keep their
+/// file order).
 pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
-  let mut out = Vec::new();
-  for line in text.split('\n') {
+  /// Below this a transcript is parsed on the calling thread (a thread costs more than it saves).
+  const PARALLEL_FROM: usize = 1 << 20;
+  let threads = if text.len() >= PARALLEL_FROM { std::thread::available_parallelism().map_or(1, |n| n.get()).min(4) } else { 1 };
+  if threads <= 1 {
+    return parse_part(text, kinds);
+  }
+  let bytes = text.as_bytes();
+  let mut parts = Vec::with_capacity(threads);
+  let mut start = 0;
+  for k in 1..threads {
+    let target = text.len() * k / threads;
+    if target <= start {
+      continue;
+    }
+    let Some(nl) = memchr::memchr(b'\n', &bytes[target..]) else { break };
+    // '\n' is ASCII: the cut is on a character boundary.
+    parts.push(&text[start..target + nl + 1]);
+    start = target + nl + 1;
+  }
+  parts.push(&text[start..]);
+  std::thread::scope(|s| {
+    let mut handles = Vec::with_capacity(parts.len());
+    for &part in &parts[1..] {
+      match std::thread::Builder::new().spawn_scoped(s, move || parse_part(part, kinds)) {
+        Ok(h) => handles.push(Ok(h)),
+        // No thread to be had: this part is parsed here, in order.
+        Err(_) => handles.push(Err(part)),
+      }
+    }
+    let mut out = parse_part(parts[0], kinds);
+    for h in handles {
+      match h {
+        Ok(h) => match h.join() {
+          Ok(v) => out.extend(v),
+          Err(panic) => std::panic::resume_unwind(panic),
+        },
+        Err(part) => out.extend(parse_part(part, kinds)),
+      }
+    }
+    out
+  })
+}
+
+fn parse_part<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
+  let mut out = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
+  for line in lines(text) {
     let line = line.trim_start_matches(|c: char| (c as u32) <= 32);
     if line.is_empty() {
       continue;
@@ -184,4 +471,28 @@ pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
     }
   }
   out
+}
+
+/// The lines of `text` (split at '\n' with memchr's SIMD search).
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+  let mut start = 0;
+  let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
+  let mut done = false;
+  std::iter::from_fn(move || {
+    if done {
+      return None;
+    }
+    // '\n' is ASCII: every cut is on a character boundary.
+    match ends.next() {
+      Some(end) => {
+        let line = &text[start..end];
+        start = end + 1;
+        Some(line)
+      }
+      None => {
+        done = true;
+        Some(&text[start..])
+      }
+    }
+  })
 }
