@@ -238,7 +238,8 @@ class Query {
   }
 
   _setBatch(batch) {
-    this._buffer = this._mirror ? this._mirror.take(JSON.parse(batch)) : JSON.parse(batch)
+    const messages = parseBatch(batch)
+    this._buffer = this._mirror ? this._mirror.take(messages) : messages
     // The text of an error result that ends the stream (the CLI exits non-zero after one).
     const last = this._buffer[this._buffer.length - 1]
     if (last && last.type === 'result') {
@@ -268,7 +269,7 @@ class Query {
     if (batch === null) return false
     this._setBatch(batch)
     this._pos = 0
-    return true
+    return this._buffer.length > 0
   }
 
   next() {
@@ -489,6 +490,23 @@ class Query {
 }
 
 const WARM = Symbol('warm query: the prompt comes later')
+
+let utf8
+/**
+ * The messages of one batch from the engine: the text of a JSON array (Latin-1), or one message
+ * too long for that as a Buffer of its UTF-8 JSON text. A message that cannot be made a value
+ * here (memory) is reported with its size and skipped; the ones after it still arrive.
+ */
+function parseBatch(batch) {
+  if (typeof batch === 'string') return JSON.parse(batch)
+  try {
+    utf8 ??= new TextDecoder()
+    return [JSON.parse(utf8.decode(batch))]
+  } catch (e) {
+    process.emitWarning(`claude-agent-sdk-native: a message of ${batch.length} bytes from Claude Code could not be delivered (${e?.message ?? e}); the messages after it still are`)
+    return []
+  }
+}
 
 // `await using` support where the runtime has it (Symbol.asyncDispose: Node 20.4+, Bun); on
 // older runtimes a computed key of `undefined` would add a method named "undefined".
