@@ -6,7 +6,7 @@
 //! [`Finished`] mailbox.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -87,10 +87,8 @@ pub(crate) struct Loop {
 
 /// A request of the CLI's running in the host.
 struct Call {
-  /// It is a `tools/call` (MCP cancels name it this way), with the flag that silences its
-  /// answer once MCP `notifications/cancelled` withdrew it (the MCP spec: no response to a
-  /// cancelled request; the official SDK's MCP server drops it too).
-  tool: Option<(ToolKey, Arc<AtomicBool>)>,
+  /// It is a `tools/call` (MCP cancels name it this way).
+  tool: Option<ToolKey>,
   /// The CLI withdrew it: its signal fired, stdin no longer waits for it, and its answer is
   /// still written if it comes (a handler may finish what it was doing).
   cancelled: bool,
@@ -174,23 +172,14 @@ impl Loop {
     match self.p.router.route(&request_id, request) {
       Route::Reply(line) => self.write(line),
       Route::Call { kind, payload, answer } => {
-        let tool = answer.tool().cloned().map(|key| (key, Arc::new(AtomicBool::new(false))));
-        let silenced = tool.as_ref().map(|(_, s)| s.clone());
-        self.calls.insert(request_id.clone(), Call { tool, cancelled: false });
-        let reply = self.reply(request_id.clone(), answer, silenced);
+        self.calls.insert(request_id.clone(), Call { tool: answer.tool().cloned(), cancelled: false });
+        let reply = self.reply(request_id.clone(), answer);
         self.outbox.push((HostCall { request_id, kind, payload }, reply));
       }
       Route::CancelTool { tool, ack } => {
-        let target = self
-          .calls
-          .iter()
-          .find(|(_, c)| !c.cancelled && c.tool.as_ref().is_some_and(|(key, _)| *key == tool))
-          .map(|(id, c)| (id.clone(), c.tool.as_ref().map(|(_, s)| s.clone())));
-        if let Some((target, silenced)) = target {
-          tracing::debug!(request_id = %target, "MCP notifications/cancelled: aborting the tool call; a late answer is dropped");
-          if let Some(s) = silenced {
-            s.store(true, Ordering::Relaxed);
-          }
+        let target = self.calls.iter().find(|(_, c)| !c.cancelled && c.tool.as_ref() == Some(&tool)).map(|(id, _)| id.clone());
+        if let Some(target) = target {
+          tracing::debug!(request_id = %target, "MCP notifications/cancelled: aborting the tool call");
           self.cancel_call(&target);
         }
         self.write(ack);
@@ -216,13 +205,11 @@ impl Loop {
 
   /// How the host answers a call: the control response `answer` builds is written on the
   /// answering thread, then the loop hears that the call finished.
-  fn reply(&self, request_id: String, answer: Answer, silenced: Option<Arc<AtomicBool>>) -> Reply {
+  fn reply(&self, request_id: String, answer: Answer) -> Reply {
     let writer = self.p.writer.clone();
     let finished = self.p.finished.clone();
     Reply::new(request_id.clone(), move |result| {
-      if silenced.is_none_or(|s| !s.load(Ordering::Relaxed)) {
-        writer.write_line(&answer.line(&request_id, result));
-      }
+      writer.write_line(&answer.line(&request_id, result));
       finished.push(request_id);
     })
   }
