@@ -15,6 +15,8 @@ import readline from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 
+// A one-shot script's clock starts here: before the SDK (and the app's zod) are imported.
+const scriptStart = performance.now()
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.join(here, '..')
 const fakeCli = process.env.FAKE_CLI_PATH || path.join(root, 'target/release/bench-fake-cli')
@@ -50,15 +52,23 @@ const cpuSeconds = (u) => (u.user + u.system) / 1e6
 const peakRssMb = () => (process.resourceUsage().maxRSS * 1024) / 1e6
 
 /** CPU time (ms, whole process life) per thread name, from /proc/self/task/<tid>/schedstat; the
- * main JS thread is reported as `main`. Linux only; `null` elsewhere. */
-function threadCpu() {
+ * main JS thread is reported as `main`. With `switches`, how often each thread was switched out
+ * instead: [voluntary (it slept), involuntary (preempted)], from .../status. Linux only; `null`
+ * elsewhere. */
+function threadCpu(switches = false) {
   try {
     const byName = {}
     for (const tid of fs.readdirSync('/proc/self/task')) {
       const dir = `/proc/self/task/${tid}`
-      const ns = Number(fs.readFileSync(`${dir}/schedstat`, 'utf8').split(' ')[0])
+      let v
+      if (switches) {
+        const st = fs.readFileSync(`${dir}/status`, 'utf8')
+        v = [Number(/\nvoluntary_ctxt_switches:\s+(\d+)/.exec(st)[1]), Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(st)[1])]
+      } else {
+        v = Number(fs.readFileSync(`${dir}/schedstat`, 'utf8').split(' ')[0]) / 1e6
+      }
       const name = Number(tid) === process.pid ? 'main' : fs.readFileSync(`${dir}/comm`, 'utf8').trim()
-      byName[name] = (byName[name] ?? 0) + ns / 1e6
+      byName[name] = switches ? (byName[name] ?? [0, 0]).map((x, i) => x + v[i]) : (byName[name] ?? 0) + v
     }
     return byName
   } catch {
@@ -94,8 +104,13 @@ if (scenario === 'import') {
 const echo = async (a) => ({ content: [{ type: 'text', text: a.text }] })
 const allow = async (toolName, input) => ({ behavior: 'allow', updatedInput: input })
 
+// Imported the way an app does it: the SDK, then the app's own zod as ESM, then a tool with a zod
+// shape. The floor is the same app without an SDK: it imports its zod and makes the same shape
+// (its own code, held by the app whichever SDK it uses), so peak RSS over the floor is the SDK's.
 let runQuery // (options: {env, canUseTool?}) => AsyncIterable of messages
 if (sdkName === 'floor') {
+  const { z } = await import('zod')
+  globalThis.__benchShape = { text: z.string() }
   runQuery = floorQuery
 } else {
   const sdk = sdkName === 'ours' ? await import('claude-agent-sdk-native') : await import('@anthropic-ai/claude-agent-sdk')
@@ -215,6 +230,7 @@ async function session(cliScenario, { n, handshake, canUseTool } = {}) {
   if (cli.errors) throw new Error(`${cli.errors} wrong answers (see the fake CLI's stderr)`)
   return {
     cli,
+    firstAt,
     firstMs: firstAt - t0,
     resultMs: resultAt - t0,
     endMs: endAt - t0,
@@ -262,6 +278,8 @@ switch (scenario) {
     cli = first.cli
     ops = 1 + WARM_SESSIONS
     figures = {
+      // A one-shot script: import (SDK + the app's zod, the tool made) + query() → first message.
+      oneshot_ms: first.firstAt - scriptStart,
       first_msg_ms: first.firstMs,
       first_result_ms: first.resultMs,
       warm_msg_ms: median(warm.map((s) => s.firstMs)),
@@ -274,6 +292,7 @@ switch (scenario) {
 
 const cpu = process.cpuUsage(cpu0)
 const threads = threadCpu()
+const threadSwitches = threadCpu(true)
 const wallMs = performance.now() - wall0
 figures.cpu_us_per_op = (cpuSeconds(cpu) / ops) * 1e6
 figures.peak_rss_mb = peakRssMb()
@@ -284,6 +303,6 @@ out({
   n,
   ops,
   figures,
-  host: { wall_ms: wallMs, cpu_user_s: cpu.user / 1e6, cpu_system_s: cpu.system / 1e6, thread_cpu_ms: threads },
+  host: { wall_ms: wallMs, cpu_user_s: cpu.user / 1e6, cpu_system_s: cpu.system / 1e6, thread_cpu_ms: threads, thread_switches: threadSwitches },
   cli,
 })

@@ -23,7 +23,7 @@ const LIST_CHANGED = {
  */
 function compilePart(label, schema) {
   const compiled = compileInputSchema(label, schema)
-  if (compiled.kind === 'zod4') require('./schema/zod-loader').preloadZod4()
+  if (compiled.kind === 'zod4') require('./schema/zod-loader').preloadZod4(schema)
   const prefix = inputValidationMessage(label, '')
   return {
     compiled,
@@ -122,15 +122,20 @@ class SdkMcpServer {
     // at once. A failure here is left for query() to report.
     const warm = () => { try { this.native() } catch {} }
     const loading = require('./schema/zod-loader').pendingPreload()
-    if (loading) loading.then(warm)
-    else setImmediate(warm)
+    if (loading) {
+      // The engine loads while zod's modules are read (the main thread waits for those reads).
+      setImmediate(() => { try { loadNative() } catch {} })
+      loading.then(warm)
+    } else {
+      setImmediate(warm)
+    }
   }
 
   // ---- tools ----
 
   _addTool(definition) {
     const schema = compileInputSchema(definition.name, definition.inputSchema)
-    if (schema.kind === 'zod4') require('./schema/zod-loader').preloadZod4()
+    if (schema.kind === 'zod4') require('./schema/zod-loader').preloadZod4(definition.inputSchema)
     const output = definition.outputSchema ? compilePart(definition.name, definition.outputSchema) : undefined
     const entry = { definition, schema, output, enabled: true }
     this.tools.set(definition.name, entry)

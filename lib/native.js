@@ -12,25 +12,46 @@ const SUPPORTED = [
 ]
 
 /**
- * musl or glibc, on any architecture. Node's process report names the glibc it runs on
- * (`glibcVersionRuntime`); a musl build of Node has none. Without a report (Bun, some
- * embedders): the dynamic loader on disk, then the `ldd` script's text — no child process.
+ * musl or glibc, on any architecture, with no child process. No musl loader on disk: glibc.
+ * Otherwise (musl, or glibc with musl installed beside it) the loader the running executable
+ * names decides; failing that (a static executable), Node's process report names the glibc
+ * it runs on (`glibcVersionRuntime`; a musl build of Node has none); without a report (Bun, some
+ * embedders), musl if the glibc loader is absent.
  */
 function isMusl() {
+  const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64'
+  // Every musl system has its loader here; without it the answer is known at the cost of one
+  // stat, where the process report costs ≈ 5 ms (a fifth of a first query, measured).
+  const muslLoader = fs.existsSync(`/lib/ld-musl-${arch}.so.1`)
+  if (!muslLoader) return false
+  const interpreter = elfInterpreter(process.execPath)
+  if (interpreter) return interpreter.includes('musl')
   if (process.report && typeof process.report.getReport === 'function') {
     try {
       const header = process.report.getReport().header
       if (header && 'glibcVersionRuntime' in header) return !header.glibcVersionRuntime
     } catch {}
   }
-  const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64'
-  if (fs.existsSync(`/lib/ld-musl-${arch}.so.1`)) {
-    return !fs.existsSync(arch === 'aarch64' ? '/lib/ld-linux-aarch64.so.1' : '/lib64/ld-linux-x86-64.so.2')
-  }
+  return !fs.existsSync(arch === 'aarch64' ? '/lib/ld-linux-aarch64.so.1' : '/lib64/ld-linux-x86-64.so.2')
+}
+
+/**
+ * The dynamic loader an ELF executable names (its PT_INTERP, which follows the program headers
+ * near the start of the file), or undefined (static, unreadable, not ELF).
+ */
+function elfInterpreter(file) {
+  let fd
   try {
-    return fs.readFileSync('/usr/bin/ldd', 'utf8').includes('musl')
+    fd = fs.openSync(file, 'r')
+    const head = Buffer.alloc(4096)
+    const n = fs.readSync(fd, head, 0, head.length, 0)
+    if (n < 4 || head.toString('latin1', 0, 4) !== '\x7fELF') return undefined
+    const m = /\/[\w./-]*ld-(?:linux|musl)[\w.-]*\.so\.\d/.exec(head.toString('latin1', 0, n))
+    return m ? m[0] : undefined
   } catch {
-    return false
+    return undefined
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
   }
 }
 
@@ -91,4 +112,4 @@ function loadNative() {
   throw notFoundError(triple, errors)
 }
 
-module.exports = { loadNative, platformTriple, isMusl, notFoundError, SUPPORTED }
+module.exports = { loadNative, platformTriple, isMusl, elfInterpreter, notFoundError, SUPPORTED }

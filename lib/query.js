@@ -510,7 +510,8 @@ let utf8
  * here (memory) is reported with its size and skipped; the ones after it still arrive.
  */
 function parseBatch(batch) {
-  if (typeof batch === 'string') return JSON.parse(batch)
+  // The text of a JSON array of messages, or of one message alone (an object).
+  if (typeof batch === 'string') return batch.charCodeAt(0) === 123 /* { */ ? [JSON.parse(batch)] : JSON.parse(batch)
   try {
     utf8 ??= new TextDecoder()
     return [JSON.parse(utf8.decode(batch))]

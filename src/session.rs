@@ -219,7 +219,8 @@ impl NativeSession {
     }
   }
 
-  /// The next messages as the text of one JSON array (at least one message), or `null` at the
+  /// The next messages as the text of one JSON array (at least one message; a single message as
+  /// the text of that message alone, see [`JsonArrayText::join`]), or `null` at the
   /// end of the stream; then `endReason()` tells whether it ended with an error. One string and
   /// one `JSON.parse` per batch beat one of each per message. A message whose Latin-1 text
   /// would not fit a V8 string comes alone as a Buffer of its UTF-8 JSON text.
@@ -320,7 +321,7 @@ impl NativeSession {
 /// as its UTF-8 bytes (JS decodes and parses it).
 fn crossing(chunk: session::Chunk) -> Either<JsonArrayText, Buffer> {
   match chunk {
-    session::Chunk::Lines(batch) => Either::A(JsonArrayText::join(&batch)),
+    session::Chunk::Lines(batch) => Either::A(JsonArrayText::join(batch)),
     session::Chunk::Utf8(line) => Either::B(line.into()),
   }
 }

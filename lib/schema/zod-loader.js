@@ -57,55 +57,90 @@ function missing(what, detail) {
 }
 
 /**
- * zod 4's mini API (`zod/v4/mini`, present in zod >= 3.25), with `core` on it.
- * @param {{major:number, minor:number, patch:number}=} wanted the `_zod.version` of the schemas
+ * Which of zod 4's APIs the app's schemas come from: classic (`zod`, `zod/v4`: its schemas have
+ * methods such as `describe`) or mini (`zod/v4/mini`). The tool's object schema is built with the
+ * same API, so nothing the app has not loaded already is loaded: both share zod's core, and an
+ * app on classic zod that makes us load mini pays for mini's modules and every locale
+ * (≈ 6-10 ms of a first query, measured), an app on mini the other way round.
  */
-function loadZod4(wanted) {
-  const key = `4:${wanted ? `${wanted.major}.${wanted.minor}.${wanted.patch}` : ''}`
+function flavourOf(inputSchema) {
+  const first = inputSchema && inputSchema._zod ? inputSchema : Object.values(inputSchema ?? {}).find((v) => v && v._zod)
+  return first && typeof first.describe !== 'function' ? 'mini' : 'classic'
+}
+
+const SPECIFIER = { classic: 'zod/v4', mini: 'zod/v4/mini' }
+
+/**
+ * zod 4's API (`zod/v4` or `zod/v4/mini`, present in zod >= 3.25), with `core`, `object`,
+ * `toJSONSchema`, `globalRegistry` and `locales` on it.
+ * @param {{major:number, minor:number, patch:number}=} wanted the `_zod.version` of the schemas
+ * @param {'classic'|'mini'=} flavour which API the schemas come from ({@link flavourOf})
+ */
+function loadZod4(wanted, flavour = 'classic') {
+  const key = `4:${flavour}:${wanted ? `${wanted.major}.${wanted.minor}.${wanted.patch}` : ''}`
   if (cache.has(key)) return cache.get(key)
-  const esm = cache.get('4esm')
+  const esm = cache.get(`4esm:${flavour}`)
   if (esm && (!wanted || sameVersion(esm.core?.version, wanted))) {
     cache.set(key, esm)
     return esm
   }
-  const found = resolveAll('zod/v4/mini')
+  const found = resolveAll(SPECIFIER[flavour])
   if (found.length === 0) throw missing('zod', 'no zod 4 found; zod >= 3.25 or zod 4 is needed for zod 4 schemas')
   let pick = found[0]
   if (wanted && found.length > 1) {
     const match = found.find(({ req }) => packageVersion(req, 'zod') === `${wanted.major}.${wanted.minor}.${wanted.patch}`)
     if (match) pick = match
   }
-  const mini = require(pick.file)
-  cache.set(key, mini)
-  return mini
+  const z = require(pick.file)
+  cache.set(key, z)
+  return z
 }
 
 function sameVersion(v, wanted) {
   return Boolean(v) && v.major === wanted.major && v.minor === wanted.minor && v.patch === wanted.patch
 }
 
-let preloading = null
+const preloading = new Map()
 
 /**
- * Loads zod 4's mini API as an ES module, ahead of need. An app that imported zod as ESM has
- * most of it in memory already, where require() would load a second, CommonJS copy (tens to
- * hundreds of ms on the first query). Started by createSdkMcpServer(); query() waits for it.
+ * Loads the zod 4 API the schema comes from as an ES module, ahead of need. An app that imported
+ * zod as ESM has it in memory already, where require() would load a second, CommonJS copy (tens
+ * to hundreds of ms on the first query). Started by createSdkMcpServer(); query() waits for it.
  */
-function preloadZod4() {
-  if (cache.has('4esm') || preloading) return
-  preloading = import('zod/v4/mini')
-    .then((mini) => { cache.set('4esm', mini) }, () => {})
-    .finally(() => { preloading = null })
+function preloadZod4(inputSchema) {
+  const flavour = flavourOf(inputSchema)
+  if (cache.has(`4esm:${flavour}`) || preloading.has(flavour)) return
+  preloading.set(flavour, importZod4(flavour)
+    .then((z) => { cache.set(`4esm:${flavour}`, z) }, () => {})
+    .finally(() => { preloading.delete(flavour) }))
 }
 
-/** The preload still running, if any. */
+/**
+ * Classic: the package's root first, where zod 4 serves classic zod and which an app importing
+ * `zod` has loaded already (nothing to read); `zod/v4` otherwise (zod 3.25's root is zod 3).
+ */
+async function importZod4(flavour) {
+  if (flavour === 'classic') {
+    try {
+      const root = await import('zod')
+      if (root.core && typeof root.object === 'function' && root.core.version?.major === 4) return root
+    } catch {}
+  }
+  return import(SPECIFIER[flavour])
+}
+
+/** The preloads still running, as one promise, if any. */
 function pendingPreload() {
-  return preloading
+  if (preloading.size === 0) return null
+  if (preloading.size === 1) return preloading.values().next().value
+  return Promise.all(preloading.values())
 }
 
 /** zod 4's classic API (`zod/v4`), for schemas of our own (the MCP result schema). */
 function loadZod4Classic() {
   if (cache.has('4classic')) return cache.get('4classic')
+  // The app's own classic zod, when the tools' schemas had it loaded as ESM: no second copy.
+  if (cache.has('4esm:classic')) return cache.get('4esm:classic')
   const found = resolveAll('zod/v4')
   if (found.length === 0) throw missing('zod', 'no zod 4 found; zod >= 3.25 or zod 4 is needed')
   const z = require(found[0].file)
@@ -146,4 +181,4 @@ function loadZodToJsonSchema() {
   return fn
 }
 
-module.exports = { loadZod4, loadZod4Classic, loadZod3, loadZodToJsonSchema, preloadZod4, pendingPreload }
+module.exports = { flavourOf, loadZod4, loadZod4Classic, loadZod3, loadZodToJsonSchema, preloadZod4, pendingPreload }

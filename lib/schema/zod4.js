@@ -1,9 +1,10 @@
 'use strict'
 // zod 4 input schemas: the object schema, its JSON Schema and its validation — built the way
-// the official SDK builds them (zod mini's object() over the shape, core safeParseAsync,
-// core toJSONSchema with target draft-7 and io "input"). zod loads on first use only.
+// the official SDK builds them (an object() over the shape, core safeParseAsync, core
+// toJSONSchema with target draft-7 and io "input"), object() taken from the zod API the app's
+// schemas come from (classic or mini; see flavourOf). zod loads on first use only.
 const { isZod4 } = require('./detect')
-const { loadZod4 } = require('./zod-loader')
+const { loadZod4, flavourOf } = require('./zod-loader')
 
 // --- the official SDK's shape preparation (createSdkMcpServer) -------------------------------
 // A field that is optional in and out but holds a default somewhere inside (and no z.lazy) is
@@ -79,7 +80,7 @@ function wantedVersion(inputSchema, form) {
   return undefined
 }
 
-/** zod mini sets no locale; the official SDK's bundled classic zod sets English, and so do we. */
+/** zod mini sets no locale (classic sets English); the official SDK's bundled classic zod sets English, and so do we. */
 function useEnglishByDefault(mini) {
   const core = mini.core
   if (core.globalConfig && !core.globalConfig.localeError && mini.locales?.en) core.config(mini.locales.en())
@@ -100,7 +101,7 @@ function zod4Backend(inputSchema, form) {
   return {
     build() {
       if (built) return built
-      const mini = loadZod4(wantedVersion(inputSchema, form))
+      const mini = loadZod4(wantedVersion(inputSchema, form), flavourOf(inputSchema))
       useEnglishByDefault(mini)
       const registry = globalThis.__zod_globalRegistry ?? mini.globalRegistry
       const schema = form === 'shape' ? mini.object(prepareShape(inputSchema, registry)) : inputSchema
