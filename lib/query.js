@@ -28,17 +28,12 @@ class Query {
     // Settles when the stream has ended (prewarm()'s `exited`).
     this._ended = new Promise((resolve) => { this._resolveEnded = resolve })
     this._onAbort = () => {
-      if (this._finished) return
-      if (this._session) {
-        // As the official SDK: the messages the CLI wrote before the abort took effect (the
-        // interrupted tool result of a call in flight) are still delivered, then the engine
-        // ends the stream with the AbortError (within a moment: it does not wait for the CLI).
-        this._close(true)
-        this._release()
-        return
-      }
-      // Not started yet: nothing to deliver.
-      this._error = new AbortError('Claude Code process aborted by user')
+      // Nothing more is delivered once aborted: what is buffered is dropped and the next
+      // next() throws the AbortError.
+      this._buffer = []
+      this._pos = 0
+      if (!this._finished) this._error = new AbortError('Claude Code process aborted by user')
+      this._close(true)
       this._cleanup()
     }
     // Tool schemas may still be loading their zod (see preloadZod4): start when they are.
@@ -168,13 +163,6 @@ class Query {
   _cleanup() {
     this._finished = true
     this._resolveEnded()
-    this._release()
-  }
-
-  /** Lets go of everything the query holds besides its stream (once). */
-  _release() {
-    if (this._released) return
-    this._released = true
     if (this._mirrorCleanup) this._mirrorCleanup()
     if (this._processAbort) this._processAbort.abort()
     if (this._hostProcess?.proc) {

@@ -30,9 +30,6 @@ pub struct SessionHandle {
   pub(crate) trace_id: u64,
   /// The `initialize` body, for `reinitialize()`.
   pub(crate) initialize: Arc<Value>,
-  /// The CLI's stdin: an abort closes it at once, so no answer a callback gives as its signal
-  /// fires reaches the CLI (the official SDK refuses writes once aborted).
-  pub(crate) writer: Arc<crate::session::writer::StdinWriter>,
 }
 
 fn closed() -> Error {
@@ -100,7 +97,6 @@ impl SessionHandle {
 
   /// Like [`close`](Self::close), but the stream ends with [`Error::Aborted`].
   pub fn abort(&self) {
-    self.writer.close();
     let _ = self.cmd.send(Command::Close { abort: true });
   }
 

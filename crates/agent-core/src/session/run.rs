@@ -158,7 +158,8 @@ impl Loop {
         _ = sleep_until(init_deadline), if init_deadline.is_some() => break Stop::InitTimeout,
       }
     };
-    self.finish(stop, reader).await;
+    drop(reader);
+    self.finish(stop).await;
   }
 
   /// A control request from the CLI. Skipped when one with the same id is still running (the
@@ -389,37 +390,15 @@ impl Loop {
     self.calls.values().any(|c| !c.cancelled)
   }
 
-  async fn finish(mut self, stop: Stop, mut reader: LineReader<BufReader<Stdout>>) {
+  async fn finish(mut self, stop: Stop) {
     let outcome: Result<(), Error> = match stop {
-      Stop::Closed { abort: true } => {
-        // As the official SDK: the CLI's input ends and its callbacks are aborted; every message
-        // it writes as it stops (the interrupted tool result of a call in flight, ...) reaches
-        // the consumer before the AbortError. Only for a moment: a CLI that keeps going does not
-        // hold the consumer (it is stopped in the background, with the official grace periods).
-        self.end_requests(|| Error::Aborted);
-        self.p.writer.close();
-        self.p.host.release();
-        let child = &mut *self.p.child;
-        let queue = &mut self.p.queue;
-        let ((), _) = tokio::join!(
-          async {
-            let _ = tokio::time::timeout(ABORT_DRAIN, drain_messages(&mut reader, queue)).await;
-            drop(reader);
-            queue.flush_backlog();
-            queue.end(Err(Error::Aborted));
-          },
-          process::terminate(child)
-        );
-        self.p.child.end_leftovers();
-        return;
-      }
-      Stop::Closed { abort: false } => {
+      Stop::Closed { abort } => {
         // The consumer learns at once; the CLI is stopped in the background (it gets the
         // official grace periods to flush its session file).
-        drop(reader);
         self.p.queue.drop_backlog();
-        self.p.queue.end(Ok(()));
-        self.end_requests(closed_error);
+        let result = if abort { Err(Error::Aborted) } else { Ok(()) };
+        self.p.queue.end(result.clone());
+        self.end_requests(|| if abort { Error::Aborted } else { closed_error() });
         self.p.writer.close();
         self.p.host.release();
         process::terminate(&mut *self.p.child).await;
@@ -428,7 +407,6 @@ impl Loop {
       }
       Stop::Backlog(e) => {
         // What the consumer's channel holds is still delivered, then the error.
-        drop(reader);
         self.p.queue.drop_backlog();
         self.p.queue.end(Err(e.clone()));
         self.end_requests(|| e.clone());
@@ -439,7 +417,6 @@ impl Loop {
         return;
       }
       Stop::InitTimeout | Stop::InitFailed(_) => {
-        drop(reader);
         self.p.child.signal(crate::cli::signal::SIGKILL);
         let _ = self.p.child.wait().await;
         match stop {
@@ -449,7 +426,6 @@ impl Loop {
         }
       }
       Stop::Eof => {
-        drop(reader);
         // stdout is closed; the exit status follows. A CLI that closed stdout but lingers is
         // ended the graceful way.
         self.p.writer.close();
@@ -475,28 +451,6 @@ impl Loop {
     self.p.queue.flush_backlog();
     self.p.queue.end(outcome);
     self.p.host.release();
-  }
-}
-
-/// How long an aborted session still delivers what the CLI writes as it stops. The real CLIs
-/// write the interrupted tool result 10-120 ms after their input ends (measured, 2.1.330 and
-/// 2.1.197); the official SDK waits for the exit instead (2 s and more for a CLI that lingers).
-const ABORT_DRAIN: Duration = Duration::from_millis(300);
-
-/// The messages the CLI writes until its stdout ends or its turn's result (or the future is
-/// dropped); everything else it writes goes unanswered (its input is closed).
-async fn drain_messages(reader: &mut LineReader<BufReader<Stdout>>, queue: &mut QueueSender) {
-  loop {
-    match next_line(reader).await {
-      Input::Line(line) => {
-        if let Incoming::Message { is_result } = classify(&line) {
-          if queue.push(line).is_err() || is_result {
-            return;
-          }
-        }
-      }
-      Input::Eof => return,
-    }
   }
 }
 
