@@ -59,8 +59,12 @@ for (const [version, cli] of Object.entries(CLIS)) {
       try {
         for await (const m of q) {
           if (m.type === 'system' && m.subtype === 'init' && results.length === 1) {
-            // Turn two is the slow one: interrupt it instead of waiting 20 s.
-            setTimeout(() => q.interrupt().catch(() => {}), 200)
+            // Turn two is the slow one: interrupt it instead of waiting 20 s, once the model has
+            // its request (an interrupt that arrives before the CLI asks the model ends the turn
+            // before the scripted 'slow' turn is consumed, and turn three would get it).
+            const asked = () => model.requests.some((r) => /two$/.test(lastUserText(r)))
+            const poll = () => (asked() ? q.interrupt().catch(() => {}) : setTimeout(poll, 20))
+            poll()
           }
           if (m.type === 'system' && m.permissionMode === 'acceptEdits') sawMode = true
           if (m.type !== 'result') continue

@@ -38,7 +38,47 @@ class RunningCall {
   }
 }
 
-const errorText = (err) => (err instanceof Error ? err.message : String(err))
+/** A value's text for a message, whatever it is (String() throws for some objects). */
+function safeString(v) {
+  try {
+    return String(v)
+  } catch {
+    return Object.prototype.toString.call(v)
+  }
+}
+
+/** The message of what user code threw, always a string (an Error's `message` may be anything). */
+function errorText(err) {
+  if (!(err instanceof Error)) return safeString(err)
+  if (typeof err.message === 'string') return err.message
+  return `threw an Error whose message is not a string: ${safeString(err.message)}`
+}
+
+/** What a value is, for a message about it. */
+function describe(v) {
+  if (typeof v === 'symbol') return `a Symbol (${safeString(v)})`
+  if (typeof v === 'function') return 'a function'
+  if (typeof v === 'bigint') return 'a BigInt'
+  if (v === undefined) return 'undefined'
+  if (v !== null && typeof v === 'object' && typeof v.toJSON === 'function') return 'an object whose toJSON() returned undefined'
+  return typeof v
+}
+
+/**
+ * The JSON text of a callback's answer. A value JSON cannot carry (a Symbol, a function, an
+ * object whose toJSON() gives undefined, a BigInt, a cycle) becomes an error naming it, which
+ * the engine answers as each kind's failure (a deny, an error response, an isError result).
+ */
+function toJson(who, value) {
+  let text
+  try {
+    text = JSON.stringify(value)
+  } catch (err) {
+    throw new Error(`${who} returned a value JSON cannot represent: ${errorText(err)}`)
+  }
+  if (typeof text !== 'string') throw new Error(`${who} returned ${describe(value)}, which JSON cannot represent`)
+  return text
+}
 
 function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, onUserDialog, stderr, hostProcess, mcpLink }) {
   /** The abort signals of calls in flight, by the CLI's request id; the engine says which to fire. */
@@ -53,10 +93,22 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     return call
   }
 
+  // Every outcome reaches the engine as a string: a reply that cannot be made is an error
+  // answer, never an unhandled rejection.
+  function reply(requestId, ok, text) {
+    try {
+      sessionRef?.deref()?.reply(requestId, ok, text)
+    } catch (err) {
+      try {
+        sessionRef?.deref()?.reply(requestId, false, `The SDK could not send the callback's answer: ${errorText(err)}`)
+      } catch {}
+    }
+  }
+
   function settle(requestId, promise) {
     promise.then(
-      (text) => sessionRef?.deref()?.reply(requestId, true, text),
-      (err) => sessionRef?.deref()?.reply(requestId, false, errorText(err)),
+      (text) => (typeof text === 'string' ? reply(requestId, true, text) : reply(requestId, false, `The callback returned ${describe(text)}, which JSON cannot represent`)),
+      (err) => reply(requestId, false, errorText(err)),
     )
   }
 
@@ -112,7 +164,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
         }
       }
       const result = await canUseTool(r.tool_name, r.input, opts)
-      return JSON.stringify(result ?? null)
+      return toJson('canUseTool', result ?? null)
     } finally {
       running.delete(requestId)
     }
@@ -125,7 +177,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     if (!fn) throw new Error(`No hook callback found for ID: ${r.callback_id}`)
     try {
       const out = await fn(r.input, r.tool_use_id, { get signal() { return controller.signal } })
-      return JSON.stringify(out ?? {})
+      return toJson('The hook callback', out ?? {})
     } finally {
       running.delete(requestId)
     }
@@ -140,7 +192,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
         serverName: r.mcp_server_name, message: r.message, mode: r.mode, url: r.url, elicitationId: r.elicitation_id,
         requestedSchema: r.requested_schema, title: r.title, displayName: r.display_name, description: r.description,
       }, { get signal() { return controller.signal }, requestId })
-      return JSON.stringify(result ?? null)
+      return toJson('onElicitation', result ?? null)
     } finally {
       running.delete(requestId)
     }
@@ -150,7 +202,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     const controller = track(requestId)
     try {
       const result = await onUserDialog({ dialogKind: r.dialog_kind, payload: r.payload, toolUseID: r.tool_use_id }, { get signal() { return controller.signal }, requestId })
-      return JSON.stringify(result ?? null)
+      return toJson('onUserDialog', result ?? null)
     } finally {
       running.delete(requestId)
     }

@@ -84,7 +84,9 @@ async function callTool(server, payload, controller, channel) {
     const out = await entry.output.validate(normalized.structuredContent)
     if (!out.ok) return answer(errorResult(`MCP error -32602: Output validation error: Invalid structured content for tool ${tool}: ${out.detail ?? out.message}`))
   }
-  return answer(normalized)
+  // A result JSON drops whole (an object whose toJSON() gives undefined) is the handler's error.
+  const text = answer(normalized)
+  return text === '{}' ? answer(errorResult(`Tool ${tool} returned an object whose toJSON() returned undefined, which JSON cannot represent`)) : text
 }
 
 async function otherRequest(server, payload, controller, channel) {

@@ -256,9 +256,8 @@ class Query {
   }
 
   _setBatch(batch) {
-    // The text of a JSON array of messages, or of one message alone (an object).
-    const parsed = batch.charCodeAt(0) === 123 /* { */ ? [JSON.parse(batch)] : JSON.parse(batch)
-    this._buffer = this._mirror ? this._mirror.take(parsed) : parsed
+    const messages = parseBatch(batch)
+    this._buffer = this._mirror ? this._mirror.take(messages) : messages
     // supportedCommands() follows the CLI's latest commands_changed push; a parked spare's
     // onCommands() watches the frames as they are read.
     for (const m of this._buffer) {
@@ -295,7 +294,7 @@ class Query {
     if (batch === null) return false
     this._setBatch(batch)
     this._pos = 0
-    return true
+    return this._buffer.length > 0
   }
 
   next() {
@@ -517,6 +516,24 @@ class Query {
 }
 
 const WARM = Symbol('warm query: the prompt comes later')
+
+let utf8
+/**
+ * The messages of one batch from the engine: the text of a JSON array (Latin-1), or one message
+ * too long for that as a Buffer of its UTF-8 JSON text. A message that cannot be made a value
+ * here (memory) is reported with its size and skipped; the ones after it still arrive.
+ */
+function parseBatch(batch) {
+  // The text of a JSON array of messages, or of one message alone (an object).
+  if (typeof batch === 'string') return batch.charCodeAt(0) === 123 /* { */ ? [JSON.parse(batch)] : JSON.parse(batch)
+  try {
+    utf8 ??= new TextDecoder()
+    return [JSON.parse(utf8.decode(batch))]
+  } catch (e) {
+    process.emitWarning(`claude-agent-sdk-native: a message of ${batch.length} bytes from Claude Code could not be delivered (${e?.message ?? e}); the messages after it still are`)
+    return []
+  }
+}
 
 // `await using` support where the runtime has it (Symbol.asyncDispose: Node 20.4+, Bun); on
 // older runtimes a computed key of `undefined` would add a method named "undefined".

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use claude_agent_sdk::raw::{self, MessageQueue, MessageText, Process, ProcessEvent, ProcessFeed, QueryConfig, Session, SessionSpec};
-use napi::bindgen_prelude::Buffer;
+use napi::bindgen_prelude::{Buffer, Either};
 use napi::bindgen_prelude::{FnArgs, Function, PromiseRaw};
 use napi::threadsafe_function::UnknownReturnValue;
 use napi::{Env, Error, Result, Status};
@@ -201,12 +201,13 @@ impl NativeSession {
   /// The next messages as the text of one JSON array (at least one message; a single message as
   /// the text of that message alone, see [`JsonArrayText::join`]), or `null` at the
   /// end of the stream; then `endReason()` tells whether it ended with an error. One string and
-  /// one `JSON.parse` per batch beat one of each per message.
-  #[napi]
-  pub async fn next_batch(&self) -> Result<Option<JsonArrayText>> {
+  /// one `JSON.parse` per batch beat one of each per message. A message whose Latin-1 text
+  /// would not fit a V8 string comes alone as a Buffer of its UTF-8 JSON text.
+  #[napi(ts_return_type = "Promise<string | Buffer | null>")]
+  pub async fn next_batch(&self) -> Result<Option<Either<JsonArrayText, Buffer>>> {
     let mut messages = self.messages.lock().await;
-    match messages.next_batch(MAX_BATCH, MAX_BATCH_BYTES).await {
-      Some(Ok(batch)) => Ok(Some(JsonArrayText::join(batch))),
+    match messages.next_chunk(MAX_BATCH, MAX_BATCH_BYTES).await {
+      Some(Ok(chunk)) => Ok(Some(crossing(chunk))),
       Some(Err(e)) => {
         *self.end.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
         Ok(None)
@@ -218,10 +219,10 @@ impl NativeSession {
   /// The messages already queued, as `nextBatch()` gives them, without waiting: `null` when
   /// none is (or at the end, which `nextBatch()` reports). A consumer that is behind takes its
   /// batches this way: a plain call, no Promise and no wake-up of the JS thread in between.
-  #[napi]
-  pub fn try_batch(&self) -> Option<JsonArrayText> {
+  #[napi(ts_return_type = "string | Buffer | null")]
+  pub fn try_batch(&self) -> Option<Either<JsonArrayText, Buffer>> {
     let mut messages = self.messages.try_lock().ok()?;
-    messages.try_batch(MAX_BATCH, MAX_BATCH_BYTES).map(JsonArrayText::join)
+    messages.try_chunk(MAX_BATCH, MAX_BATCH_BYTES).map(crossing)
   }
 
   /// Why the stream ended: `null` for a clean end.
@@ -292,6 +293,15 @@ impl NativeSession {
     } else {
       self.handle.close();
     }
+  }
+}
+
+/// How a chunk of messages crosses: Latin-1 batches as one string, a message too long for that
+/// as its UTF-8 bytes (JS decodes and parses it).
+fn crossing(chunk: raw::Chunk) -> Either<JsonArrayText, Buffer> {
+  match chunk {
+    raw::Chunk::Lines(batch) => Either::A(JsonArrayText::join(batch)),
+    raw::Chunk::Utf8(line) => Either::B(line.into()),
   }
 }
 

@@ -14,7 +14,11 @@ function errorResultFromThrow(err) {
       text = Object.prototype.toString.call(err) // e.g. Object.create(null); the official fails here
     }
   }
-  if (typeof text !== 'string') text = String(text)
+  if (typeof text !== 'string') {
+    let shown
+    try { shown = String(text) } catch { shown = Object.prototype.toString.call(text) }
+    text = `The tool threw an Error whose message is not a string: ${shown}`
+  }
   return { content: [{ type: 'text', text }], isError: true }
 }
 

@@ -33,6 +33,10 @@ pub enum Error {
   /// A line from the CLI broke the protocol in a way we cannot skip over.
   #[error("{0}")]
   Protocol(String),
+  /// The consumer fell so far behind that the messages waiting for it passed the session's
+  /// bound (see `session::queue`): the session was ended rather than stall or grow without limit.
+  #[error("The query's consumer fell behind: about {held} bytes of messages were waiting unread when Claude Code wrote another of {line} bytes, past the bound; the session was ended (iterate the query while it runs, or close it)")]
+  Backlog { held: usize, line: usize },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -51,6 +55,7 @@ impl Error {
       Error::Control(_) => "CONTROL_ERROR",
       Error::InitializeTimeout(_) => "INITIALIZE_TIMEOUT",
       Error::Protocol(_) => "PROTOCOL_ERROR",
+      Error::Backlog { .. } => "MESSAGE_BACKLOG",
     }
   }
 

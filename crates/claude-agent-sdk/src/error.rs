@@ -51,6 +51,10 @@ pub enum Error {
   /// A line from the CLI, or an answer to a control request, broke the protocol.
   #[error("{0}")]
   Protocol(String),
+  /// The consumer fell so far behind that the messages waiting for it passed the session's
+  /// bound: the session was ended rather than stall the CLI or grow without limit.
+  #[error("{0}")]
+  Backlog(String),
   /// [`query`](crate::query) was called outside a tokio runtime.
   #[error("claude_agent_sdk::query must be called from within a tokio runtime (e.g. under #[tokio::main])")]
   NoRuntime,
@@ -59,7 +63,8 @@ pub enum Error {
 impl Error {
   /// A short stable name to match on (the Node.js package's `error.code`): `INVALID_OPTION`,
   /// `CLI_NOT_FOUND`, `SPAWN_FAILED`, `PROCESS_EXITED`, `PROCESS_SIGNALED`, `ABORTED`,
-  /// `SESSION_CLOSED`, `CONTROL_ERROR`, `INITIALIZE_TIMEOUT`, `PROTOCOL_ERROR`, `NO_RUNTIME`.
+  /// `SESSION_CLOSED`, `CONTROL_ERROR`, `INITIALIZE_TIMEOUT`, `PROTOCOL_ERROR`, `MESSAGE_BACKLOG`,
+  /// `NO_RUNTIME`.
   pub fn code(&self) -> &'static str {
     match self {
       Error::InvalidOption(_) => "INVALID_OPTION",
@@ -72,6 +77,7 @@ impl Error {
       Error::Control(_) => "CONTROL_ERROR",
       Error::InitializeTimeout(_) => "INITIALIZE_TIMEOUT",
       Error::Protocol(_) => "PROTOCOL_ERROR",
+      Error::Backlog(_) => "MESSAGE_BACKLOG",
       Error::NoRuntime => "NO_RUNTIME",
     }
   }

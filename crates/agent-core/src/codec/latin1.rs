@@ -36,6 +36,25 @@ pub fn latin1_json(json: &str) -> Vec<u8> {
   out
 }
 
+/// The length [`push_latin1_json`] gives `json`, without encoding it.
+pub fn latin1_json_len(json: &str) -> usize {
+  let bytes = json.as_bytes();
+  let mut len = 0;
+  let mut at = 0;
+  while let Some(offset) = first_non_ascii(&bytes[at..]) {
+    len += offset;
+    at += offset;
+    let c = json[at..].chars().next().expect("at is a char boundary");
+    len += match c as u32 {
+      0..=0xff => 1,
+      0x100..=0xffff => 6,
+      _ => 12,
+    };
+    at += c.len_utf8();
+  }
+  len + (bytes.len() - at)
+}
+
 fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
   const CHUNK: usize = 32;
   let mut start = 0;
@@ -49,6 +68,13 @@ fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
   use super::*;
+
+  #[test]
+  fn length_without_encoding() {
+    for json in [r#"{"a":"x"}"#, r#"{"a":"é—🌍 plain"}"#, "🌍🌍", ""] {
+      assert_eq!(latin1_json_len(json), latin1_json(json).len(), "{json}");
+    }
+  }
 
   /// As a JavaScript engine reads Latin-1: each byte one character.
   fn as_engine_reads(bytes: &[u8]) -> String {

@@ -7,6 +7,6 @@ mod latin1;
 mod line_framer;
 mod line_reader;
 
-pub use latin1::{latin1_json, push_latin1_json};
+pub use latin1::{latin1_json, latin1_json_len, push_latin1_json};
 pub use line_framer::{LineFramer, ReadLine, DEFAULT_MAX_LINE_BYTES};
 pub use line_reader::LineReader;

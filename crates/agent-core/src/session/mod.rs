@@ -18,7 +18,7 @@ mod writer;
 
 pub use handle::{AbortHandle, SessionHandle};
 pub use initialize::initialize_request;
-pub use queue::{MessageText, Messages, DEFAULT_QUEUE_BYTES};
+pub use queue::{Chunk, MessageText, Messages, BACKLOG_FACTOR, DEFAULT_QUEUE_BYTES, MAX_LATIN1_LINE};
 pub use router::Dialogs;
 pub use stderr::redact_keys;
 
@@ -112,7 +112,9 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
 
   let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
   let (init_tx, init_rx) = tokio::sync::watch::channel(None);
-  let (queue_tx, messages) = queue::queue(spec.queue_bytes, spec.message_text);
+  // Tests lower the Latin-1 line bound to exercise the UTF-8 crossing without 200 MB messages.
+  let latin1_max = std::env::var("CLAUDE_AGENT_SDK_TEST_MAX_LATIN1_LINE").ok().and_then(|v| v.parse().ok()).unwrap_or(queue::MAX_LATIN1_LINE);
+  let (queue_tx, messages) = queue::queue_with(spec.queue_bytes, spec.message_text, latin1_max);
   let state = run::Loop::new(run::LoopParts {
     child,
     writer,

@@ -7,10 +7,11 @@
 //! A new kind of host callback is a [`CallKind`] variant, an arm in [`Router::route`] and, if
 //! its answer is not plain JSON, an [`Answer`] variant.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::{json, value::RawValue, Value};
+use serde_json::{value::RawValue, Value};
 
 use crate::host::{CallKind, HostResult};
 use crate::mcp::{McpAction, McpServerDef, NOTIFICATION_ACK};
@@ -55,7 +56,9 @@ pub(crate) enum Answer {
   /// A `tools/call`: a JSON-RPC result (a failure is an `isError` result).
   Tool { key: ToolKey, id: Box<RawValue> },
   /// `can_use_tool`: a PermissionResult, completed as the CLI requires (a failure denies).
-  Permission { input: Value, tool_use_id: Value },
+  /// The request's `input` and `tool_use_id` are kept as the CLI wrote them (raw JSON text,
+  /// never a tree): an allow without `updatedInput` echoes the input byte for byte.
+  Permission { input: Box<RawValue>, tool_use_id: Option<Box<RawValue>> },
   /// The host's JSON as the response body (a failure is an error response).
   Json,
   /// An MCP notification's acknowledgement, whatever the host answered.
@@ -87,7 +90,7 @@ impl Answer {
         success_response(request_id, &mcp_response_body(&response))
       }
       Answer::Permission { input, tool_use_id } => {
-        success_response(request_id, &permission_answer(result, &(input, tool_use_id)))
+        success_response(request_id, &permission_answer(result, &input, tool_use_id.as_deref()))
       }
       Answer::Ack => success_response(request_id, &mcp_response_body(NOTIFICATION_ACK)),
       Answer::Json => match result {
@@ -209,72 +212,169 @@ fn one_line(json: String) -> String {
   }
 }
 
-fn permission_input(request: &RawValue) -> (Value, Value) {
-  let v: Value = serde_json::from_str(request.get()).unwrap_or(Value::Null);
-  (v.get("input").cloned().unwrap_or_else(|| json!({})), v.get("tool_use_id").cloned().unwrap_or(Value::Null))
+#[derive(serde::Deserialize)]
+struct PermissionRequest<'a> {
+  #[serde(borrow, default)]
+  input: Option<&'a RawValue>,
+  #[serde(borrow, default)]
+  tool_use_id: Option<&'a RawValue>,
+}
+
+/// The request's `input` and `tool_use_id` as raw JSON text. Reading them skips the values
+/// without building them (serde_json's skipping is iterative and does not judge `\u` escapes),
+/// so any nesting depth and lone-surrogate escapes pass through untouched.
+fn permission_input(request: &RawValue) -> (Box<RawValue>, Option<Box<RawValue>>) {
+  let fields: PermissionRequest = serde_json::from_str(request.get()).unwrap_or(PermissionRequest { input: None, tool_use_id: None });
+  let input = fields.input.map(RawValue::to_owned).unwrap_or_else(|| RawValue::from_string("{}".into()).expect("valid JSON"));
+  (input, fields.tool_use_id.filter(|id| id.get() != "null").map(RawValue::to_owned))
+}
+
+/// A JSON object's members in order, each value as raw text (never a tree).
+struct Members<'a>(Vec<(String, Cow<'a, RawValue>)>);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Members<'a> {
+  fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+    struct V<'a>(std::marker::PhantomData<&'a ()>);
+    impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
+      type Value = Members<'a>;
+      fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object")
+      }
+      fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Members<'a>, A::Error> {
+        let mut out = Vec::new();
+        while let Some((k, v)) = map.next_entry::<String, &'de RawValue>()? {
+          out.push((k, Cow::Borrowed(v)));
+        }
+        Ok(Members(out))
+      }
+    }
+    d.deserialize_map(V(std::marker::PhantomData))
+  }
+}
+
+impl Members<'_> {
+  fn get(&self, key: &str) -> Option<&RawValue> {
+    self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_ref())
+  }
+
+  fn text(&self) -> String {
+    let mut out = String::from("{");
+    for (i, (k, v)) in self.0.iter().enumerate() {
+      if i > 0 {
+        out.push(',');
+      }
+      out.push_str(&serde_json::to_string(k).expect("a string serializes"));
+      out.push(':');
+      out.push_str(v.get());
+    }
+    out.push('}');
+    out
+  }
 }
 
 /// The answer to `can_use_tool`: the callback's PermissionResult, with the original input echoed
 /// when an allow has no `updatedInput` (the CLI requires it) and `toolUseID` added, as the
-/// official SDK does. A callback that threw, or answered nonsense, denies with the reason.
-fn permission_answer(result: Result<String, String>, (input, tool_use_id): &(Value, Value)) -> String {
-  let deny = |message: String| json!({ "behavior": "deny", "message": message });
-  let mut answer = match result {
-    Err(message) => deny(message),
-    Ok(json) => match serde_json::from_str::<Value>(&json) {
-      Ok(Value::Object(mut m)) => match m.get("behavior").and_then(Value::as_str) {
-        Some("allow") => {
-          if m.get("updatedInput").is_none_or(Value::is_null) {
-            m.insert("updatedInput".into(), input.clone());
+/// official SDK does. A callback that threw, or answered nonsense, denies with the reason. The
+/// callback's members pass as raw text: `updatedInput` of any depth, with any escapes, is kept.
+fn permission_answer(result: Result<String, String>, input: &RawValue, tool_use_id: Option<&RawValue>) -> String {
+  let deny = |message: String| Members(vec![("behavior".into(), raw(r#""deny""#)), ("message".into(), text(&message))]);
+  let json = match result {
+    Err(message) => return with_tool_use_id(deny(message), tool_use_id),
+    Ok(json) => json,
+  };
+  let answer = match serde_json::from_str::<Members>(&json) {
+      Ok(mut m) => match m.get("behavior").map(|b| serde_json::from_str::<String>(b.get())) {
+        Some(Ok(b)) if b == "allow" => {
+          m.0.retain(|(k, v)| k != "updatedInput" || v.get() != "null");
+          if m.get("updatedInput").is_none() {
+            m.0.push(("updatedInput".into(), Cow::Borrowed(input)));
           }
-          Value::Object(m)
+          m
         }
-        Some("deny") => {
-          if !m.contains_key("message") {
-            m.insert("message".into(), Value::String(String::new()));
+        Some(Ok(b)) if b == "deny" => {
+          if m.get("message").is_none() {
+            m.0.push(("message".into(), raw(r#""""#)));
           }
-          Value::Object(m)
+          m
         }
         other => deny(format!(
           "canUseTool returned an invalid PermissionResult: behavior must be \"allow\" or \"deny\", got {}",
-          other.map(|s| format!("{s:?}")).unwrap_or_else(|| "nothing".into())
+          match other {
+            Some(Ok(s)) => format!("{s:?}"),
+            Some(Err(_)) => "a value that is not a string".into(),
+            None => "nothing".into(),
+          }
         )),
       },
-      Ok(other) => deny(format!("canUseTool returned an invalid PermissionResult: expected an object, got {other}")),
+      Err(_) if serde_json::from_str::<serde::de::IgnoredAny>(&json).is_ok() => deny(format!(
+        "canUseTool returned an invalid PermissionResult: expected an object, got {}",
+        json.chars().take(100).collect::<String>()
+      )),
       Err(e) => deny(format!("canUseTool returned an invalid PermissionResult: {e}")),
-    },
   };
-  if !tool_use_id.is_null() {
-    answer["toolUseID"] = tool_use_id.clone();
+  with_tool_use_id(answer, tool_use_id)
+}
+
+/// The answer's text, with the request's `toolUseID` (it replaces one the callback gave).
+fn with_tool_use_id<'a>(mut answer: Members<'a>, tool_use_id: Option<&'a RawValue>) -> String {
+  if let Some(id) = tool_use_id {
+    answer.0.retain(|(k, _)| k != "toolUseID");
+    answer.0.push(("toolUseID".into(), Cow::Borrowed(id)));
   }
-  answer.to_string()
+  answer.text()
+}
+
+/// Literal JSON as a member value.
+fn raw(json: &'static str) -> Cow<'static, RawValue> {
+  Cow::Borrowed(serde_json::from_str(json).expect("literal JSON"))
+}
+
+/// A string as a member value.
+fn text(s: &str) -> Cow<'static, RawValue> {
+  Cow::Owned(RawValue::from_string(serde_json::to_string(s).expect("a string serializes")).expect("valid JSON"))
 }
 
 #[cfg(test)]
 mod tests {
   use super::*;
+  use serde_json::json;
 
-  fn ctx() -> (Value, Value) {
-    (json!({"name":"Alice"}), json!("toolu_1"))
+  fn answer(result: Result<String, String>) -> Value {
+    let input = RawValue::from_string(r#"{"name":"Alice"}"#.into()).unwrap();
+    let id = RawValue::from_string(r#""toolu_1""#.into()).unwrap();
+    serde_json::from_str(&permission_answer(result, &input, Some(&id))).unwrap()
   }
 
   #[test]
   fn allow_without_updated_input_echoes_the_input() {
-    let a: Value = serde_json::from_str(&permission_answer(Ok(r#"{"behavior":"allow"}"#.into()), &ctx())).unwrap();
-    assert_eq!(a, json!({"behavior":"allow","updatedInput":{"name":"Alice"},"toolUseID":"toolu_1"}));
-    let a: Value = serde_json::from_str(&permission_answer(Ok(r#"{"behavior":"allow","updatedInput":{"name":"Bob"}}"#.into()), &ctx())).unwrap();
-    assert_eq!(a["updatedInput"], json!({"name":"Bob"}));
+    assert_eq!(answer(Ok(r#"{"behavior":"allow"}"#.into())), json!({"behavior":"allow","updatedInput":{"name":"Alice"},"toolUseID":"toolu_1"}));
+    assert_eq!(answer(Ok(r#"{"behavior":"allow","updatedInput":null}"#.into()))["updatedInput"], json!({"name":"Alice"}));
+    assert_eq!(answer(Ok(r#"{"behavior":"allow","updatedInput":{"name":"Bob"}}"#.into()))["updatedInput"], json!({"name":"Bob"}));
   }
 
   #[test]
   fn throwing_or_invalid_callbacks_deny_with_the_reason() {
-    let a: Value = serde_json::from_str(&permission_answer(Err("boom".into()), &ctx())).unwrap();
-    assert_eq!(a, json!({"behavior":"deny","message":"boom","toolUseID":"toolu_1"}));
-    let a: Value = serde_json::from_str(&permission_answer(Ok(r#"{"behavior":"maybe"}"#.into()), &ctx())).unwrap();
+    assert_eq!(answer(Err("boom".into())), json!({"behavior":"deny","message":"boom","toolUseID":"toolu_1"}));
+    let a = answer(Ok(r#"{"behavior":"maybe"}"#.into()));
     assert_eq!(a["behavior"], "deny");
     assert!(a["message"].as_str().unwrap().contains("\"maybe\""));
-    let a: Value = serde_json::from_str(&permission_answer(Ok("null".into()), &ctx())).unwrap();
-    assert_eq!(a["behavior"], "deny");
+    assert_eq!(answer(Ok("null".into()))["behavior"], "deny");
+    assert_eq!(answer(Ok(r#"{"behavior":"deny"}"#.into())), json!({"behavior":"deny","message":"","toolUseID":"toolu_1"}));
+  }
+
+  /// What is only passed through stays the CLI's text: lone surrogates and any depth.
+  #[test]
+  fn permission_input_passes_through_byte_for_byte() {
+    let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
+    let input = format!(r#"{{"s":"\ud800x","deep":{deep},"u":"\u00e9"}}"#);
+    let request = format!(r#"{{"subtype":"can_use_tool","tool_name":"T","input":{input},"tool_use_id":"tu_9"}}"#);
+    let (got, id) = permission_input(&RawValue::from_string(request).unwrap());
+    assert_eq!(got.get(), input);
+    assert_eq!(id.as_deref().map(RawValue::get), Some(r#""tu_9""#));
+    let line = permission_answer(Ok(r#"{"behavior":"allow"}"#.into()), &got, id.as_deref());
+    assert_eq!(line, format!(r#"{{"behavior":"allow","updatedInput":{input},"toolUseID":"tu_9"}}"#));
+    let echoed = format!(r#"{{"behavior":"allow","updatedInput":{input}}}"#);
+    assert_eq!(permission_answer(Ok(echoed), &got, id.as_deref()), line, "updatedInput: input is kept as written");
   }
 
   #[test]

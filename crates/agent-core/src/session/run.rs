@@ -65,6 +65,8 @@ enum Stop {
   Closed { abort: bool },
   InitTimeout,
   InitFailed(String),
+  /// The consumer fell behind past the backlog's bound.
+  Backlog(Error),
 }
 
 pub(crate) struct Loop {
@@ -81,8 +83,6 @@ pub(crate) struct Loop {
   state_reported: bool,
   idle: bool,
   result_seen: bool,
-  /// A message that did not fit the consumer queue; reading pauses until it does.
-  blocked: Option<Vec<u8>>,
 }
 
 /// A request of the CLI's running in the host.
@@ -113,7 +113,6 @@ impl Loop {
       state_reported: false,
       idle: false,
       result_seen: false,
-      blocked: None,
     }
   }
 
@@ -121,7 +120,9 @@ impl Loop {
     let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, stdout));
     let stop = loop {
       let init_deadline = self.init_deadline;
-      let blocked_cost = self.blocked.as_deref().map(|l| self.p.queue.cost(l));
+      // Reading never waits for the consumer (a control request may be behind any amount of
+      // messages); the backlog moves into the consumer's channel as it takes messages.
+      let backlog_cost = self.p.queue.backlog_cost();
       tokio::select! {
         biased;
         _ = self.p.finished.woken() => self.maybe_close_stdin(),
@@ -130,11 +131,8 @@ impl Loop {
           Some(Command::Close { abort }) => break Stop::Closed { abort },
           Some(cmd) => self.command(cmd),
         },
-        Some(permit) = reserve(&self.p.queue, blocked_cost), if blocked_cost.is_some() => {
-          let line = self.blocked.take().expect("blocked");
-          self.p.queue.push_reserved(line, permit);
-        }
-        input = next_line(&mut reader), if self.blocked.is_none() => {
+        Some(permit) = reserve(&self.p.queue, backlog_cost), if backlog_cost.is_some() => self.p.queue.refill(permit),
+        input = next_line(&mut reader) => {
           let mut input = input;
           // Everything this read brought is handled before the host hears of the calls in
           // it: a burst of the CLI's requests reaches the host as one batch.
@@ -147,7 +145,7 @@ impl Loop {
               }
               Input::Eof => break Some(Stop::Eof),
             }
-            match (self.blocked.is_none()).then(|| buffered_line(&mut reader)).flatten() {
+            match buffered_line(&mut reader) {
               Some(next) => input = next,
               None => break None,
             }
@@ -186,6 +184,8 @@ impl Loop {
           self.cancel_call(&target);
         }
         self.write(ack);
+        // The cancel may come after the turn's result: stdin no longer waits for this call.
+        self.maybe_close_stdin();
       }
     }
   }
@@ -276,7 +276,9 @@ impl Loop {
           self.result_seen = true;
           self.p.awaiting_result = false;
         }
-        self.deliver(line);
+        if let Some(stop) = self.deliver(line) {
+          return Some(stop);
+        }
         if is_result {
           self.maybe_close_stdin();
         }
@@ -314,7 +316,9 @@ impl Loop {
         self.state_reported = true;
         self.idle = state == "idle";
         if !host_only {
-          self.deliver(line);
+          if let Some(stop) = self.deliver(line) {
+            return Some(stop);
+          }
         }
         self.maybe_close_stdin();
       }
@@ -329,9 +333,19 @@ impl Loop {
     None
   }
 
-  fn deliver(&mut self, line: String) {
-    if let Err(line) = self.p.queue.try_push(self.p.queue.encode(line)) {
-      self.blocked = Some(line);
+  fn deliver(&mut self, line: String) -> Option<Stop> {
+    let was_behind = self.p.queue.backlog_cost().is_some();
+    match self.p.queue.push(line) {
+      Ok(()) => {
+        if !was_behind && self.p.queue.backlog_cost().is_some() {
+          tracing::debug!("the consumer is behind: messages wait in the backlog while reading goes on");
+        }
+        None
+      }
+      Err(e) => {
+        tracing::warn!(error = %e, "the consumer fell behind past the backlog's bound; ending the session");
+        Some(Stop::Backlog(e))
+      }
     }
   }
 
@@ -381,9 +395,21 @@ impl Loop {
       Stop::Closed { abort } => {
         // The consumer learns at once; the CLI is stopped in the background (it gets the
         // official grace periods to flush its session file).
+        self.p.queue.drop_backlog();
         let result = if abort { Err(Error::Aborted) } else { Ok(()) };
         self.p.queue.end(result.clone());
         self.end_requests(|| if abort { Error::Aborted } else { closed_error() });
+        self.p.writer.close();
+        self.p.host.release();
+        process::terminate(&mut *self.p.child).await;
+        self.p.child.end_leftovers();
+        return;
+      }
+      Stop::Backlog(e) => {
+        // What the consumer's channel holds is still delivered, then the error.
+        self.p.queue.drop_backlog();
+        self.p.queue.end(Err(e.clone()));
+        self.end_requests(|| e.clone());
         self.p.writer.close();
         self.p.host.release();
         process::terminate(&mut *self.p.child).await;
@@ -421,6 +447,8 @@ impl Loop {
     if self.p.init_tx.borrow().is_none() {
       let _ = self.p.init_tx.send(Some(Err(err.clone().unwrap_or_else(closed_error))));
     }
+    // Everything the CLI wrote reaches the consumer before the end.
+    self.p.queue.flush_backlog();
     self.p.queue.end(outcome);
     self.p.host.release();
   }

@@ -53,7 +53,7 @@ pub use config::{LaunchSpec, QueryConfig};
 pub use host::{Call, CallKind, CallResult, Host, Reply};
 pub use process::{ProcessEvent, ProcessFeed, ProcessSink};
 pub use server::{ServerAction, ServerDef};
-pub use session::{AbortHandle, MessageQueue, Session};
+pub use session::{AbortHandle, Chunk, MessageQueue, Session};
 pub use sessions::{sessions_call, SessionsFailure};
 
 use crate::error::{Error, Result};
@@ -172,6 +172,7 @@ pub(crate) fn error(e: agent_core::Error) -> Error {
     E::Control(m) => Error::Control(m),
     E::InitializeTimeout(ms) => Error::InitializeTimeout(Duration::from_millis(ms)),
     E::Protocol(m) => Error::Protocol(m),
+    E::Backlog { .. } => Error::Backlog(message),
     _ => Error::Protocol(message),
   }
 }
@@ -202,6 +203,7 @@ mod tests {
       E::Control("control".into()),
       E::InitializeTimeout(5),
       E::Protocol("protocol".into()),
+      E::Backlog { held: 10, line: 2 },
     ];
     for e in all {
       let ours = error(e.clone());

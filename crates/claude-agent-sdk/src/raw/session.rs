@@ -3,7 +3,7 @@
 
 use std::future::Future;
 
-use agent_core::session::{AbortHandle as CoreAbort, Messages, SessionHandle};
+use agent_core::session::{AbortHandle as CoreAbort, Chunk as CoreChunk, Messages, SessionHandle};
 use serde_json::Value;
 
 use super::error;
@@ -133,6 +133,37 @@ impl MessageQueue {
   /// end, which only [`next_batch`](Self::next_batch) reports.
   pub fn try_batch(&mut self, max: usize, max_bytes: usize) -> Option<Vec<Vec<u8>>> {
     self.0.try_batch(max, max_bytes)
+  }
+
+  /// As [`next_batch`](Self::next_batch), for [`MessageText::Latin1Json`](super::MessageText::Latin1Json):
+  /// a message whose Latin-1 text would be too long for a JavaScript string comes alone, as UTF-8
+  /// ([`Chunk::Utf8`]).
+  pub async fn next_chunk(&mut self, max: usize, max_bytes: usize) -> Option<Result<Chunk>> {
+    self.0.next_chunk(max, max_bytes).await.map(|r| r.map(Chunk::from).map_err(error))
+  }
+
+  /// As [`try_batch`](Self::try_batch), in chunks (see [`next_chunk`](Self::next_chunk)).
+  pub fn try_chunk(&mut self, max: usize, max_bytes: usize) -> Option<Chunk> {
+    self.0.try_chunk(max, max_bytes).map(Chunk::from)
+  }
+}
+
+/// Messages taken from a [`MessageQueue`] by [`next_chunk`](MessageQueue::next_chunk).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Chunk {
+  /// Messages in the session's encoding.
+  Lines(Vec<Vec<u8>>),
+  /// One message as UTF-8 JSON text, in Latin-1 mode: its Latin-1 text would be too long for a
+  /// JavaScript string.
+  Utf8(Vec<u8>),
+}
+
+impl From<CoreChunk> for Chunk {
+  fn from(c: CoreChunk) -> Self {
+    match c {
+      CoreChunk::Lines(lines) => Chunk::Lines(lines),
+      CoreChunk::Utf8(line) => Chunk::Utf8(line),
+    }
   }
 }
 
