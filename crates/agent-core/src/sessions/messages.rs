@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 use super::chain;
 use super::list;
 use super::paths;
-use super::transcript::{parse_entries, Entry};
+use super::transcript::{parse_entries, Entry, Raw};
 
 #[derive(Default, Clone, Debug)]
 pub struct Page {
@@ -24,7 +24,7 @@ struct OutMessage<'a> {
   uuid: &'a str,
   session_id: Option<&'a str>,
   #[serde(skip_serializing_if = "Option::is_none")]
-  message: Option<&'a RawValue>,
+  message: Option<Raw<'a>>,
   parent_tool_use_id: Option<&'a str>,
   parent_agent_id: Option<&'a str>,
   #[serde(rename = "interruptedByShutdown", skip_serializing_if = "std::ops::Not::not")]
@@ -43,8 +43,14 @@ struct OutMessage<'a> {
   is_completed_local_command: bool,
   #[serde(skip_serializing_if = "Option::is_none")]
   timestamp: Option<&'a str>,
-  #[serde(skip_serializing_if = "Option::is_none")]
-  origin: Option<std::borrow::Cow<'a, RawValue>>,
+  #[serde(skip_serializing_if = "Option::is_none", serialize_with = "json_text")]
+  origin: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// Serializes JSON text as the value it is (for comparing [`to_json`] with serde in tests).
+fn json_text<S: serde::Serializer>(v: &Option<std::borrow::Cow<'_, str>>, s: S) -> Result<S::Ok, S::Error> {
+  let raw = RawValue::from_string(v.as_deref().unwrap_or("null").to_string()).map_err(serde::ser::Error::custom)?;
+  serde::Serialize::serialize(&raw, s)
 }
 
 /// A tool result the permission system answered instead of the tool (`tool_result_meta`).
@@ -57,7 +63,7 @@ struct ResultMeta {
 /// The denial kinds the official reports (`toolDenialKind`).
 const DENIAL_KINDS: [&str; 7] = ["user-rejected", "permission-rule", "automode-blocked", "automode-unavailable", "automode-parsing-error", "interrupted", "cancelled"];
 
-fn raw_str<'a>(r: Option<&'a RawValue>) -> Option<String> {
+fn raw_str(r: Option<Raw<'_>>) -> Option<String> {
   r.filter(|r| r.get().starts_with('"')).and_then(|r| serde_json::from_str::<String>(r.get()).ok())
 }
 
@@ -90,7 +96,7 @@ fn quiet_turn_closer(e: &Entry<'_>) -> bool {
 /// The `origin` the official returns (its `xR`): a task notification keeps only its known
 /// fields (`runId` only when it is a valid id, `taskKind` only "mcp-task"); a falsy origin is
 /// left out; any other is copied as it is.
-fn shaped_origin(raw: &RawValue) -> Option<std::borrow::Cow<'_, RawValue>> {
+fn shaped_origin(raw: Raw<'_>) -> Option<std::borrow::Cow<'_, str>> {
   let text = raw.get();
   if matches!(text, "null" | "false" | "\"\"") {
     return None;
@@ -99,14 +105,14 @@ fn shaped_origin(raw: &RawValue) -> Option<std::borrow::Cow<'_, RawValue>> {
     if text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) && serde_json::from_str::<f64>(text).map_or(false, |n| n == 0.0) {
       return None;
     }
-    return Some(std::borrow::Cow::Borrowed(raw));
+    return Some(std::borrow::Cow::Borrowed(raw.get()));
   }
   if !scan_has(text, "task-notification") {
-    return Some(std::borrow::Cow::Borrowed(raw));
+    return Some(std::borrow::Cow::Borrowed(raw.get()));
   }
-  let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(text) else { return Some(std::borrow::Cow::Borrowed(raw)) };
+  let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(text) else { return Some(std::borrow::Cow::Borrowed(raw.get())) };
   if o.get("kind").and_then(|k| k.as_str()) != Some("task-notification") {
-    return Some(std::borrow::Cow::Borrowed(raw));
+    return Some(std::borrow::Cow::Borrowed(raw.get()));
   }
   let mut out = serde_json::Map::new();
   out.insert("kind".into(), "task-notification".into());
@@ -121,7 +127,7 @@ fn shaped_origin(raw: &RawValue) -> Option<std::borrow::Cow<'_, RawValue>> {
   if o.get("taskKind").and_then(|t| t.as_str()) == Some("mcp-task") {
     out.insert("taskKind".into(), "mcp-task".into());
   }
-  RawValue::from_string(serde_json::Value::Object(out).to_string()).ok().map(std::borrow::Cow::Owned)
+  Some(std::borrow::Cow::Owned(serde_json::Value::Object(out).to_string()))
 }
 
 fn scan_has(hay: &str, needle: &str) -> bool {
@@ -171,7 +177,7 @@ fn push_opt_str(out: &mut String, key: &str, v: Option<&str>) {
 /// The messages as a JSON array, written directly (the same text `serde_json` gives for
 /// `OutMessage`s, without its per-character escaping checks through the serializer).
 fn to_json(list: &[OutMessage<'_>]) -> String {
-  let size: usize = list.iter().map(|m| 200 + m.message.map_or(0, |r| r.get().len()) + m.origin.as_ref().map_or(0, |r| r.get().len())).sum();
+  let size: usize = list.iter().map(|m| 200 + m.message.map_or(0, |r| r.get().len()) + m.origin.as_ref().map_or(0, |r| r.len())).sum();
   let mut out = String::with_capacity(size + 2);
   out.push('[');
   for (n, m) in list.iter().enumerate() {
@@ -216,7 +222,7 @@ fn to_json(list: &[OutMessage<'_>]) -> String {
     }
     if let Some(o) = &m.origin {
       out.push_str(",\"origin\":");
-      out.push_str(o.get());
+      out.push_str(o);
     }
     out.push('}');
   }
@@ -233,7 +239,7 @@ fn page<T>(items: Vec<T>, p: &Page) -> Vec<T> {
   items.into_iter().skip(offset).take(take).collect()
 }
 
-fn kinds_keep_origin(origin: Option<&RawValue>) -> bool {
+fn kinds_keep_origin(origin: Option<Raw<'_>>) -> bool {
   // Meta entries are shown when they came from a channel or an observer.
   let Some(o) = origin else { return false };
   let v: serde_json::Value = serde_json::from_str(o.get()).unwrap_or_default();
@@ -258,6 +264,11 @@ pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
 }
 
 /// Reads a whole transcript (lossy UTF-8); `None` when it cannot be read.
+#[cfg(test)]
+fn parse_part_for_test(text: &str) -> Vec<Entry<'_>> {
+  super::transcript::parse_part(text, &["user", "assistant", "progress", "system", "attachment"])
+}
+
 fn read_text(path: &Path) -> Option<String> {
   let bytes = std::fs::read(path).ok()?;
   Some(match String::from_utf8(bytes) {
@@ -363,5 +374,31 @@ mod tests {
     assert_eq!(entries.len(), 3);
     let list: Vec<OutMessage<'_>> = entries.iter().map(|e| out_message(e, Some("t\\x"), None)).collect();
     assert_eq!(to_json(&list), serde_json::to_string(&list).unwrap());
+  }
+}
+
+#[cfg(test)]
+mod phase_timing {
+  fn min_of<T>(n: usize, mut f: impl FnMut() -> T) -> std::time::Duration {
+    let mut best = std::time::Duration::MAX;
+    for _ in 0..n {
+      let t = std::time::Instant::now();
+      std::hint::black_box(f());
+      best = best.min(t.elapsed());
+    }
+    best
+  }
+  #[test]
+  #[ignore]
+  fn phases() {
+    let Ok(path) = std::env::var("S2_FILE") else { return };
+    let kinds = ["user", "assistant", "progress", "system", "attachment"];
+    let text = String::from_utf8(std::fs::read(&path).unwrap()).unwrap();
+    let read = min_of(20, || std::fs::read(&path).unwrap().len());
+    let single = min_of(20, || super::super::transcript::parse_part(&text, &kinds).len());
+    let par = min_of(20, || super::parse_entries(&text, &kinds).len());
+    let walk = min_of(20, || { let mut e = super::parse_part_for_test(&text); super::chain::walk(&mut e).len() });
+    let full = min_of(20, || super::conversation_json(&text, false, &super::Page::default()).len());
+    eprintln!("MIN read {read:?} single {single:?} parallel {par:?} single+walk {walk:?} conversation {full:?}");
   }
 }

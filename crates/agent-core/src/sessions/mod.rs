@@ -23,6 +23,7 @@ pub mod messages;
 pub mod mutate;
 pub mod paths;
 pub mod scan;
+pub mod skim;
 pub mod transcript;
 pub mod write;
 

@@ -39,67 +39,187 @@ pub struct AttachmentPeek<'a> {
   pub kind: Option<Cow<'a, str>>,
 }
 
+/// A JSON value's text, borrowed from a transcript line the line scanner checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Raw<'a>(&'a str);
+
+impl<'a> Raw<'a> {
+  pub fn get(&self) -> &'a str {
+    self.0
+  }
+}
+
+impl serde::Serialize for Raw<'_> {
+  fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+    let v = RawValue::from_string(self.0.to_string()).map_err(serde::ser::Error::custom)?;
+    v.serialize(s)
+  }
+}
+
 /// One transcript line, reduced to what the chain walk and the output need.
-#[derive(Deserialize, Clone)]
+#[derive(Clone, Default)]
 pub struct Entry<'a> {
-  #[serde(borrow, rename = "type")]
   pub kind: Option<Cow<'a, str>>,
-  #[serde(borrow)]
   pub uuid: Option<Cow<'a, str>>,
-  #[serde(borrow, rename = "parentUuid")]
   pub parent: Option<Cow<'a, str>>,
-  #[serde(borrow)]
   pub subtype: Option<Cow<'a, str>>,
-  #[serde(rename = "isSidechain", default, deserialize_with = "truthy")]
   pub sidechain: bool,
-  #[serde(borrow, rename = "teamName", default)]
-  pub team_name: Option<&'a RawValue>,
-  #[serde(rename = "isMeta", default, deserialize_with = "truthy")]
+  pub team_name: Option<Raw<'a>>,
   pub meta: bool,
-  #[serde(rename = "isCompactSummary", default, deserialize_with = "truthy")]
   pub compact_summary: bool,
-  #[serde(rename = "isVisibleInTranscriptOnly", default, deserialize_with = "truthy")]
   pub transcript_only: bool,
-  #[serde(rename = "interruptedByShutdown", default, deserialize_with = "truthy")]
   pub interrupted_by_shutdown: bool,
-  #[serde(borrow, rename = "compactMetadata", default)]
   pub compact: Option<CompactMetadata<'a>>,
-  #[serde(borrow, default)]
   pub attachment: Option<AttachmentPeek<'a>>,
-  #[serde(borrow, default)]
-  pub message: Option<&'a RawValue>,
-  #[serde(borrow, rename = "sessionId")]
+  pub message: Option<Raw<'a>>,
   pub session_id: Option<Cow<'a, str>>,
-  #[serde(borrow)]
   pub timestamp: Option<Cow<'a, str>>,
-  #[serde(borrow, default)]
-  pub origin: Option<&'a RawValue>,
-  #[serde(borrow, rename = "agentId")]
+  pub origin: Option<Raw<'a>>,
   pub agent_id: Option<Cow<'a, str>>,
-  #[serde(borrow, rename = "sourceToolAssistantUUID")]
   pub source_tool_assistant: Option<Cow<'a, str>>,
-  #[serde(borrow, rename = "promptSource", default)]
-  pub prompt_source: Option<&'a RawValue>,
-  #[serde(rename = "closesQuietTurn", default, deserialize_with = "truthy")]
+  pub prompt_source: Option<Raw<'a>>,
   pub closes_quiet_turn: bool,
-  #[serde(rename = "isQueuedCommand", default, deserialize_with = "truthy")]
   pub queued_command: bool,
-  #[serde(borrow, rename = "toolDenialKind", default)]
-  pub denial_kind: Option<&'a RawValue>,
-  #[serde(borrow, rename = "toolDenialUnanswered", default)]
-  pub denial_unanswered: Option<&'a RawValue>,
+  pub denial_kind: Option<Raw<'a>>,
+  pub denial_unanswered: Option<Raw<'a>>,
   /// Set on entries rewritten by the chain walk (compaction relinking).
-  #[serde(skip)]
   pub relinked_parent: Option<Option<String>>,
   /// Marked by the local-command pass.
-  #[serde(skip)]
   pub completed_local_command: bool,
 }
 
+/// The top-level keys an [`Entry`] is read from, in the order of [`Entry::from_fields`].
+const KEYS: [&str; 23] = [
+  "type",
+  "uuid",
+  "parentUuid",
+  "subtype",
+  "isSidechain",
+  "teamName",
+  "isMeta",
+  "isCompactSummary",
+  "isVisibleInTranscriptOnly",
+  "interruptedByShutdown",
+  "compactMetadata",
+  "attachment",
+  "message",
+  "sessionId",
+  "timestamp",
+  "origin",
+  "agentId",
+  "sourceToolAssistantUUID",
+  "promptSource",
+  "closesQuietTurn",
+  "isQueuedCommand",
+  "toolDenialKind",
+  "toolDenialUnanswered",
+];
+
+/// A key's place in [`KEYS`], told apart by its length and a letter or two before one
+/// comparison.
+#[inline]
+fn slot(k: &[u8]) -> Option<usize> {
+  let n = match (k.len(), *k.first()?) {
+    (4, b't') => 0,
+    (4, b'u') => 1,
+    (10, b'p') => 2,
+    (7, b's') => 3,
+    (11, b'i') => 4,
+    (8, b't') => 5,
+    (6, b'i') => 6,
+    (16, b'i') => 7,
+    (25, b'i') => 8,
+    (21, b'i') => 9,
+    (15, b'c') if k[2] == b'm' => 10,
+    (10, b'a') => 11,
+    (7, b'm') => 12,
+    (9, b's') => 13,
+    (9, b't') => 14,
+    (6, b'o') => 15,
+    (7, b'a') => 16,
+    (23, b's') => 17,
+    (12, b'p') => 18,
+    (15, b'c') => 19,
+    (15, b'i') => 20,
+    (14, b't') => 21,
+    (20, b't') => 22,
+    _ => return None,
+  };
+  (KEYS[n].as_bytes() == k).then_some(n)
+}
+
+/// A string field: `None` when absent or null; `Err` when it is another kind of value or a
+/// string Rust cannot hold (a lone surrogate), which makes the line unreadable (as it was for
+/// the serde reader this replaces).
+fn str_field(v: Option<&str>, escaped: bool) -> Result<Option<Cow<'_, str>>, ()> {
+  match v {
+    None | Some("null") => Ok(None),
+    Some(t) if t.starts_with('"') => {
+      let inner = &t[1..t.len() - 1];
+      if escaped {
+        serde_json::from_str::<String>(t).map(|s| Some(Cow::Owned(s))).map_err(|_| ())
+      } else {
+        Ok(Some(Cow::Borrowed(inner)))
+      }
+    }
+    Some(_) => Err(()),
+  }
+}
+
 /// Only `true` counts (a flag written as anything else is treated as unset).
-fn truthy<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-  let v = Option::<&RawValue>::deserialize(d)?;
-  Ok(v.map_or(false, |r| r.get() == "true"))
+fn flag(v: Option<&str>) -> bool {
+  v == Some("true")
+}
+
+fn raw(v: Option<&str>) -> Option<Raw<'_>> {
+  v.filter(|t| *t != "null").map(Raw)
+}
+
+/// A nested object read with serde: `None` when absent or null; `Err` when it does not fit.
+fn nested<'a, T: Deserialize<'a>>(v: Option<&'a str>) -> Result<Option<T>, ()> {
+  match v {
+    None | Some("null") => Ok(None),
+    Some(t) => serde_json::from_str::<T>(t).map(Some).map_err(|_| ()),
+  }
+}
+
+impl<'a> Entry<'a> {
+  fn from_fields(f: &[Option<&'a str>; 23], esc: u64) -> Result<Entry<'a>, ()> {
+    Ok(Entry {
+      kind: str_field(f[0], esc & (1 << 0) != 0)?,
+      uuid: str_field(f[1], esc & (1 << 1) != 0)?,
+      parent: str_field(f[2], esc & (1 << 2) != 0)?,
+      subtype: str_field(f[3], esc & (1 << 3) != 0)?,
+      sidechain: flag(f[4]),
+      team_name: raw(f[5]),
+      meta: flag(f[6]),
+      compact_summary: flag(f[7]),
+      transcript_only: flag(f[8]),
+      interrupted_by_shutdown: flag(f[9]),
+      compact: nested(f[10])?,
+      attachment: nested(f[11])?,
+      message: raw(f[12]),
+      session_id: str_field(f[13], esc & (1 << 13) != 0)?,
+      timestamp: str_field(f[14], esc & (1 << 14) != 0)?,
+      origin: raw(f[15]),
+      agent_id: str_field(f[16], esc & (1 << 16) != 0)?,
+      source_tool_assistant: str_field(f[17], esc & (1 << 17) != 0)?,
+      prompt_source: raw(f[18]),
+      closes_quiet_turn: flag(f[19]),
+      queued_command: flag(f[20]),
+      denial_kind: raw(f[21]),
+      denial_unanswered: raw(f[22]),
+      relinked_parent: None,
+      completed_local_command: false,
+    })
+  }
+
+  /// One line as an entry; `None` when it is not a JSON object or a field has the wrong kind.
+  pub fn parse(line: &'a str, controls: bool, skimmer: &mut super::skim::Skimmer) -> Option<Entry<'a>> {
+    let mut f = [None; 23];
+    let esc = skimmer.object_slots(line, controls, slot, &mut f)?;
+    Entry::from_fields(&f, esc).ok()
+  }
 }
 
 impl<'a> Entry<'a> {
@@ -458,14 +578,16 @@ pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
   })
 }
 
-fn parse_part<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
-  let mut out = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
+pub(crate) fn parse_part<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
+  let mut out = Vec::with_capacity(text.len() / 512 + 16);
+  let controls = super::skim::has_controls(text.as_bytes());
+  let mut skimmer = super::skim::Skimmer::default();
   for line in lines(text) {
     let line = line.trim_start_matches(|c: char| (c as u32) <= 32);
     if line.is_empty() {
       continue;
     }
-    let Ok(e) = serde_json::from_str::<Entry<'a>>(line) else { continue };
+    let Some(e) = Entry::parse(line, controls, &mut skimmer) else { continue };
     if e.uuid.is_some() && kinds.contains(&e.kind()) {
       out.push(e);
     }
@@ -495,4 +617,17 @@ pub fn lines(text: &str) -> impl Iterator<Item = &str> {
       }
     }
   })
+}
+
+#[cfg(test)]
+mod tests {
+  #[test]
+  fn every_key_has_its_slot() {
+    for (n, k) in super::KEYS.iter().enumerate() {
+      assert_eq!(super::slot(k.as_bytes()), Some(n), "{k}");
+    }
+    for k in ["cwd", "userType", "version", "gitBranch", "types", "uuid2", "closesQuietTurx", "compactMetadatX", ""] {
+      assert_eq!(super::slot(k.as_bytes()), None, "{k}");
+    }
+  }
 }
