@@ -1,7 +1,9 @@
 // Rarer getSessionMessages fields, side by side with the official SDK on the same transcript:
 // permission denials (`toolDenialKind` → `tool_result_meta`, `toolDenialUnanswered`), queued
 // commands (`isQueuedCommand`), and assistant entries that only close a quiet turn
-// (`closesQuietTurn`, left out), and origins (task notifications keep their known fields).
+// (`closesQuietTurn`, left out), and origins (task notifications keep their known fields);
+// queued-command attachments shown as the user messages they were (answered, absorbed mid-turn
+// per `queue-operation` records, trailing the last message), in a session and a subagent.
 import { describe, it, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -94,5 +96,97 @@ describe('getSessionMessages: rarer fields', () => {
         assert.deepStrictEqual(mine.find((m) => m.message.content === 'from a task').origin, { kind: 'task-notification', subkind: 's', fireReason: 'done', producer: { a: 1 }, runId: 'run_1', taskKind: 'mcp-task' })
       }
     }
+  })
+})
+
+/**
+ * A transcript from raw lines: `{ id, parent, ...fields }` where `id`/`parent` are short names
+ * turned into uuids (`parent: undefined` chains to the previous line, `null` starts a root);
+ * lines without `id` are written as given (queue operations).
+ */
+function writeRaw(lines, { sessionId = uuidFrom(rand), file } = {}) {
+  const names = new Map()
+  const uuid = (n) => (/^[0-9a-f-]{36}$/.test(n) ? n : names.has(n) ? names.get(n) : (names.set(n, uuidFrom(rand)), names.get(n)))
+  let prev = null
+  let t = Date.UTC(2026, 3, 1)
+  const out = lines.map((l) => {
+    if (!('id' in l)) return JSON.stringify({ sessionId, timestamp: new Date((t += 1000)).toISOString(), ...l })
+    const { id, parent, ...rest } = l
+    const line = { parentUuid: parent === undefined ? prev : parent === null ? null : uuid(parent), isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.330', ...rest, uuid: uuid(id), timestamp: rest.timestamp ?? new Date((t += 1000)).toISOString() }
+    prev = line.uuid
+    return JSON.stringify(line)
+  })
+  writeTranscript(file ?? path.join(config, 'projects', sanitize(cwd), `${sessionId}.jsonl`), out, t)
+  return { sessionId, uuid }
+}
+
+const queued = (prompt, extra = {}) => ({ type: 'attachment', attachment: { type: 'queued_command', prompt, commandMode: 'prompt', ...extra } })
+
+describe('getSessionMessages: queued commands', () => {
+  it('answered, unanswered, absorbed mid-turn, trailing, meta, forwarded and duplicate commands match the official', async () => {
+    const source = uuidFrom(rand)
+    const dup = uuidFrom(rand)
+    const delivery = uuidFrom(rand)
+    const { sessionId } = writeRaw([
+      { id: dup, parent: null, ...user('start') },
+      { id: 'a0', ...toolUse('toolu_q1') },
+      // Answered: the next deciding entry is the tool result (a reply).
+      { id: 'q1', ...queued('answered command', { source_uuid: source }) },
+      { id: 'r1', ...result('toolu_q1') },
+      // Two copies of one delivery, one absorbed: only the last copy shows.
+      { id: 'q2', ...queued('delivered twice', { delivery_id: delivery, source_uuid: uuidFrom(rand) }) },
+      { id: 'q3', ...queued('delivered twice', { delivery_id: delivery, source_uuid: uuidFrom(rand) }) },
+      { type: 'queue-operation', operation: 'remove', reason: 'absorbed_mid_turn', deliveryId: delivery, content: 'delivered twice' },
+      // Meta without a channel origin stays hidden; with one it shows; a forwarded intent stays an attachment.
+      { id: 'q4', ...queued('meta command', { isMeta: true }) },
+      { id: 'q5', ...queued('meta from a channel', { isMeta: 1, origin: { kind: 'channel', server: 's' } }) },
+      { id: 'q6', ...queued('forwarded', { forwardedIntent: { lineage: 'x', source: 'typed' } }) },
+      // A task notification's origin gets its run id; an array prompt stays an array.
+      { id: 'q7', ...queued([{ type: 'text', text: 'array prompt' }], { commandMode: 'task-notification', runId: 'run_7' }) },
+      { id: 'q8', ...queued(42) },
+      // Its source uuid is an entry already there: not shown again.
+      { id: 'q9', ...queued('duplicate', { source_uuid: dup }) },
+      { id: 'a1', ...assistant([{ type: 'text', text: 'answer' }]) },
+      // Not answered: a new prompt follows.
+      { id: 'q10', ...queued('never answered') },
+      { id: 'u1', ...user('a new prompt') },
+      { id: 'i1', ...user('[Request interrupted by user]') },
+      { id: 'q11', ...queued('before an interruption') },
+      { id: 'i2', ...user([{ type: 'text', text: '[Request interrupted by user for tool use]' }]) },
+      { id: 'a2', ...assistant([{ type: 'text', text: 'last answer' }]) },
+      // Trailing the leaf: hanging off the last message, oldest first, depth first.
+      { id: 't2', parent: 'a2', ...queued('trailing second'), timestamp: '2026-04-02T00:00:02.000Z' },
+      { id: 't1', parent: 'a2', ...queued('trailing first'), timestamp: '2026-04-02T00:00:01.000Z' },
+      { id: 't3', parent: 't1', ...queued('trailing nested', { isMeta: true, origin: { kind: 'peer' } }), timestamp: '2026-04-02T00:00:03.000Z' },
+      { id: 'x', parent: 'a2', type: 'system', subtype: 'informational', content: 'x' },
+    ])
+    for (const opts of [{}, { includeSystemMessages: true }, { limit: 4, offset: 2 }]) {
+      const mine = norm(await ours.getSessionMessages(sessionId, opts))
+      assert.deepStrictEqual(mine, norm(await official.getSessionMessages(sessionId, opts)), JSON.stringify(opts))
+      if (!opts.limit) {
+        const shown = mine.filter((m) => m.isQueuedCommand).map((m) => m.message.content)
+        assert.deepStrictEqual(shown, ['answered command', 'delivered twice', 'meta from a channel', [{ type: 'text', text: 'array prompt' }], 'before an interruption', 'trailing first', 'trailing nested', 'trailing second'])
+        assert.equal(mine.find((m) => m.message.content === 'answered command').uuid, source, 'shown under its source uuid')
+        assert.deepStrictEqual(mine.find((m) => m.isQueuedCommand && Array.isArray(m.message.content)).origin, { kind: 'task-notification', runId: 'run_7' })
+      }
+    }
+  })
+
+  it('a subagent keeps its meta commands (the official reads subagents with keepMeta)', async () => {
+    const sessionId = uuidFrom(rand)
+    const dir = path.join(config, 'projects', sanitize(cwd), sessionId, 'subagents')
+    fs.mkdirSync(dir, { recursive: true })
+    writeRaw([{ id: 's0', parent: null, ...user('parent prompt') }, { id: 's1', ...assistant([{ type: 'text', text: 'ok' }]) }], { sessionId })
+    writeRaw([
+      { id: 'b0', parent: null, ...user('sub task'), isSidechain: true, agentId: 'abc' },
+      { id: 'b1', ...toolUse('toolu_s'), isSidechain: true },
+      { id: 'b2', ...queued('meta in a subagent', { isMeta: true }), isSidechain: true },
+      { id: 'b3', ...result('toolu_s'), isSidechain: true },
+      { id: 'b4', ...assistant([{ type: 'text', text: 'sub done' }]), isSidechain: true },
+    ], { sessionId, file: path.join(dir, 'agent-abc.jsonl') })
+    fs.writeFileSync(path.join(dir, 'agent-abc.meta.json'), JSON.stringify({ agentType: 'general-purpose', toolUseId: 'toolu_parent' }))
+    const mine = norm(await ours.getSubagentMessages(sessionId, 'abc'))
+    assert.deepStrictEqual(mine, norm(await official.getSubagentMessages(sessionId, 'abc')))
+    assert.ok(mine.some((m) => m.isQueuedCommand && m.is_meta && m.message.content === 'meta in a subagent'))
   })
 })

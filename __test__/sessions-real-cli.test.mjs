@@ -26,6 +26,7 @@ function reply(req) {
   const text = lastUserText(req)
   if (toolResults(req).length > 0) return { text: 'tool finished' }
   if (text.includes('SUBAGENT-TASK')) return { text: 'subagent says hi' }
+  if (text.includes('queue behind a tool')) return { toolUses: [{ name: 'Bash', input: { command: 'sleep 2; echo slow-tool', description: 'Wait' } }] }
   if (text.includes('use a tool')) return { toolUses: [{ name: 'Bash', input: { command: 'echo from-bash', description: 'Print a word' } }] }
   // Once: the agent runs in the background, and its completion notice starts another turn.
   if (text.includes('spawn an agent') && !spawned.has(text) && spawned.add(text)) return { toolUses: [{ name: 'Agent', input: { description: 'Helper', prompt: 'SUBAGENT-TASK: say hi', subagent_type: 'general-purpose' } }] }
@@ -50,6 +51,29 @@ async function run(prompt, options = {}) {
   if (process.env.SESSIONS_TEST_TRACE) console.error(`[run] ${prompt}: ${Date.now() - started} ms`)
   assert.ok(result, `no result; stderr: ${stderr}`)
   return { sessionId, result }
+}
+
+/** A turn whose tool runs while a second prompt arrives: the CLI absorbs it mid-turn as a
+ * `queued_command` attachment (with its `queue-operation` records). */
+async function runQueued() {
+  let toolCalled
+  let finished
+  const calling = new Promise((r) => (toolCalled = r))
+  const done = new Promise((r) => (finished = r))
+  async function* prompts() {
+    yield { type: 'user', message: { role: 'user', content: 'queue behind a tool' }, parent_tool_use_id: null, session_id: '' }
+    await calling
+    yield { type: 'user', message: { role: 'user', content: 'queued while the tool runs' }, parent_tool_use_id: null, session_id: '' }
+    await done
+  }
+  let sessionId
+  for await (const m of ours.query({ prompt: prompts(), options: { pathToClaudeCodeExecutable: CLI, env, cwd: dirs.plain, allowedTools: ['Bash'] } })) {
+    if (m.session_id) sessionId = m.session_id
+    if (m.type === 'assistant' && m.message.content.some((b) => b.type === 'tool_use')) toolCalled()
+    if (m.type === 'result') break
+  }
+  finished()
+  return sessionId
 }
 
 /** Every user text the model received in the requests of a run (to see what a resume carried). */
@@ -90,6 +114,7 @@ before(async () => {
     run('in the repository', { cwd: dirs.repo }).then((r) => (ids.repo = r.sessionId)),
     run('in the worktree', { cwd: dirs.worktree }).then((r) => (ids.worktree = r.sessionId)),
     run('with a title', { title: 'Scripted title' }).then((r) => (ids.titled = r.sessionId)),
+    runQueued().then((id) => (ids.queued = id)),
   ])
   await Promise.all([chat, others])
   ids.cliFork = (await run('forked by the CLI', { resume: ids.tool, forkSession: true })).sessionId
@@ -125,6 +150,8 @@ describe('transcripts written by the real CLI', { timeout: 120000 }, () => {
     assert.equal(agents.length, 1)
     const sub = await same((m) => m.getSubagentMessages(ids.agent, agents[0]))
     assert.ok(sub.length >= 2 && sub[0].parent_tool_use_id)
+    const queued = (await ours.getSessionMessages(ids.queued)).filter((m) => m.isQueuedCommand)
+    assert.deepStrictEqual(queued.map((m) => m.message.content), ['queued while the tool runs'], 'the command absorbed mid-turn is shown as a user message')
     const errored = await ours.getSessionMessages(ids.error)
     assert.ok(errored.length >= 2)
   })

@@ -73,6 +73,11 @@ impl<K: std::hash::Hash + Eq, V, I: Iterator<Item = (K, V)>> CollectWith<K, V> f
 /// Walks the chain; returns the entries of the conversation, first to last, as indexes into
 /// `entries` (where a uuid appears more than once, the last entry with it counts).
 pub fn walk(entries: &mut Vec<Entry<'_>>) -> Vec<usize> {
+  walk_to_leaf(entries).0
+}
+
+/// [`walk`], and the leaf message the chain was walked back from (`None` when there is none).
+pub fn walk_to_leaf(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>) {
   let relinks = entries.iter().any(|e| e.kind() == "system" && e.subtype.as_deref() == Some("compact_boundary") && e.compact.as_ref().map_or(false, |c| c.preserved_messages.is_some() || c.preserved_segment.is_some()));
   if relinks {
     let mut index: HashMap<String, usize> = HashMap::with_capacity(entries.len());
@@ -159,7 +164,7 @@ pub fn walk(entries: &mut Vec<Entry<'_>>) -> Vec<usize> {
         }
       }
       if found.is_empty() {
-        return Vec::new();
+        return (Vec::new(), None);
       }
       let main: Vec<usize> = found.iter().copied().filter(|&i| !entries[i].sidechain && !entries[i].has_team() && !entries[i].meta).collect();
       let pick = if main.is_empty() { &found } else { &main };
@@ -185,7 +190,7 @@ pub fn walk(entries: &mut Vec<Entry<'_>>) -> Vec<usize> {
     cur = lookup(entries[c].parent());
   }
   chain.reverse();
-  gather_split(entries, &values, &by_uuid, chain)
+  (gather_split(entries, &values, &by_uuid, chain), Some(leaf))
 }
 
 /// What the split-message pass needs of an entry's message, from one parse of it.

@@ -23,8 +23,8 @@ struct OutMessage<'a> {
   kind: &'a str,
   uuid: &'a str,
   session_id: Option<&'a str>,
-  #[serde(skip_serializing_if = "Option::is_none")]
-  message: Option<Raw<'a>>,
+  #[serde(skip_serializing_if = "Option::is_none", serialize_with = "json_text")]
+  message: Option<&'a str>,
   parent_tool_use_id: Option<&'a str>,
   parent_agent_id: Option<&'a str>,
   #[serde(rename = "interruptedByShutdown", skip_serializing_if = "std::ops::Not::not")]
@@ -48,8 +48,8 @@ struct OutMessage<'a> {
 }
 
 /// Serializes JSON text as the value it is (for comparing [`to_json`] with serde in tests).
-fn json_text<S: serde::Serializer>(v: &Option<std::borrow::Cow<'_, str>>, s: S) -> Result<S::Ok, S::Error> {
-  let raw = RawValue::from_string(v.as_deref().unwrap_or("null").to_string()).map_err(serde::ser::Error::custom)?;
+fn json_text<S: serde::Serializer, T: AsRef<str>>(v: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
+  let raw = RawValue::from_string(v.as_ref().map_or("null", |t| t.as_ref()).to_string()).map_err(serde::ser::Error::custom)?;
   serde::Serialize::serialize(&raw, s)
 }
 
@@ -96,8 +96,7 @@ fn quiet_turn_closer(e: &Entry<'_>) -> bool {
 /// The `origin` the official returns (its `xR`): a task notification keeps only its known
 /// fields (`runId` only when it is a valid id, `taskKind` only "mcp-task"); a falsy origin is
 /// left out; any other is copied as it is.
-fn shaped_origin(raw: Raw<'_>) -> Option<std::borrow::Cow<'_, str>> {
-  let text = raw.get();
+fn shaped_origin(text: &str) -> Option<std::borrow::Cow<'_, str>> {
   if matches!(text, "null" | "false" | "\"\"") {
     return None;
   }
@@ -105,14 +104,14 @@ fn shaped_origin(raw: Raw<'_>) -> Option<std::borrow::Cow<'_, str>> {
     if text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) && serde_json::from_str::<f64>(text).map_or(false, |n| n == 0.0) {
       return None;
     }
-    return Some(std::borrow::Cow::Borrowed(raw.get()));
+    return Some(std::borrow::Cow::Borrowed(text));
   }
   if !scan_has(text, "task-notification") {
-    return Some(std::borrow::Cow::Borrowed(raw.get()));
+    return Some(std::borrow::Cow::Borrowed(text));
   }
-  let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(text) else { return Some(std::borrow::Cow::Borrowed(raw.get())) };
+  let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(text) else { return Some(std::borrow::Cow::Borrowed(text)) };
   if o.get("kind").and_then(|k| k.as_str()) != Some("task-notification") {
-    return Some(std::borrow::Cow::Borrowed(raw.get()));
+    return Some(std::borrow::Cow::Borrowed(text));
   }
   let mut out = serde_json::Map::new();
   out.insert("kind".into(), "task-notification".into());
@@ -139,7 +138,7 @@ fn out_message<'a>(e: &'a Entry<'a>, parent_tool: Option<&'a str>, parent_agent:
     kind: e.kind(),
     uuid: e.uuid(),
     session_id: e.session_id.as_deref(),
-    message: e.message,
+    message: e.message_text(),
     parent_tool_use_id: parent_tool,
     parent_agent_id: parent_agent,
     interrupted_by_shutdown: e.interrupted_by_shutdown,
@@ -150,7 +149,7 @@ fn out_message<'a>(e: &'a Entry<'a>, parent_tool: Option<&'a str>, parent_agent:
     is_queued_command: e.queued_command,
     is_completed_local_command: e.completed_local_command,
     timestamp: e.timestamp.as_deref(),
-    origin: e.origin.and_then(shaped_origin),
+    origin: e.origin_text().and_then(shaped_origin),
   }
 }
 
@@ -177,7 +176,7 @@ fn push_opt_str(out: &mut String, key: &str, v: Option<&str>) {
 /// The messages as a JSON array, written directly (the same text `serde_json` gives for
 /// `OutMessage`s, without its per-character escaping checks through the serializer).
 fn to_json(list: &[OutMessage<'_>]) -> String {
-  let size: usize = list.iter().map(|m| 200 + m.message.map_or(0, |r| r.get().len()) + m.origin.as_ref().map_or(0, |r| r.len())).sum();
+  let size: usize = list.iter().map(|m| 200 + m.message.map_or(0, str::len) + m.origin.as_ref().map_or(0, |r| r.len())).sum();
   let mut out = String::with_capacity(size + 2);
   out.push('[');
   for (n, m) in list.iter().enumerate() {
@@ -191,7 +190,7 @@ fn to_json(list: &[OutMessage<'_>]) -> String {
     push_opt_str(&mut out, ",\"session_id\":", m.session_id);
     if let Some(msg) = m.message {
       out.push_str(",\"message\":");
-      out.push_str(msg.get());
+      out.push_str(msg);
     }
     push_opt_str(&mut out, ",\"parent_tool_use_id\":", m.parent_tool_use_id);
     push_opt_str(&mut out, ",\"parent_agent_id\":", m.parent_agent_id);
@@ -239,24 +238,26 @@ fn page<T>(items: Vec<T>, p: &Page) -> Vec<T> {
   items.into_iter().skip(offset).take(take).collect()
 }
 
-fn kinds_keep_origin(origin: Option<Raw<'_>>) -> bool {
-  // Meta entries are shown when they came from a channel or an observer.
+/// Meta entries are shown when they came from a channel, an observer, a Slack ping, a voice
+/// call or a peer (official `UT`).
+pub fn kinds_keep_origin(origin: Option<&str>) -> bool {
   let Some(o) = origin else { return false };
-  let v: serde_json::Value = serde_json::from_str(o.get()).unwrap_or_default();
-  matches!(v.get("kind").and_then(|k| k.as_str()), Some("channel" | "observer" | "observer-activity"))
+  let v: serde_json::Value = serde_json::from_str(o).unwrap_or_default();
+  matches!(v.get("kind").and_then(|k| k.as_str()), Some("channel" | "observer" | "observer-activity" | "slack-ping" | "voice-call" | "peer"))
 }
 
 /// The messages of the main conversation of a transcript's text.
 pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
   let mut entries = parse_entries(text, &["user", "assistant", "progress", "system", "attachment"]);
-  let list = chain::walk(&mut entries);
+  let (list, leaf) = chain::walk_to_leaf(&mut entries);
+  let list = super::queued::show(text, &mut entries, list, leaf);
   chain::mark_local_commands(&mut entries, &list);
   let kept: Vec<usize> = list
     .into_iter()
     .filter(|&i| {
       let e = &entries[i];
       let kind_ok = e.is_message() || (e.kind() == "system" && include_system);
-      kind_ok && !quiet_turn_closer(e) && !(e.meta && !kinds_keep_origin(e.origin)) && !e.sidechain && !e.has_team()
+      kind_ok && !quiet_turn_closer(e) && !(e.meta && !kinds_keep_origin(e.origin_text())) && !e.sidechain && !e.has_team()
     })
     .collect();
   let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], None, None)).collect();
@@ -357,6 +358,7 @@ pub fn subagent_json(text: &str, tool_use_id: Option<&str>, parent_agent: Option
     cur = entries[c].parent().filter(|p| !p.is_empty()).and_then(|p| by_uuid.get(p).copied());
   }
   list.reverse();
+  let list = super::queued::show_subagent(text, &mut entries, list);
   chain::mark_local_commands(&mut entries, &list);
   let kept: Vec<usize> = list.into_iter().filter(|&i| entries[i].is_message()).collect();
   let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], tool_use_id.as_deref(), parent_agent.as_deref())).collect();

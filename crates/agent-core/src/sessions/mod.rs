@@ -22,6 +22,7 @@ pub mod list;
 pub mod messages;
 pub mod mutate;
 pub mod paths;
+pub mod queued;
 pub mod scan;
 pub mod skim;
 pub mod transcript;

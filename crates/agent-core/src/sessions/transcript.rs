@@ -86,6 +86,20 @@ pub struct Entry<'a> {
   pub relinked_parent: Option<Option<String>>,
   /// Marked by the local-command pass.
   pub completed_local_command: bool,
+  /// The `attachment` object's text.
+  pub attachment_raw: Option<Raw<'a>>,
+  /// The message (and origin) of an entry made by the engine rather than read (a queued
+  /// command shown as the user message it was).
+  pub made: Option<Box<Made>>,
+}
+
+/// What a made entry has that a line would hold.
+#[derive(Clone, Default)]
+pub struct Made {
+  /// The `message` JSON text.
+  pub message: String,
+  /// The `origin` JSON text.
+  pub origin: Option<String>,
 }
 
 /// The top-level keys an [`Entry`] is read from, in the order of [`Entry::from_fields`].
@@ -211,6 +225,8 @@ impl<'a> Entry<'a> {
       denial_unanswered: raw(f[22]),
       relinked_parent: None,
       completed_local_command: false,
+      attachment_raw: raw(f[11]),
+      made: None,
     })
   }
 
@@ -238,6 +254,20 @@ impl<'a> Entry<'a> {
   }
   pub fn is_message(&self) -> bool {
     matches!(self.kind(), "user" | "assistant")
+  }
+  /// The message's JSON text (a made entry's, or the line's).
+  pub fn message_text(&self) -> Option<&str> {
+    match &self.made {
+      Some(m) => Some(&m.message),
+      None => self.message.map(|m| m.get()),
+    }
+  }
+  /// The origin's JSON text (a made entry's, or the line's).
+  pub fn origin_text(&self) -> Option<&str> {
+    match &self.made {
+      Some(m) => m.origin.as_deref(),
+      None => self.origin.map(|o| o.get()),
+    }
   }
   pub fn has_team(&self) -> bool {
     self.team_name.map_or(false, |t| !matches!(t.get(), "null" | "\"\"" | "false" | "0"))
