@@ -12,6 +12,7 @@ import * as official from '@anthropic-ai/claude-agent-sdk'
 import { CLIS, root } from './helpers/clis.mjs'
 import { sdk as ours } from './helpers/sdk.mjs'
 import { startScriptedModel, lastUserText, toolResults } from '../testing/index.mjs'
+import { forkEverywhere } from './helpers/fork-compare.mjs'
 
 const require = createRequire(import.meta.url)
 const CLI = CLIS['2.1.330']
@@ -104,8 +105,11 @@ before(async () => {
   const chat = (async () => {
     const first = await run('first question')
     ids.compacted = first.sessionId
+    await run('second question', { resume: first.sessionId })
     await run('/compact', { resume: first.sessionId })
     await run('after compaction', { resume: first.sessionId })
+    await run('/compact', { resume: first.sessionId })
+    await run('after the second compaction', { resume: first.sessionId })
   })()
   const others = Promise.all([
     run('please use a tool', { allowedTools: ['Bash'] }).then((r) => (ids.tool = r.sessionId)),
@@ -156,6 +160,21 @@ describe('transcripts written by the real CLI', { timeout: 120000 }, () => {
     assert.ok(errored.length >= 2)
   })
 
+  it('forkSession up to each entry of a twice-compacted session (preserved segments) matches the official', async () => {
+    const from = path.join(env.CLAUDE_CONFIG_DIR, 'projects', keyOf(dirs.plain), `${ids.compacted}.jsonl`)
+    const config = model.tempDir('fork-cuts-')
+    const file = path.join(config, 'projects', keyOf(dirs.plain), `${ids.compacted}.jsonl`)
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.copyFileSync(from, file)
+    process.env.CLAUDE_CONFIG_DIR = config
+    try {
+      assert.ok(fs.readFileSync(file, 'utf8').includes('"preservedSegment"'))
+      assert.ok((await forkEverywhere(ours, official, ids.compacted, file)) > 20)
+    } finally {
+      process.env.CLAUDE_CONFIG_DIR = env.CLAUDE_CONFIG_DIR
+    }
+  })
+
   it('each mutation of ours leaves a session the real CLI resumes', async () => {
     process.env.CLAUDE_CONFIG_DIR = env.CLAUDE_CONFIG_DIR
     await ours.renameSession(ids.tool, 'Renamed')
@@ -170,7 +189,7 @@ describe('transcripts written by the real CLI', { timeout: 120000 }, () => {
     assert.equal((await official.getSessionInfo(fork.sessionId)).customTitle, (await official.getSessionInfo(theirs.sessionId)).customTitle)
     const shape = (list) => list.map((m) => [m.type, m.message])
     assert.deepStrictEqual(shape(await official.getSessionMessages(fork.sessionId)), shape(await official.getSessionMessages(theirs.sessionId)))
-    const cases = [[ids.tool, 'please use a tool'], [ids.titled, 'with a title'], [ids.error, 'fail please'], [fork.sessionId, 'after compaction'], [part.sessionId, 'spawn an agent now']]
+    const cases = [[ids.tool, 'please use a tool'], [ids.titled, 'with a title'], [ids.error, 'fail please'], [fork.sessionId, 'after the second compaction'], [part.sessionId, 'spawn an agent now']]
     await Promise.all(cases.map(async ([id, earlier]) => {
       const from = model.requests.length
       const { result, sessionId } = await run(`resumed ${id}`, { resume: id })

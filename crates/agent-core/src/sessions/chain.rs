@@ -78,6 +78,13 @@ pub fn walk(entries: &mut Vec<Entry<'_>>) -> Vec<usize> {
 
 /// [`walk`], and the leaf message the chain was walked back from (`None` when there is none).
 pub fn walk_to_leaf(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>) {
+  let (chain, leaf, _) = walk_found(entries);
+  (chain, leaf)
+}
+
+/// [`walk_to_leaf`], and the terminal entry whose walk back found the leaf (the official's
+/// `found.terminal`: `None` when the leaf was found the fallback way).
+pub fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, Option<usize>) {
   let relinks = entries.iter().any(|e| e.kind() == "system" && e.subtype.as_deref() == Some("compact_boundary") && e.compact.as_ref().map_or(false, |c| c.preserved_messages.is_some() || c.preserved_segment.is_some()));
   if relinks {
     let mut index: HashMap<String, usize> = HashMap::with_capacity(entries.len());
@@ -121,6 +128,7 @@ pub fn walk_to_leaf(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>)
   // Indexes met on walks that found no message (the official's dead set), and per walk.
   let mut dead = vec![false; entries.len()];
   let mut leaf: Option<usize> = None;
+  let mut terminal: Option<usize> = None;
   for &l in &leaves {
     let mut path = Vec::new();
     let mut seen: Set<usize> = set(0);
@@ -131,6 +139,7 @@ pub fn walk_to_leaf(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>)
       }
       if entries[c].is_message() {
         leaf = Some(c);
+        terminal = Some(l);
         break;
       }
       seen.insert(c);
@@ -164,7 +173,7 @@ pub fn walk_to_leaf(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>)
         }
       }
       if found.is_empty() {
-        return (Vec::new(), None);
+        return (Vec::new(), None, None);
       }
       let main: Vec<usize> = found.iter().copied().filter(|&i| !entries[i].sidechain && !entries[i].has_team() && !entries[i].meta).collect();
       let pick = if main.is_empty() { &found } else { &main };
@@ -190,7 +199,7 @@ pub fn walk_to_leaf(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>)
     cur = lookup(entries[c].parent());
   }
   chain.reverse();
-  (gather_split(entries, &values, &by_uuid, chain), Some(leaf))
+  (gather_split(entries, &values, &by_uuid, chain), Some(leaf), terminal)
 }
 
 /// What the split-message pass needs of an entry's message, from one parse of it.

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::info::{self, HeadTail, WINDOW};
 use super::mutate::Failure;
-use super::{chain, paths, scan, transcript, write};
+use super::{paths, scan, write};
 
 const KINDS: [&str; 5] = ["user", "assistant", "attachment", "system", "progress"];
 /// Fields a fork clears (they describe the original's place among agents and turns).
@@ -146,6 +146,11 @@ pub fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&str>, tit
   let mut entries: Vec<Value> = Vec::new();
   let mut replacements: Vec<Value> = Vec::new();
   let mut relocated: Option<String> = None;
+  // Session records a fork carries over (official `jj`).
+  let mut suppressed = false;
+  let mut atis: Option<String> = None;
+  let mut tools: Option<Vec<Value>> = None;
+  let mut organizations: Vec<String> = Vec::new();
   for line in text.split('\n') {
     let line = line.trim_start_matches(|c: char| (c as u32) <= 32);
     if line.is_empty() {
@@ -159,6 +164,22 @@ pub fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&str>, tit
       if let Some(Value::Array(r)) = v.get("replacements") {
         replacements.extend(r.iter().filter(|x| x.is_object()).cloned());
       }
+    } else if kind == "history-suppression" {
+      suppressed = true;
+    } else if kind == "atis-latch" && s(&v, "sessionId") == Some(id) {
+      if let Some(a) = s(&v, "atis").filter(|a| a.bytes().all(|b| (0x21..=0x7e).contains(&b))) {
+        atis = Some(a.to_string());
+      }
+    } else if kind == "tools-used" && s(&v, "sessionId") == Some(id) {
+      if let Some(Value::Array(t)) = v.get("tools") {
+        tools = Some(t.iter().filter(|x| x.as_str().map_or(false, |x| !x.is_empty())).cloned().collect());
+      }
+    } else if kind == "hybrid-organization" {
+      if let Some(o) = s(&v, "organizationUuid").filter(|o| paths::is_uuid(o)).map(str::to_lowercase) {
+        if !organizations.contains(&o) {
+          organizations.push(o);
+        }
+      }
     } else if kind == "relocated" && s(&v, "sessionId") == Some(id) {
       if let Some(c) = s(&v, "relocatedCwd").filter(|c| !c.is_empty()) {
         relocated = Some(c.to_string());
@@ -170,27 +191,7 @@ pub fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&str>, tit
     return Err(Failure { message: format!("Session {id} has no messages to fork"), safe: false });
   }
   if let Some(target) = up_to.filter(|t| !t.is_empty()) {
-    // Position of the message in the conversation chain, else anywhere in the file.
-    let lines: Vec<String> = main.iter().map(|e| e.to_string()).collect();
-    let joined = lines.join("\n");
-    let mut parsed = transcript::parse_entries(&joined, &KINDS);
-    let walked: Vec<String> = chain::walk(&mut parsed).into_iter().map(|i| parsed[i].uuid().to_string()).collect();
-    let mut first: HashMap<&str, usize> = HashMap::new();
-    for (n, e) in main.iter().enumerate() {
-      first.entry(s(e, "uuid").unwrap_or("")).or_insert(n);
-    }
-    let last_walked = walked.iter().filter_map(|u| first.get(u.as_str())).max().copied();
-    let mut order: Vec<String> = walked.clone();
-    let start = last_walked.map_or(0, |l| l + 1);
-    order.extend(main[start.min(main.len())..].iter().map(|e| s(e, "uuid").unwrap_or("").to_string()));
-    let at = match order.iter().position(|u| u == target) {
-      Some(p) => first.get(order[p].as_str()).copied(),
-      None => main.iter().position(|e| s(e, "uuid") == Some(target)),
-    };
-    let Some(at) = at else {
-      return Err(Failure { message: format!("Message {target} not found in session {id}"), safe: true });
-    };
-    main.truncate(at + 1);
+    main = super::cut::cut(main, target).ok_or_else(|| Failure { message: format!("Message {target} not found in session {id}"), safe: true })?;
   }
   let mut new_ids: HashMap<String, String> = HashMap::new();
   for e in &main {
@@ -205,6 +206,14 @@ pub fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&str>, tit
   let fork_id = write::uuid_v4();
   let now = write::now_iso();
   let mut out = String::new();
+  if suppressed {
+    out.push_str(&serde_json::json!({ "type": "history-suppression", "sessionId": fork_id, "cause": "fork_inherit", "ts": now }).to_string());
+    out.push('\n');
+  }
+  for o in &organizations {
+    out.push_str(&serde_json::json!({ "type": "hybrid-organization", "sessionId": fork_id, "organizationUuid": o }).to_string());
+    out.push('\n');
+  }
   for (n, y) in kept.iter().enumerate() {
     let Value::Object(src) = y else { continue };
     let mut o = src.clone();
@@ -237,6 +246,16 @@ pub fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&str>, tit
             a.insert("nameOnlyAnnouncements".into(), Value::Array(mapped));
             put(&mut o, "attachment", Some(Value::Object(a)));
           }
+        }
+      }
+    }
+    if s(y, "type") == Some("attachment") {
+      if let Some(att) = y.get("attachment").and_then(Value::as_object) {
+        let source = att.get("source_uuid").and_then(Value::as_str).filter(|u| !u.is_empty());
+        if let Some(mapped) = source.filter(|_| att.get("type").and_then(Value::as_str) == Some("queued_command")).and_then(|u| new_ids.get(u)) {
+          let mut a = o.get("attachment").and_then(Value::as_object).cloned().unwrap_or_default();
+          a.insert("source_uuid".into(), Value::String(mapped.clone()));
+          put(&mut o, "attachment", Some(Value::Object(a)));
         }
       }
     }
@@ -273,6 +292,14 @@ pub fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&str>, tit
   if !replacements.is_empty() {
     let e = serde_json::json!({ "type": "content-replacement", "sessionId": fork_id, "replacements": replacements, "uuid": write::uuid_v4(), "timestamp": now });
     out.push_str(&e.to_string());
+    out.push('\n');
+  }
+  if let Some(a) = atis {
+    out.push_str(&serde_json::json!({ "type": "atis-latch", "sessionId": fork_id, "atis": a }).to_string());
+    out.push('\n');
+  }
+  if let Some(t) = tools {
+    out.push_str(&serde_json::json!({ "type": "tools-used", "sessionId": fork_id, "tools": t }).to_string());
     out.push('\n');
   }
   if let Some(c) = relocated {

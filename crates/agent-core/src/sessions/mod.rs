@@ -16,6 +16,7 @@
 //! JSON text out. It does blocking file I/O: call it off any event loop thread.
 
 pub mod chain;
+pub mod cut;
 pub mod fork;
 pub mod info;
 pub mod list;

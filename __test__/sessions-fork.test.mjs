@@ -1,0 +1,136 @@
+// forkSession({ upToMessageId }) side by side with the official SDK, cut at every entry of
+// hand-made transcripts in the CLI's formats: compaction boundaries with preserved messages and
+// segments (a cut at, inside and just past a boundary), an empty boundary, dead branches and
+// progress entries (pruned from the cut), a queued command's source uuid as the cut, and the
+// session records a fork carries over (atis latch, tools used, history suppression, hybrid
+// organizations). Fork files are compared line by line with uuids mapped back to the original's.
+import { describe, it, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import * as official from '@anthropic-ai/claude-agent-sdk'
+import { sdk as ours } from './helpers/sdk.mjs'
+import { rng, uuidFrom, writeTranscript, sanitize } from './helpers/session-corpus.mjs'
+import { forkEverywhere } from './helpers/fork-compare.mjs'
+
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sessions-fork-')))
+const config = path.join(base, 'config')
+const cwd = path.join(base, 'work')
+const rand = rng(91)
+let saved
+
+before(() => {
+  saved = process.env.CLAUDE_CONFIG_DIR
+  process.env.CLAUDE_CONFIG_DIR = config
+  fs.mkdirSync(cwd, { recursive: true })
+})
+
+after(() => {
+  if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR
+  else process.env.CLAUDE_CONFIG_DIR = saved
+  fs.rmSync(base, { recursive: true, force: true })
+})
+
+/**
+ * Writes a transcript of `{ id, parent, ...fields }` lines (`id`/`parent` are short names made
+ * into uuids; `parent` undefined chains to the previous line, null starts a root); a line
+ * without `id` is written as given. Returns the session id and file.
+ */
+function write(lines) {
+  const sessionId = uuidFrom(rand)
+  const names = new Map()
+  const uuid = (n) => (names.has(n) ? names.get(n) : (names.set(n, uuidFrom(rand)), names.get(n)))
+  const map = (v) => (typeof v === 'string' && v.startsWith('@') ? uuid(v.slice(1)) : Array.isArray(v) ? v.map(map) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, map(x)])) : v)
+  let prev = null
+  let t = Date.UTC(2026, 4, 1)
+  const out = lines.map((l) => {
+    if (!('id' in l)) return JSON.stringify({ sessionId, ...map(l) })
+    const { id, parent, ...rest } = l
+    const line = { parentUuid: parent === undefined ? prev : parent === null ? null : uuid(parent), isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.330', ...map(rest), uuid: uuid(id), timestamp: new Date((t += 1000)).toISOString() }
+    prev = line.uuid
+    return JSON.stringify(line)
+  })
+  const file = path.join(config, 'projects', sanitize(cwd), `${sessionId}.jsonl`)
+  writeTranscript(file, out, t)
+  return { sessionId, file }
+}
+
+const user = (text, extra = {}) => ({ type: 'user', message: { role: 'user', content: text }, ...extra })
+const assistant = (text, extra = {}) => ({ type: 'assistant', message: { id: `msg_${Math.floor(rand() * 1e9)}`, type: 'message', role: 'assistant', content: [{ type: 'text', text }] }, ...extra })
+const boundary = (compactMetadata, extra = {}) => ({ type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', level: 'info', isMeta: false, compactMetadata: { trigger: 'manual', preTokens: 100, durationMs: 120, ...compactMetadata }, ...extra })
+const summary = (text) => user(`This session is being continued from a previous conversation. ${text}`, { isCompactSummary: true, isVisibleInTranscriptOnly: true })
+const progress = () => ({ type: 'progress', data: { type: 'hook_progress' } })
+
+describe('forkSession up to every entry, side by side', () => {
+  it('compaction with a preserved segment: cuts at, inside and just past the boundary', async () => {
+    const { sessionId, file } = write([
+      { id: 'u1', parent: null, ...user('one') },
+      { id: 'a1', ...assistant('answer one') },
+      { id: 'u2', ...user('two') },
+      { id: 'a2', ...assistant('answer two') },
+      { id: 'b1', parent: null, logicalParentUuid: '@a2', ...boundary({ postTokens: 40, preservedSegment: { headUuid: '@u2', anchorUuid: '@s1', tailUuid: '@a2' } }) },
+      { id: 's1', parent: 'b1', ...summary('first') },
+      { id: 'p1', ...progress() },
+      { id: 'u3', parent: 'a2', ...user('three') },
+      { id: 'a3', ...assistant('answer three') },
+      { id: 'b2', parent: null, logicalParentUuid: '@a3', ...boundary({ preservedSegment: { headUuid: '@a3', anchorUuid: '@s2', tailUuid: '@a3' } }) },
+      { id: 'x1', parent: 'b2', type: 'attachment', attachment: { type: 'date', date: '2026-05-01' } },
+      { id: 's2', parent: 'x1', ...summary('second') },
+      { id: 'u4', parent: 'a3', ...user('four') },
+      { id: 'a4', ...assistant('answer four') },
+    ])
+    assert.ok((await forkEverywhere(ours, official, sessionId, file)) >= 14)
+  })
+
+  it('compaction with preserved messages, an empty boundary, dead branches and progress entries', async () => {
+    const { sessionId, file } = write([
+      { id: 'u1', parent: null, ...user('one') },
+      { id: 'a1', ...assistant('answer one') },
+      // A retried prompt: the first try is a dead branch.
+      { id: 'u2x', parent: 'a1', ...user('two, first try') },
+      { id: 'a2x', ...assistant('abandoned') },
+      { id: 'p0', ...progress() },
+      { id: 'u2', parent: 'a1', ...user('two') },
+      { id: 'a2', ...assistant('answer two') },
+      { id: 'b1', parent: null, logicalParentUuid: '@a2', ...boundary({ preservedMessages: { anchorUuid: '@s1', uuids: ['@u2', '@a2'], allUuids: ['@u2', '@a2'] } }) },
+      { id: 's1', parent: 'b1', ...summary('kept two') },
+      { id: 'p1', parent: 's1', ...progress() },
+      { id: 'u3', parent: 'a2', ...user('three') },
+      { id: 'a3', ...assistant('answer three') },
+      // An empty boundary (nothing summarised, anchored at itself).
+      { id: 'b0', parent: 'a3', logicalParentUuid: '@a3', ...boundary({ durationMs: 0, preservedSegment: { headUuid: '@a3', anchorUuid: '@b0', tailUuid: '@a3' } }) },
+      { id: 'u4', parent: 'b0', ...user('four') },
+      { id: 'p2', ...progress() },
+      { id: 'a4', parent: 'u4', ...assistant('answer four') },
+      { id: 'u5x', parent: 'a4', ...user('five, abandoned') },
+      { id: 'p3', ...progress() },
+    ])
+    assert.ok((await forkEverywhere(ours, official, sessionId, file)) >= 18)
+  })
+
+  it('a queued command cut by its source uuid; the records a fork carries over', async () => {
+    const { sessionId, file } = write([
+      { type: 'history-suppression', cause: 'veto' },
+      { type: 'hybrid-organization', organizationUuid: 'AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE' },
+      { type: 'hybrid-organization', organizationUuid: 'not-an-id' },
+      { id: 'u1', parent: null, ...user('one') },
+      { id: 'a1', ...assistant('working') },
+      { id: 'q1', type: 'attachment', attachment: { type: 'queued_command', prompt: 'queued', source_uuid: '@src', delivery_id: 'd1', commandMode: 'prompt' } },
+      // An entry holding the source uuid, so the fork maps it to its new id.
+      { id: 'q2', type: 'attachment', attachment: { type: 'queued_command', prompt: 'queued again', source_uuid: '@u1', commandMode: 'prompt' } },
+      { id: 'a2', ...assistant('done') },
+      { type: 'atis-latch', atis: 'abc-123' },
+      { type: 'atis-latch', atis: 'not printable ascii é' },
+      { type: 'tools-used', tools: ['Bash', '', 3, 'Read'] },
+      { type: 'content-replacement', replacements: [{ kind: 'x' }] },
+    ])
+    const src = fs.readFileSync(file, 'utf8').match(/"source_uuid":"([^"]+)"/)[1]
+    assert.ok((await forkEverywhere(ours, official, sessionId, file)) >= 6)
+    // The source uuid alone names the cut.
+    const fork = await ours.forkSession(sessionId, { upToMessageId: src })
+    const lines = fs.readFileSync(path.join(path.dirname(file), `${fork.sessionId}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    assert.equal(lines.filter((l) => l.forkedFrom).at(-1).attachment?.prompt, 'queued')
+    assert.deepStrictEqual(lines.filter((l) => !l.forkedFrom).map((l) => l.type), ['history-suppression', 'hybrid-organization', 'content-replacement', 'atis-latch', 'tools-used', 'custom-title'])
+  })
+})
