@@ -114,8 +114,11 @@ pub fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, O
   let is_main = |e: &Entry<'_>| !e.sidechain && !e.has_team() && e.kind() != "progress" && !(e.kind() == "attachment" && e.attachment.as_ref().and_then(|a| a.kind.as_deref()) == Some("fork_briefing"));
   let mut is_parent = vec![false; entries.len()];
   let mut is_main_parent = vec![false; entries.len()];
+  // Each canonical entry's parent entry, looked up once (the walks below follow it).
+  let mut parent_of: Vec<Option<usize>> = vec![None; entries.len()];
   for &i in &values {
     if let Some(&p) = entries[i].parent().filter(|p| !p.is_empty()).and_then(|p| by_uuid.get(p)) {
+      parent_of[i] = Some(p);
       is_parent[p] = true;
       if is_main(&entries[i]) {
         is_main_parent[p] = true;
@@ -124,7 +127,7 @@ pub fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, O
   }
   let mut leaves: Vec<usize> = values.iter().copied().filter(|&i| is_main(&entries[i]) && !is_main_parent[i]).collect();
   leaves.sort_by(|&a, &b| pos(b).cmp(&pos(a)));
-  let lookup = |u: Option<&str>| u.filter(|u| !u.is_empty()).and_then(|u| by_uuid.get(u).copied());
+  let lookup = |i: usize| parent_of[i];
   // Indexes met on walks that found no message (the official's dead set), and per walk.
   let mut dead = vec![false; entries.len()];
   let mut leaf: Option<usize> = None;
@@ -144,7 +147,7 @@ pub fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, O
       }
       seen.insert(c);
       path.push(c);
-      cur = lookup(entries[c].parent());
+      cur = lookup(c);
     }
     if leaf.is_some() {
       break;
@@ -169,7 +172,7 @@ pub fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, O
             found.push(c);
             break;
           }
-          cur = lookup(entries[c].parent());
+          cur = lookup(c);
         }
       }
       if found.is_empty() {
@@ -196,7 +199,7 @@ pub fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, O
     }
     on_chain[c] = true;
     chain.push(c);
-    cur = lookup(entries[c].parent());
+    cur = lookup(c);
   }
   chain.reverse();
   (gather_split(entries, &values, &by_uuid, chain), Some(leaf), terminal)
