@@ -190,3 +190,32 @@ describe('getSessionMessages: queued commands', () => {
     assert.ok(mine.some((m) => m.isQueuedCommand && m.is_meta && m.message.content === 'meta in a subagent'))
   })
 })
+
+describe('getSessionMessages: split assistant messages', () => {
+  it('parallel tool calls on side branches are gathered back with their results, as the official does', async () => {
+    const msg = (id, content, extra = {}) => ({ type: 'assistant', message: { id, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content, stop_reason: 'tool_use' }, ...extra })
+    const use = (id) => ({ type: 'tool_use', id, name: 'Read', input: { file_path: `/tmp/${id}` } })
+    const res = (id, extra = {}) => user([{ type: 'tool_result', tool_use_id: id, content: `read ${id}` }], extra)
+    const { sessionId } = writeRaw([
+      { id: 'u0', parent: null, ...user('read three files') },
+      { id: 'a1', ...msg('msg_split', [{ type: 'text', text: 'reading' }]) },
+      { id: 'a2', parent: 'a1', ...msg('msg_split', [use('t1')]) },
+      { id: 'a3', parent: 'a1', ...msg('msg_split', [use('t2')]) },
+      { id: 'a4', parent: 'a3', ...msg('msg_split', [use('t3')]) },
+      // t1's result hangs off its own part; t2's names its assistant through sourceToolAssistantUUID;
+      // t3's sits under an unrelated entry but answers a tool of the group.
+      { id: 'r1', parent: 'a2', ...res('t1') },
+      { id: 'r2', parent: 'a4', ...res('t2'), sourceToolAssistantUUID: 'a3' },
+      { id: 'x', parent: 'u0', type: 'system', subtype: 'informational', content: 'note' },
+      { id: 'r3', parent: 'x', ...res('t3') },
+      { id: 'r3b', parent: 'r2', ...res('t3') },
+      { id: 'u1', parent: 'r3b', ...user('thanks') },
+      { id: 'b1', ...assistant([{ type: 'text', text: 'done' }]) },
+    ])
+    for (const opts of [{}, { includeSystemMessages: true }]) {
+      const mine = norm(await ours.getSessionMessages(sessionId, opts))
+      assert.deepStrictEqual(mine, norm(await official.getSessionMessages(sessionId, opts)), JSON.stringify(opts))
+      assert.ok(mine.some((m) => m.message.content?.[0]?.id === 't1'), 'the side-branch part is gathered back')
+    }
+  })
+})

@@ -58,18 +58,6 @@ fn set<K>(n: usize) -> Set<K> {
   Set::with_capacity_and_hasher(n, Default::default())
 }
 
-trait CollectWith<K, V> {
-  fn collect_with(self, n: usize) -> Map<K, V>;
-}
-
-impl<K: std::hash::Hash + Eq, V, I: Iterator<Item = (K, V)>> CollectWith<K, V> for I {
-  fn collect_with(self, n: usize) -> Map<K, V> {
-    let mut m = map(n);
-    m.extend(self);
-    m
-  }
-}
-
 /// Walks the chain; returns the entries of the conversation, first to last, as indexes into
 /// `entries` (where a uuid appears more than once, the last entry with it counts).
 pub fn walk(entries: &mut Vec<Entry<'_>>) -> Vec<usize> {
@@ -107,7 +95,8 @@ pub fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, O
   for &(first, last) in &order {
     first_of[last] = first;
   }
-  let by_uuid: Map<&str, usize> = slots.iter().map(|(u, s)| (*u, s.1)).collect_with(slots.len());
+  // A uuid's canonical entry: the last one with it.
+  let by_uuid = |u: &str| slots.get(u).map(|s| s.1);
   // A canonical entry's position is its uuid's first position.
   let pos = |i: usize| first_of[i] as i64;
   // Which entries are the parent of some entry, and of some main-conversation entry.
@@ -117,7 +106,7 @@ pub fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, O
   // Each canonical entry's parent entry, looked up once (the walks below follow it).
   let mut parent_of: Vec<Option<usize>> = vec![None; entries.len()];
   for &i in &values {
-    if let Some(&p) = entries[i].parent().filter(|p| !p.is_empty()).and_then(|p| by_uuid.get(p)) {
+    if let Some(p) = entries[i].parent().filter(|p| !p.is_empty()).and_then(by_uuid) {
       parent_of[i] = Some(p);
       is_parent[p] = true;
       if is_main(&entries[i]) {
@@ -202,7 +191,7 @@ pub fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, O
     cur = lookup(c);
   }
   chain.reverse();
-  (gather_split(entries, &values, &by_uuid, chain), Some(leaf), terminal)
+  (gather_split(entries, &values, &parent_of, &by_uuid, chain), Some(leaf), terminal)
 }
 
 /// What the split-message pass needs of an entry's message, from one parse of it.
@@ -245,7 +234,7 @@ fn facts_of(e: &Entry<'_>) -> Facts {
 
 /// Puts back the other parts of assistant messages the chain passes through (entries with the
 /// same `message.id`) and the tool results answering them (official `qMe`).
-fn gather_split(entries: &[Entry<'_>], values: &[usize], by_uuid: &Map<&str, usize>, chain: Vec<usize>) -> Vec<usize> {
+fn gather_split(entries: &[Entry<'_>], values: &[usize], parent_of: &[Option<usize>], by_uuid: &dyn Fn(&str) -> Option<usize>, chain: Vec<usize>) -> Vec<usize> {
   let assistants: Vec<usize> = chain.iter().copied().filter(|&i| entries[i].kind() == "assistant").collect();
   if assistants.is_empty() {
     return chain;
@@ -286,20 +275,23 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], by_uuid: &Map<&str, usi
     }
   }
   let same_side = |a: usize, b: usize| entries[a].sidechain == entries[b].sidechain && entries[a].agent_id == entries[b].agent_id;
-  let mut children: Map<&str, Vec<usize>> = map(results.len());
-  let mut added: Set<(&str, usize)> = set(results.len() * 2);
-  fn add<'k>(added: &mut Set<(&'k str, usize)>, children: &mut Map<&'k str, Vec<usize>>, parent: &'k str, child: usize) {
-    if added.insert((parent, child)) {
-      children.entry(parent).or_default().push(child);
+  // The results answering each entry (by the entry's index: every index here is a uuid's
+  // canonical entry), without repeats.
+  let mut children: Vec<Vec<usize>> = vec![Vec::new(); entries.len()];
+  let add = |children: &mut Vec<Vec<usize>>, parent: usize, child: usize| {
+    if !children[parent].contains(&child) {
+      children[parent].push(child);
     }
-  }
+  };
   for &r in &results {
-    add(&mut added, &mut children, entries[r].parent().unwrap_or(""), r);
+    if let Some(p) = parent_of[r] {
+      add(&mut children, p, r);
+    }
     if let Some(src) = entries[r].source_tool_assistant.as_deref() {
       if Some(src) != entries[r].parent() {
-        if let Some(&s) = by_uuid.get(src) {
+        if let Some(s) = by_uuid(src) {
           if same_side(r, s) {
-            add(&mut added, &mut children, entries[s].uuid(), r);
+            add(&mut children, s, r);
           }
         }
       }
@@ -307,7 +299,7 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], by_uuid: &Map<&str, usi
     for t in &facts[r].results {
       if let Some(Some(owner)) = tool_owner.get(t.as_str()) {
         if same_side(r, *owner) {
-          add(&mut added, &mut children, entries[*owner].uuid(), r);
+          add(&mut children, *owner, r);
         }
       }
     }
@@ -330,17 +322,17 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], by_uuid: &Map<&str, usi
     }
     let single = [a];
     let group: &[usize] = parts.get(id).map_or(&single[..], Vec::as_slice);
-    let in_group = |u: &str| group.iter().any(|&g| entries[g].uuid() == u);
+    let in_group = |i: usize| group.contains(&i);
     let mut missing: Vec<usize> = group.iter().copied().filter(|&i| !in_chain[i]).collect();
     let mut direct = Vec::new();
     let mut other = Vec::new();
     let mut seen_child: Set<usize> = set(0);
     for &m in group {
-      for &c in children.get(entries[m].uuid()).map(Vec::as_slice).unwrap_or(&[]) {
+      for &c in &children[m] {
         if in_chain[c] || !seen_child.insert(c) {
           continue;
         }
-        if entries[c].parent().map_or(false, |p| in_group(p)) {
+        if parent_of[c].map_or(false, in_group) {
           direct.push(c);
         } else {
           other.push(c);
@@ -355,7 +347,7 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], by_uuid: &Map<&str, usi
       other.sort_by_key(|&o| file_order[o]);
       for o in other {
         let ids = &facts[o].results;
-        let wanted = ids.iter().any(|t| !have.contains(t.as_str()) && tool_owner.get(t.as_str()).copied().flatten().map_or(false, |w| in_group(entries[w].uuid())));
+        let wanted = ids.iter().any(|t| !have.contains(t.as_str()) && tool_owner.get(t.as_str()).copied().flatten().map_or(false, in_group));
         if !wanted {
           continue;
         }

@@ -265,11 +265,6 @@ pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
 }
 
 /// Reads a whole transcript (lossy UTF-8); `None` when it cannot be read.
-#[cfg(test)]
-fn parse_part_for_test(text: &str) -> Vec<Entry<'_>> {
-  super::transcript::parse_part(text, &["user", "assistant", "progress", "system", "attachment"])
-}
-
 fn read_text(path: &Path) -> Option<String> {
   let bytes = std::fs::read(path).ok()?;
   Some(match String::from_utf8(bytes) {
@@ -376,31 +371,5 @@ mod tests {
     assert_eq!(entries.len(), 3);
     let list: Vec<OutMessage<'_>> = entries.iter().map(|e| out_message(e, Some("t\\x"), None)).collect();
     assert_eq!(to_json(&list), serde_json::to_string(&list).unwrap());
-  }
-}
-
-#[cfg(test)]
-mod phase_timing {
-  fn min_of<T>(n: usize, mut f: impl FnMut() -> T) -> std::time::Duration {
-    let mut best = std::time::Duration::MAX;
-    for _ in 0..n {
-      let t = std::time::Instant::now();
-      std::hint::black_box(f());
-      best = best.min(t.elapsed());
-    }
-    best
-  }
-  #[test]
-  #[ignore]
-  fn phases() {
-    let Ok(path) = std::env::var("S2_FILE") else { return };
-    let kinds = ["user", "assistant", "progress", "system", "attachment"];
-    let text = String::from_utf8(std::fs::read(&path).unwrap()).unwrap();
-    let read = min_of(20, || std::fs::read(&path).unwrap().len());
-    let single = min_of(20, || super::super::transcript::parse_part(&text, &kinds).len());
-    let par = min_of(20, || super::parse_entries(&text, &kinds).len());
-    let walk = min_of(20, || { let mut e = super::parse_part_for_test(&text); super::chain::walk(&mut e).len() });
-    let full = min_of(20, || super::conversation_json(&text, false, &super::Page::default()).len());
-    eprintln!("MIN read {read:?} single {single:?} parallel {par:?} single+walk {walk:?} conversation {full:?}");
   }
 }

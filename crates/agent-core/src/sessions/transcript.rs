@@ -608,7 +608,7 @@ pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
   })
 }
 
-pub(crate) fn parse_part<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
+fn parse_part<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
   let mut out = Vec::with_capacity(text.len() / 512 + 16);
   let controls = super::skim::has_controls(text.as_bytes());
   let mut skimmer = super::skim::Skimmer::default();
