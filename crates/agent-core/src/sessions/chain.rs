@@ -10,7 +10,7 @@ use super::transcript::{last_text, message_id, tool_blocks, Entry};
 fn relink(entries: &mut [Entry<'_>], index: &HashMap<String, usize>) {
   let boundaries: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].kind() == "system" && entries[i].subtype.as_deref() == Some("compact_boundary")).collect();
   for b in boundaries {
-    let Some(meta) = entries[b].compact.clone() else { continue };
+    let Some(meta) = entries[b].compact.as_deref().cloned() else { continue };
     if let Some(pm) = meta.preserved_messages {
       if pm.uuids.is_empty() || pm.uuids.iter().any(|u| !index.contains_key(u.as_ref())) {
         continue;

@@ -265,12 +265,34 @@ pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
 }
 
 /// Reads a whole transcript (lossy UTF-8); `None` when it cannot be read.
-fn read_text(path: &Path) -> Option<String> {
-  let bytes = std::fs::read(path).ok()?;
-  Some(match String::from_utf8(bytes) {
-    Ok(s) => s,
-    Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-  })
+/// Reads a whole transcript (lossy UTF-8) and hands its text to `f`; `None` when it cannot be
+/// read. The bytes go into a buffer this thread keeps for its next transcript when it is at
+/// most [`KEEP_BUFFER`] long: a fresh multi-megabyte buffer per call would be new pages from
+/// the kernel each time (the allocator hands a freed buffer that size back to the system), and
+/// faulting them in cost more than reading the file. The blocking pool's threads end when idle,
+/// and their buffers with them.
+fn with_text<R>(path: &Path, f: impl FnOnce(&str) -> R) -> Option<R> {
+  use std::io::Read;
+  /// The largest buffer a thread keeps between calls.
+  const KEEP_BUFFER: usize = 32 << 20;
+  thread_local! {
+    static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+  }
+  let mut buf = BUFFER.with(|b| std::mem::take(&mut *b.borrow_mut()));
+  buf.clear();
+  let read = std::fs::File::open(path).and_then(|mut file| file.read_to_end(&mut buf));
+  let out = match read {
+    Err(_) => None,
+    Ok(_) => Some(match std::str::from_utf8(&buf) {
+      Ok(text) => f(text),
+      Err(_) => f(&String::from_utf8_lossy(&buf)),
+    }),
+  };
+  if buf.capacity() <= KEEP_BUFFER {
+    buf.clear();
+    BUFFER.with(|b| *b.borrow_mut() = buf);
+  }
+  out
 }
 
 pub fn session_messages(session_id: &str, dir: Option<&str>, include_system: bool, p: &Page) -> String {
@@ -278,8 +300,7 @@ pub fn session_messages(session_id: &str, dir: Option<&str>, include_system: boo
     return "[]".into();
   }
   let Some(loc) = list::locate(session_id, dir) else { return "[]".into() };
-  let Some(text) = read_text(&loc.path) else { return "[]".into() };
-  conversation_json(&text, include_system, p)
+  with_text(&loc.path, |text| conversation_json(text, include_system, p)).unwrap_or_else(|| "[]".into())
 }
 
 /// `<project>/<sessionId>/subagents`, for a session found under `dir` or anywhere.
@@ -327,11 +348,10 @@ pub fn subagent_messages(session_id: &str, agent_id: &str, dir: Option<&str>, p:
   }
   let Some(root) = subagents_dir(session_id, dir) else { return "[]".into() };
   let Some((_, file)) = agent_files(&root).into_iter().find(|(id, _)| id == agent_id) else { return "[]".into() };
-  let Some(text) = read_text(&file) else { return "[]".into() };
   let meta: serde_json::Value = std::fs::read_to_string(file.with_extension("meta.json")).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
   let tool_use_id = meta.get("toolUseId").and_then(|v| v.as_str());
   let parent_agent = meta.get("parentAgentId").and_then(|v| v.as_str());
-  subagent_json(&text, tool_use_id, parent_agent, p)
+  with_text(&file, |text| subagent_json(text, tool_use_id, parent_agent, p)).unwrap_or_else(|| "[]".into())
 }
 
 /// The messages of a subagent transcript's text, attributed to the tool call that ran it.

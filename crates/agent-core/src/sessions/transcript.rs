@@ -69,7 +69,8 @@ pub struct Entry<'a> {
   pub compact_summary: bool,
   pub transcript_only: bool,
   pub interrupted_by_shutdown: bool,
-  pub compact: Option<CompactMetadata<'a>>,
+  /// Boxed: few entries have one, and every entry would carry its size.
+  pub compact: Option<Box<CompactMetadata<'a>>>,
   pub attachment: Option<AttachmentPeek<'a>>,
   pub message: Option<Raw<'a>>,
   pub session_id: Option<Cow<'a, str>>,
@@ -210,7 +211,7 @@ impl<'a> Entry<'a> {
       compact_summary: flag(f[7]),
       transcript_only: flag(f[8]),
       interrupted_by_shutdown: flag(f[9]),
-      compact: nested(f[10])?,
+      compact: nested::<CompactMetadata<'a>>(f[10])?.map(Box::new),
       attachment: nested(f[11])?,
       message: raw(f[12]),
       session_id: str_field(f[13], esc & (1 << 13) != 0)?,
@@ -594,22 +595,27 @@ pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
         Err(_) => handles.push(Err(part)),
       }
     }
-    let mut out = parse_part(parts[0], kinds);
+    let mut done = vec![parse_part(parts[0], kinds)];
     for h in handles {
       match h {
         Ok(h) => match h.join() {
-          Ok(v) => out.extend(v),
+          Ok(v) => done.push(v),
           Err(panic) => std::panic::resume_unwind(panic),
         },
-        Err(part) => out.extend(parse_part(part, kinds)),
+        Err(part) => done.push(parse_part(part, kinds)),
       }
+    }
+    // One allocation of the final size (growing the first part's vector would hold both).
+    let mut out = Vec::with_capacity(done.iter().map(Vec::len).sum());
+    for v in done {
+      out.extend(v);
     }
     out
   })
 }
 
 fn parse_part<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
-  let mut out = Vec::with_capacity(text.len() / 512 + 16);
+  let mut out = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
   let controls = super::skim::has_controls(text.as_bytes());
   let mut skimmer = super::skim::Skimmer::default();
   for line in lines(text) {
