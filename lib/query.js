@@ -29,12 +29,20 @@ class Query {
     // Settles when the stream has ended (prewarm()'s `exited`).
     this._ended = new Promise((resolve) => { this._resolveEnded = resolve })
     this._onAbort = () => {
-      // Nothing more is delivered once aborted: what is buffered is dropped and the next
-      // next() throws the AbortError.
-      this._buffer = []
-      this._pos = 0
-      if (!this._finished) this._error = new AbortError('Claude Code process aborted by user')
-      this._close(true)
+      if (this._finished) return
+      if (this._session) {
+        // As the official SDK: the messages the CLI wrote before the abort took effect (the
+        // interrupted tool result of a call in flight) are still delivered, then the engine
+        // ends the stream with the AbortError (within a moment: it does not wait for the CLI).
+        // The abort wins over however the session ends meanwhile (an end already on its way
+        // to this thread too).
+        this._aborted = true
+        this._close(true)
+        this._release()
+        return
+      }
+      // Not started yet: nothing to deliver.
+      this._error = new AbortError('Claude Code process aborted by user')
       this._cleanup()
     }
     // Tool schemas may still be loading their zod (see preloadZod4): start when they are.
@@ -157,10 +165,10 @@ class Query {
   async _pump(stream) {
     try {
       for await (const message of stream) {
-        if (this._finished) return
+        if (this._finished || this._aborted) return
         this._session.sendUserMessage(JSON.stringify(this._verbatim ? { ...message, client_composed: true } : message))
       }
-      if (!this._finished) this._session.endInput()
+      if (!this._finished && !this._aborted) this._session.endInput()
     } catch (e) {
       // A failing input stream ends the query with its error, as an abort would.
       this._error = this._error ?? e
@@ -175,6 +183,13 @@ class Query {
   _cleanup() {
     this._finished = true
     this._resolveEnded()
+    this._release()
+  }
+
+  /** Lets go of everything the query holds besides its stream (once). */
+  _release() {
+    if (this._released) return
+    this._released = true
     if (this._mirrorCleanup) this._mirrorCleanup()
     if (this._processAbort) this._processAbort.abort()
     if (this._hostProcess?.proc) {
@@ -215,8 +230,10 @@ class Query {
       const reason = this._session.endReason()
       this._cleanup()
       // The session's own end reason (the CLI's exit code and stderr) outranks a failure to
-      // write streamed input, which is only its consequence; an error that ended it outranks both.
-      if (this._fatal) this._error = this._fatal
+      // write streamed input, which is only its consequence; an error that ended it outranks both;
+      // an abort outranks everything.
+      if (this._aborted) this._error = new AbortError('Claude Code process aborted by user')
+      else if (this._fatal) this._error = this._fatal
       else if (reason) this._error = this._endError(reason)
       return this._next()
     }
@@ -245,7 +262,8 @@ class Query {
     if (batch === null) {
       const reason = this._session.endReason()
       this._cleanup()
-      if (this._fatal) this._error = this._fatal
+      if (this._aborted) this._error = new AbortError('Claude Code process aborted by user')
+      else if (this._fatal) this._error = this._fatal
       else if (reason) this._error = this._endError(reason)
       if (unread) { this._buffer = unread; this._pos = 0 }
       return

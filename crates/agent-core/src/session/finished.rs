@@ -18,6 +18,9 @@ pub(crate) struct Finished {
 #[derive(Default)]
 struct State {
   ids: Vec<String>,
+  /// Answers an abort kept from the CLI (stdin closed by then): the CLI reports those calls as
+  /// interrupted.
+  unanswered: usize,
   /// The loop waits for an answer: the next one wakes it.
   wanted: bool,
 }
@@ -39,6 +42,19 @@ impl Finished {
       drop(state);
       self.wake.notify_one();
     }
+  }
+
+  /// A call ended after an abort closed stdin: its answer never reached the CLI.
+  pub fn push_unanswered(&self, id: String) {
+    self.lock().unanswered += 1;
+    self.push(id);
+  }
+
+  /// The ids answered since the last take, and how many answers an abort kept from the CLI in
+  /// all (one look, so no call counts twice).
+  pub fn take_with_unanswered(&self) -> (Vec<String>, usize) {
+    let mut state = self.lock();
+    (std::mem::take(&mut state.ids), state.unanswered)
   }
 
   /// The ids answered since the last take.
