@@ -332,6 +332,25 @@ mod tests {
   }
 
   #[tokio::test]
+  async fn an_abort_before_the_consumer_takes_the_end_wins_over_it_after_the_messages() {
+    for end in [Ok(()), Err(Error::Exited { code: 0, stderr_tail: String::new() })] {
+      let (mut tx, mut rx) = queue(1024, MessageText::Utf8);
+      push(&mut tx, "m0");
+      tx.end(end.clone());
+      rx.abort_mark().store(true, Ordering::Release);
+      assert_eq!(text(rx.next_batch(8, 100).await.unwrap().unwrap()), ["m0"], "the message is still delivered");
+      assert!(matches!(rx.next_batch(8, 100).await, Some(Err(Error::Aborted))), "{end:?}");
+      assert!(rx.next_batch(8, 100).await.is_none());
+    }
+    // Taken before the abort: the end stays what it was.
+    let (tx, mut rx) = queue(1024, MessageText::Utf8);
+    tx.end(Ok(()));
+    assert!(rx.next_batch(8, 100).await.is_none());
+    rx.abort_mark().store(true, Ordering::Release);
+    assert!(rx.next_batch(8, 100).await.is_none());
+  }
+
+  #[tokio::test]
   async fn batches_what_is_queued_then_ends_with_the_error() {
     let (mut tx, mut rx) = queue(1024, MessageText::Utf8);
     for i in 0..5 {

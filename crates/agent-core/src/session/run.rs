@@ -657,3 +657,17 @@ fn input(line: ReadLine) -> Option<Input> {
     ReadLine::Eof => Some(Input::Eof),
   }
 }
+
+#[cfg(test)]
+mod tests {
+  use super::tool_results;
+
+  #[test]
+  fn tool_results_are_counted_in_user_messages_only() {
+    let user = r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"x"},{"type":"text","text":"tool_result"},{"type":"tool_result","tool_use_id":"b","content":[]}]}}"#;
+    assert_eq!(tool_results(user), 2);
+    assert_eq!(tool_results(r#"{"type":"user","message":{"role":"user","content":"a \"tool_result\" in text"}}"#), 0);
+    assert_eq!(tool_results(r#"{"type":"assistant","message":{"content":[{"type":"tool_result"}]}}"#), 0);
+    assert_eq!(tool_results(r#"{"type":"system","subtype":"init"}"#), 0);
+  }
+}
