@@ -113,8 +113,9 @@ test('what the CLI wrote before the abort is delivered, and the abort does not w
       await cli.initialize()
       await cli.nextUserMessage()
       cli.systemInit()
-      cli.assistantText('one')
-      cli.assistantText('two')
+      // Written to the pipe (Bun's stdout writes complete later) before the test aborts.
+      await cli.assistantText('one')
+      await cli.assistantText('two')
       cli.log({ written: true })
       await cli.waitStdinClosed()
       // It takes its time to stop, and writes nothing more.

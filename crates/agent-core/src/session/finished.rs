@@ -36,7 +36,13 @@ impl Finished {
 
   /// A call was answered (from any thread).
   pub fn push(&self, id: String) {
+    self.push_with(id, false)
+  }
+
+  fn push_with(&self, id: String, unanswered: bool) {
     let mut state = self.lock();
+    // One look: the loop never sees the count without the id (it would count the call twice).
+    state.unanswered += usize::from(unanswered);
     state.ids.push(id);
     if std::mem::take(&mut state.wanted) {
       drop(state);
@@ -46,8 +52,7 @@ impl Finished {
 
   /// A call ended after an abort closed stdin: its answer never reached the CLI.
   pub fn push_unanswered(&self, id: String) {
-    self.lock().unanswered += 1;
-    self.push(id);
+    self.push_with(id, true)
   }
 
   /// The ids answered since the last take, and how many answers an abort kept from the CLI in

@@ -45,8 +45,12 @@ pub(crate) struct AbortNow {
 }
 
 impl AbortNow {
-  fn fire(&self) {
+  /// Aborts: `close` tells the session loop (no-op when it is gone). The loop hears of it
+  /// before stdin closes, so it reads nothing the CLI writes in answer to its input's end as
+  /// ordinary output (the drain after an abort counts the tool results in it).
+  fn fire(&self, close: impl FnOnce()) {
     self.mark.store(true, Ordering::Release);
+    close();
     self.writer.abort();
   }
 }
@@ -122,8 +126,9 @@ impl SessionHandle {
   /// result), for a moment at most. The stream ends with [`Error::Aborted`] whenever the abort
   /// comes before the consumer has taken the end, however the session ended.
   pub fn abort(&self) {
-    self.abort_now.fire();
-    let _ = self.cmd.send(Command::Close { abort: true });
+    self.abort_now.fire(|| {
+      let _ = self.cmd.send(Command::Close { abort: true });
+    });
   }
 
   /// A handle that can only abort the session, and does not keep it alive: when every
@@ -148,10 +153,11 @@ impl AbortHandle {
   /// As [`SessionHandle::abort`] (a consumer that has not taken the end yet gets
   /// [`Error::Aborted`] even once the session is gone).
   pub fn abort(&self) {
-    self.1.fire();
-    if let Some(cmd) = self.0.upgrade() {
-      let _ = cmd.send(Command::Close { abort: true });
-    }
+    self.1.fire(|| {
+      if let Some(cmd) = self.0.upgrade() {
+        let _ = cmd.send(Command::Close { abort: true });
+      }
+    });
   }
 
   /// The session can still be reached (some [`SessionHandle`] is alive).

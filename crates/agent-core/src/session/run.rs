@@ -403,12 +403,14 @@ impl Loop {
         // does not hold the consumer; it is stopped in the background, with the official grace
         // periods.
         // The calls the CLI still waits on: those running, and those whose answer came too late
-        // (a handler returns as its signal fires: stdin was already closed).
+        // (a handler returns as its signal fires: stdin was already closed). stdin is closed
+        // first (the handle did it already, unless the abort came another way), so an answer is
+        // either written before or counted as unanswered.
+        self.p.writer.abort();
         let (answered, unanswered) = self.p.finished.take_with_unanswered();
         self.forget_finished(answered);
         let in_flight = self.calls.values().filter(|c| !c.cancelled).count() + unanswered;
         self.end_requests(|| Error::Aborted);
-        self.p.writer.close();
         self.p.host.release();
         let deadline = (in_flight > 0).then(|| Instant::now() + ABORT_DRAIN);
         let child = &mut *self.p.child;
