@@ -7,6 +7,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { sdk, collect, mockOptions, mockPids, eventually, readLog } from './helpers/sdk.mjs'
 import { gone } from './helpers/process.mjs'
+import * as official from '@anthropic-ai/claude-agent-sdk'
 
 const { query, tool, createSdkMcpServer, AbortError } = sdk
 
@@ -80,6 +81,39 @@ test('abort during a tool call: the interrupted tool result the CLI writes as it
   // The handler's late answer never reached the CLI: its input was closed by the abort.
   assert.ok(!readLog(log).some((r) => r.kind === 'stdin' && r.line.includes('too late')))
   await reaped(log)
+})
+
+test('abort during a tool call with spawnClaudeCodeProcess: the app\'s process hears of the abort only as it stops, so its interrupted tool result arrives, as with the official SDK', async () => {
+  const { spawn } = await import('node:child_process')
+  const run = async (sdk) => {
+    const abortController = new AbortController()
+    const state = {}
+    const server = sdk.createSdkMcpServer({
+      name: 'slow',
+      tools: [sdk.tool('wait', 'Waits', {}, async (args, extra) => {
+        abortController.abort()
+        await new Promise((r) => extra.signal.addEventListener('abort', r))
+        return { content: [{ type: 'text', text: 'too late' }] }
+      })],
+    })
+    const { options } = mockOptions(interruptedScenario(), {
+      abortController,
+      mcpServers: { slow: server },
+      // The app hands the signal to spawn(), which kills the process when it fires.
+      spawnClaudeCodeProcess: ({ command, args, cwd, env, signal }) => {
+        const child = spawn(command, args, { cwd, env, signal, stdio: ['pipe', 'pipe', 'ignore'] })
+        child.on('error', () => {})
+        return child
+      },
+    })
+    const { messages, error } = await collect(sdk.query({ prompt: 'go', options }))
+    return { types: types(messages.slice(0, 3)), error }
+  }
+  const [mine, theirs] = await Promise.all([run(sdk), run(official)])
+  for (const [label, r, { AbortError }] of [['ours', mine, sdk], ['official', theirs, official]]) {
+    assert.ok(r.error instanceof AbortError, `${label}: ${r.error}`)
+    assert.deepEqual(r.types, ['system:init', 'assistant', 'user:The tool call was interrupted before a result was received.'], label)
+  }
 })
 
 test('abort during parallel tool calls: a tool result for each, then the AbortError', async () => {

@@ -191,11 +191,15 @@ class Query {
     if (this._released) return
     this._released = true
     if (this._mirrorCleanup) this._mirrorCleanup()
-    if (this._processAbort) this._processAbort.abort()
+    const processAbort = this._processAbort
     if (this._hostProcess?.proc) {
-      endHostProcess(this._hostProcess.proc)
+      // After an abort, the app's process (spawnClaudeCodeProcess) hears of it as the official
+      // SDK tells it: once it has ended, or with the SIGTERM 2 s on. Until then the CLI may
+      // write what it writes as it stops (the interrupted tool result), which is delivered.
+      endHostProcess(this._hostProcess.proc, this._aborted ? () => processAbort.abort() : undefined)
       this._hostProcess = undefined
-    }
+      if (!this._aborted) processAbort?.abort()
+    } else if (processAbort) processAbort.abort()
     if (this._abortSignal) this._abortSignal.removeEventListener('abort', this._onAbort)
     if (this._abortAll) this._abortAll()
     if (this._mcpLink) this._mcpLink.close()
@@ -567,12 +571,14 @@ if (ASYNC_DISPOSE) {
  * not it honours the AbortSignal: stdin ends at once; a process still running 2 s later gets
  * SIGTERM, and SIGKILL 5 s after that.
  */
-function endHostProcess(proc) {
+function endHostProcess(proc, onStop = () => {}) {
   try { proc.stdin?.end() } catch {}
   const running = () => proc.exitCode === null && proc.signalCode == null
-  if (!running()) return
+  if (!running()) return onStop()
+  proc.once?.('exit', onStop)
   setTimeout(() => {
     if (!running()) return
+    onStop()
     try { proc.kill('SIGTERM') } catch {}
     setTimeout(() => { if (proc.exitCode === null) try { proc.kill('SIGKILL') } catch {} }, 5000).unref()
   }, 2000).unref()
