@@ -62,6 +62,7 @@ mod permission;
 mod query;
 pub mod raw;
 mod server;
+pub mod sessions;
 mod tool;
 
 pub use dialog::{ElicitationRequest, ElicitationResult, UserDialogRequest};

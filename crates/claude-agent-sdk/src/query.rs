@@ -1,6 +1,7 @@
 //! [`query`]: one session with Claude Code, as a stream of messages plus its controls.
 
 use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use futures::stream::{BoxStream, Stream, StreamExt};
@@ -10,7 +11,7 @@ use serde_json::{json, Value};
 use crate::engine;
 use crate::error::{Error, Result};
 use crate::message::{Message, UserInput};
-use crate::options::{McpServerConfig, Options, Plugin, ThinkingDisplay};
+use crate::options::{Delivery, McpServerConfig, Options, Plugin, ThinkingDisplay};
 use crate::server::McpServer;
 use crate::permission::PermissionMode;
 
@@ -73,19 +74,38 @@ impl From<String> for Prompt {
 /// ```
 pub fn query(prompt: impl Into<Prompt>, options: Options) -> Result<Query> {
   let verbatim = options.data.verbatim_prompts;
+  // Process servers sent in `initialize`: as the official SDK, the prompt waits until the CLI
+  // has confirmed it read them; a CLI too old to say ends the session with `CliTooOld`.
+  let servers_in_initialize = options.data.mcp_servers_delivery == Some(Delivery::Initialize) && !options.data.mcp_servers.is_empty();
   let (text, input) = match prompt.into() {
-    // A verbatim text prompt goes as a user message marked `client_composed`, then the input ends.
-    Prompt::Text(t) if verbatim => (None, Some(futures::stream::iter([UserInput::text(t)]).boxed())),
+    // A verbatim or held text prompt goes as a user message (marked `client_composed` when
+    // verbatim), then the input ends.
+    Prompt::Text(t) if verbatim || servers_in_initialize => (None, Some(futures::stream::iter([UserInput::text(t)]).boxed())),
     Prompt::Text(t) => (Some(t), None),
     Prompt::Stream(s) => (None, Some(s)),
   };
   let (session, messages) = engine::start(text, options)?;
   let control = QueryControl { session, verbatim };
+  let failure: Arc<Mutex<Option<Error>>> = Arc::default();
   // Streaming input: a task forwards the messages, then ends the input. It stops early when the
   // session is over; the query aborts it when dropped.
   let input_task = input.map(|mut input| {
     let control = control.clone();
+    let failure = failure.clone();
     tokio::spawn(async move {
+      if servers_in_initialize {
+        let Ok(init) = control.initialization_result().await else { return };
+        if !init.get("mcp_servers_applied").is_some_and(Value::is_boolean) {
+          let version = init.get("claude_code_version").and_then(Value::as_str).map(|v| format!(" (version {v})")).unwrap_or_default();
+          *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(Error::CliTooOld(format!(
+            "This Claude Code{version} is too old to read MCP servers from the initialize request, so it started without them. \
+             The session was ended and no prompt was sent. Use a newer Claude Code, or set mcp_servers_delivery(Delivery::Argv), \
+             which puts the servers' env and headers on Claude Code's command line, where other users of the machine can read them."
+          )));
+          control.close();
+          return;
+        }
+      }
       while let Some(message) = input.next().await {
         if control.send_message(message).is_err() {
           return;
@@ -95,7 +115,9 @@ pub fn query(prompt: impl Into<Prompt>, options: Options) -> Result<Query> {
     })
     .abort_handle()
   });
-  Ok(Query { control, messages, input_task })
+  // After the last message: the failure found before the prompt went, if any.
+  let failed = futures::stream::once(async move { failure.lock().unwrap_or_else(|p| p.into_inner()).take() }).filter_map(|f| async move { f.map(Err) });
+  Ok(Query { control, messages: messages.chain(failed).boxed(), input_task })
 }
 
 /// A running query: a [`Stream`] of [`Message`]s, ending after the last one (or with the error

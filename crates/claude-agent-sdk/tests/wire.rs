@@ -10,7 +10,7 @@ mod support;
 use std::process::{Command, Stdio};
 
 use claude_agent_sdk::{
-  query, Delivery, Message, Options, OptionsBuilder, PermissionPrompts, Plugin, PreviewFormat, SettingsFile, Skills, Thinking,
+  query, Delivery, Error, McpServerConfig, Message, Options, OptionsBuilder, PermissionPrompts, Plugin, PreviewFormat, SettingsFile, Skills, Thinking,
   ThinkingDisplay,
 };
 use futures::StreamExt;
@@ -37,7 +37,7 @@ export default async function (cli) {
     cancel_async_message: { cancelled: true },
   }
   for (const [subtype, body] of Object.entries(answers)) cli.onControlRequest(subtype, (request) => { seen.push(request); return body })
-  await cli.initialize()
+  await cli.initialize(cli.env.MOCK_SERVERS_APPLIED ? { mcp_servers_applied: true } : {})
   const user = await cli.nextUserMessage()
   cli.systemInit()
   const expected = Number(cli.env.MOCK_EXPECT_CONTROLS ?? 0)
@@ -288,4 +288,35 @@ async fn control_methods_send_and_answer_as_the_official() {
     let t = if calls[i][0] == "setMcpPermissionModeOverride" && t.get("warning").is_none() { json!({}) } else { t.clone() };
     assert_eq!(normalize(m), normalize(&t), "the answer to {}", calls[i][0]);
   }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn servers_in_initialize_hold_the_prompt_until_the_cli_confirms_them() {
+  let Some((cli, scenario)) = mock_cli() else { return };
+  let server = McpServerConfig::Stdio { command: "/bin/true".into(), args: vec![], env: Default::default() };
+  let options = |applied: bool| {
+    let b = Options::builder()
+      .cli_path(&cli)
+      .env("MOCK_CLI_SCENARIO", scenario.to_str().unwrap())
+      .mcp_servers_delivery(Delivery::Initialize)
+      .external_mcp_server("files", server.clone());
+    if applied { b.env("MOCK_SERVERS_APPLIED", "1") } else { b }.build()
+  };
+  // A CLI that does not confirm them (too old to read them): no prompt, and CliTooOld.
+  let messages: Vec<_> = query("go", options(false)).unwrap().collect().await;
+  let last = messages.last().expect("an item");
+  assert!(matches!(last, Err(Error::CliTooOld(m)) if m.contains("too old to read MCP servers")), "{messages:?}");
+  assert!(!messages.iter().any(|m| matches!(m, Ok(Message::Result(_)))));
+  // One that does: the prompt goes, and the servers were in `initialize`, not on the command line.
+  let mut text = None;
+  let mut q = query("go", options(true)).unwrap();
+  while let Some(m) = q.next().await {
+    if let Message::Result(r) = m.unwrap() {
+      text = r.result;
+    }
+  }
+  let seen: Value = serde_json::from_str(&text.expect("a result")).unwrap();
+  assert_eq!(seen["init"]["mcpServers"], json!({ "files": { "type": "stdio", "command": "/bin/true" } }));
+  assert!(seen["argv"].as_array().unwrap().contains(&json!("--await-initialize")));
+  assert!(!seen["argv"].as_array().unwrap().iter().any(|a| a.as_str().is_some_and(|a| a.contains("mcp-config"))));
 }
