@@ -7,7 +7,7 @@
 
 mod support;
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use claude_agent_sdk::{
   query, Delivery, Error, McpServerConfig, Message, Options, OptionsBuilder, PermissionPrompts, Plugin, PreviewFormat, SettingsFile, Skills, Thinking,
@@ -48,17 +48,8 @@ export default async function (cli) {
 }
 "#;
 
-/// The mock CLI and a scenario file, or `None` without `node`.
 fn mock_cli() -> Option<(std::path::PathBuf, std::path::PathBuf)> {
-  if Command::new("node").arg("--version").stdout(Stdio::null()).status().map(|s| !s.success()).unwrap_or(true) {
-    assert!(std::env::var("CLAUDE_AGENT_SDK_REQUIRE_E2E").as_deref() != Ok("1"), "`node` is not on PATH (it runs the mock CLI)");
-    return None;
-  }
-  static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-  let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-  let scenario = std::env::temp_dir().join(format!("claude-agent-sdk-wire-{}-{n}.mjs", std::process::id()));
-  std::fs::write(&scenario, SCENARIO).unwrap();
-  Some((support::repo_root().join("__test__/mock-cli/mock-cli.mjs"), scenario))
+  support::mock_cli_with("wire", SCENARIO)
 }
 
 /// What the official SDK sends and answers: `(seen, answers)`.
