@@ -216,7 +216,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
       switch (kind) {
         // A burst of calls: [kind, requestId, payload] entries, payloads parsed together.
         case 'calls': {
-          for (const [k, id, body] of (typeof payload === 'string' ? JSON.parse(payload) : payload)) {
+          for (const [k, id, body] of JSON.parse(payload)) {
             const run = callbacks[k]
             settle(id, run ? run(id, body) : Promise.reject(new Error(`Unknown callback kind: ${k}`)))
           }

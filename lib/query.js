@@ -99,18 +99,6 @@ class Query {
       hostProcess: typeof spawner === 'function',
     }, dispatch)
     attach(this._session)
-    if (this._session.wakeFd != null) {
-      // PROTOTYPE: the socket wake.
-      const session = this._session
-      const drain = () => {
-        const t = session.takeQueued()
-        if (t) for (const [k, id, p] of JSON.parse(t)) dispatch(k, id, p)
-      }
-      const sock = new (require('node:net').Socket)({ fd: session.wakeFd, readable: true, writable: false, onread: { buffer: Buffer.alloc(64), callback: () => { drain() } } })
-      sock.on('data', drain)
-      sock.on('end', () => { drain(); sock.destroy() })
-      sock.on('error', () => {})
-    }
     mcpLink.attach(this._session)
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })

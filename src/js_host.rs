@@ -23,14 +23,7 @@ pub type DispatchFn = ThreadsafeFunction<
   false,
 >;
 
-/// PROTOTYPE (A/B of the wake path): events queued here, JS woken by one byte on a socket pair.
-pub struct SocketWake {
-  tx: Mutex<Option<std::os::unix::net::UnixStream>>,
-  queue: Mutex<Vec<(String, String, String)>>,
-}
-
 pub struct JsHost {
-  pub wake: Option<SocketWake>,
   /// The query has a `stderr` option: the CLI's stderr and our diagnostics go there.
   forward_stderr: bool,
   /// Taken out when the session ends: a live ThreadsafeFunction keeps the event loop alive, and
@@ -42,45 +35,7 @@ pub struct JsHost {
 
 impl JsHost {
   pub fn new(dispatch: DispatchFn, forward_stderr: bool) -> Self {
-    Self { wake: None, forward_stderr, dispatch: Mutex::new(Some(Arc::new(dispatch))), replies: Mutex::default() }
-  }
-
-  /// PROTOTYPE: switches this host to the socket wake; returns the read end's fd.
-  pub fn with_socket_wake(mut self) -> (Self, i32) {
-    use std::os::fd::IntoRawFd;
-    let (tx, rx) = std::os::unix::net::UnixStream::pair().expect("socketpair");
-    tx.set_nonblocking(true).unwrap();
-    rx.set_nonblocking(true).unwrap();
-    self.wake = Some(SocketWake { tx: Mutex::new(Some(tx)), queue: Mutex::default() });
-    (self, rx.into_raw_fd())
-  }
-
-  /// PROTOTYPE: everything queued, as `[[kind, id, payload], ...]` (a `calls` payload spliced raw).
-  pub fn take_queued(&self) -> Option<String> {
-    let w = self.wake.as_ref()?;
-    let q = std::mem::take(&mut *w.queue.lock().unwrap_or_else(|p| p.into_inner()));
-    if q.is_empty() {
-      return None;
-    }
-    let mut out = String::from("[");
-    for (i, (k, id, p)) in q.iter().enumerate() {
-      if i > 0 {
-        out.push(',');
-      }
-      out.push_str("[\"");
-      out.push_str(k);
-      out.push_str("\",");
-      out.push_str(&serde_json::to_string(id).unwrap());
-      out.push(',');
-      if k == "calls" {
-        out.push_str(p);
-      } else {
-        out.push_str(&serde_json::to_string(p).unwrap());
-      }
-      out.push(']');
-    }
-    out.push(']');
-    Some(out)
+    Self { forward_stderr, dispatch: Mutex::new(Some(Arc::new(dispatch))), replies: Mutex::default() }
   }
 
   /// JS's answer to a call (on the JS thread, where it is written to the CLI).
@@ -102,21 +57,6 @@ impl JsHost {
 
   /// Calls dispatch without expecting an answer. False when the session is over.
   pub fn notify(&self, kind: &str, id: &str, payload: String) -> bool {
-    if let Some(w) = &self.wake {
-      use std::io::Write;
-      let tx = w.tx.lock().unwrap_or_else(|p| p.into_inner());
-      let Some(mut tx) = tx.as_ref() else { return false };
-      let was_empty = {
-        let mut q = w.queue.lock().unwrap_or_else(|p| p.into_inner());
-        let e = q.is_empty();
-        q.push((kind.to_string(), id.to_string(), payload));
-        e
-      };
-      if was_empty {
-        let _ = tx.write(b"w");
-      }
-      return true;
-    }
     let dispatch = self.dispatch.lock().unwrap_or_else(|p| p.into_inner()).clone();
     match dispatch {
       Some(f) => f.call((kind.to_string(), id.to_string(), payload).into(), ThreadsafeFunctionCallMode::NonBlocking) == Status::Ok,
@@ -171,11 +111,6 @@ impl Host for JsHost {
   }
 
   fn release(&self) {
-    if let Some(w) = &self.wake {
-      if let Some(tx) = w.tx.lock().unwrap_or_else(|p| p.into_inner()).take() {
-        let _ = tx.shutdown(std::net::Shutdown::Both);
-      }
-    }
     self.dispatch.lock().unwrap_or_else(|p| p.into_inner()).take();
     let unanswered: Vec<Reply> = self.replies.lock().unwrap_or_else(|p| p.into_inner()).drain().map(|(_, r)| r).collect();
     drop(unanswered);

@@ -86,7 +86,6 @@ impl From<&claude_agent_sdk::Error> for EndReason {
 
 #[napi]
 pub struct NativeSession {
-  wake_fd: Option<i32>,
   handle: Session,
   host: Arc<JsHost>,
   launch: raw::LaunchSpec,
@@ -110,14 +109,7 @@ pub fn start_session(
   let servers = params.servers.iter().map(|s| Ok((s.name.clone(), mcp_server::lookup(s.id)?))).collect::<Result<Vec<_>>>()?;
   let search: Vec<std::path::PathBuf> = params.search_from.iter().map(Into::into).collect();
   let launch = config.launch_spec(&search, &params.runtime).map_err(invalid)?;
-  let mut host = JsHost::new(dispatch, params.forward_stderr);
-  let mut wake_fd = None;
-  if std::env::var("CLAUDE_AGENT_SDK_WAKE").as_deref() == Ok("socket") {
-    let (h, fd) = host.with_socket_wake();
-    host = h;
-    wake_fd = Some(fd);
-  }
-  let host = Arc::new(host);
+  let host = Arc::new(JsHost::new(dispatch, params.forward_stderr));
   let process = if params.host_process == Some(true) {
     let h = host.clone();
     Process::HostStarted(Arc::new(move |event| {
@@ -146,7 +138,6 @@ pub fn start_session(
   diagnostics::register(handle.trace_id(), &host);
   crate::worker::track(&env, &handle)?;
   Ok(NativeSession {
-    wake_fd,
     handle,
     host,
     launch,
@@ -158,18 +149,6 @@ pub fn start_session(
 
 #[napi]
 impl NativeSession {
-  /// PROTOTYPE: the socket JS watches for wake-ups, when that wake is on.
-  #[napi(getter)]
-  pub fn wake_fd(&self) -> Option<i32> {
-    self.wake_fd
-  }
-
-  /// PROTOTYPE: what is queued for JS.
-  #[napi]
-  pub fn take_queued(&self) -> Option<String> {
-    self.host.take_queued()
-  }
-
   /// The CLI's process id.
   #[napi(getter)]
   pub fn pid(&self) -> Option<u32> {
