@@ -80,6 +80,7 @@ ok = run('node', process.execPath, ['--test', '--test-concurrency=2', ...selecte
 // scripts/prepare.mjs into .tmp/runtimes) run the suites that exercise the public API end to
 // end; the Node running this script runs everything.
 const OTHER_NODES_RUN = ['__test__/surface-helpers.test.mjs', '__test__/engine-routing.test.mjs', '__test__/engine-lifecycle.test.mjs', '__test__/query-control.test.mjs', '__test__/module-formats.test.mjs', '__test__/e2e-real-cli.test.mjs', '__test__/async-context.test.mjs', '__test__/workers.test.mjs']
+OTHER_NODES_RUN.push('__test__/large-strings.test.mjs')
 for (const v of ['18', '22']) {
   const bin = path.join(root, '.tmp', 'runtimes', 'node_modules', `node${v}`, 'bin', 'node')
   const subset = selected.filter((f) => OTHER_NODES_RUN.includes(f))
