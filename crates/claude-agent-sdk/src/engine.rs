@@ -21,7 +21,7 @@ use crate::dialog::{ElicitationFn, ElicitationRequest, UserDialogFn, UserDialogR
 use crate::error::{Error, Result};
 use crate::hooks::{HookFn, HookInput};
 use crate::message::Message;
-use crate::options::{Options, OptionsData, StderrFn, SystemPrompt, Thinking, Tools};
+use crate::options::{Options, OptionsData, Skills, StderrFn, SystemPrompt, Thinking, Tools};
 use crate::permission::{CanUseToolFn, PermissionContext};
 use crate::raw::{self, Call, CallKind, CallResult, MessageQueue, Process, QueryConfig, Reply, SessionSpec};
 use crate::server::McpServer;
@@ -78,6 +78,12 @@ impl Session {
   /// The CLI's answer to `initialize`.
   pub(crate) async fn initialization_result(&self) -> Result<Value> {
     let text = self.handle.initialization_result().await?;
+    serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("Claude Code answered initialize with invalid JSON: {e}")))
+  }
+
+  /// Sends `initialize` again; the CLI's fresh answer.
+  pub(crate) async fn reinitialize(&self) -> Result<Value> {
+    let text = self.handle.reinitialize().await?;
     serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("Claude Code answered initialize with invalid JSON: {e}")))
   }
 
@@ -142,6 +148,15 @@ fn search_paths(cwd: Option<&Path>) -> Vec<PathBuf> {
   dirs
 }
 
+/// An option that must be an absolute path (as it exists where Claude Code runs).
+fn absolute(p: &Path, what: &str) -> Result<String> {
+  let s = path_str(p, what)?;
+  if !p.is_absolute() {
+    return Err(Error::InvalidOption(format!("Invalid option `{what}`: {s:?} is not an absolute path")));
+  }
+  Ok(s)
+}
+
 fn path_str(p: &Path, what: &str) -> Result<String> {
   p.to_str().map(str::to_string).ok_or_else(|| Error::InvalidOption(format!("Invalid option `{what}`: {p:?} is not valid UTF-8")))
 }
@@ -174,8 +189,17 @@ fn core_options(o: &Options) -> Result<(QueryOptions, HashMap<String, HookFn>)> 
       Thinking::Budget(n) => ("enabled", Some(n)),
       Thinking::Disabled => ("disabled", None),
     };
-    CoreThinking { kind: kind.into(), budget_tokens, display: None }
+    CoreThinking { kind: kind.into(), budget_tokens, display: d.thinking_display.map(|v| v.as_str().to_string()) }
   });
+  if q.thinking.is_none() {
+    if let Some(display) = d.thinking_display {
+      return Err(Error::InvalidOption(format!(
+        "Invalid option `thinking_display`: {} needs `thinking` (Thinking::Adaptive or Thinking::Budget)",
+        display.as_str()
+      )));
+    }
+  }
+  q.max_thinking_tokens = d.max_thinking_tokens;
   q.effort = d.effort.map(|e| e.as_str().to_string());
   q.system_prompt = d.system_prompt.as_ref().map(|sp| match sp {
     SystemPrompt::Custom(s) => json!(s),
@@ -205,8 +229,14 @@ fn core_options(o: &Options) -> Result<(QueryOptions, HashMap<String, HookFn>)> 
   if !d.extra_args.is_empty() {
     q.extra_args = Some(d.extra_args.iter().map(|(k, v)| (k.clone(), v.clone().map_or(Value::Null, Value::String))).collect());
   }
-  if !d.plugin_dirs.is_empty() {
-    let plugins = d.plugin_dirs.iter().map(|p| Ok(json!({ "type": "local", "path": path_str(p, "plugin_dir")? })));
+  if !d.plugins.is_empty() {
+    let plugins = d.plugins.iter().map(|p| {
+      let mut plugin = json!({ "type": "local", "path": path_str(&p.path, "plugin")? });
+      if p.skip_mcp_discovery {
+        plugin["skipMcpDiscovery"] = json!(true);
+      }
+      Ok(plugin)
+    });
     q.plugins = Some(plugins.collect::<Result<_>>()?);
   }
   q.agents = d.agents.clone();
@@ -217,6 +247,31 @@ fn core_options(o: &Options) -> Result<(QueryOptions, HashMap<String, HookFn>)> 
   q.include_hook_events = d.include_hook_events.then_some(true);
   q.title = d.title.clone();
   q.initialize_timeout_ms = d.initialize_timeout.map(|t| t.as_millis() as u64);
+  q.betas = d.betas.clone();
+  q.task_budget = d.task_budget.map(|total| json!({ "total": total }));
+  if !d.tool_aliases.is_empty() {
+    q.tool_aliases = Some(json!(d.tool_aliases));
+  }
+  q.tool_config = d.preview_format.map(|f| json!({ "askUserQuestion": { "previewFormat": f.as_str() } }));
+  q.project_config_root = d.project_config_root.as_deref().map(|p| absolute(p, "project_config_root")).transpose()?;
+  q.permission_prompts = d.permission_prompts.map(|p| p.as_str().to_string());
+  q.plan_mode_instructions = d.plan_mode_instructions.clone();
+  q.prompt_suggestions = d.prompt_suggestions;
+  q.agent_progress_summaries = d.agent_progress_summaries;
+  q.forward_subagent_text = d.forward_subagent_text;
+  q.per_task_stop_affordance = d.per_task_stop_affordance;
+  q.workspace_trust = match &d.workspace_trust {
+    Some(t) => Some(json!({ "accepted": true, "directory": absolute(&t.directory, "workspace_trust")? })),
+    None => None,
+  };
+  q.mcp_servers_delivery = d.mcp_servers_delivery.map(|v| v.as_str().to_string());
+  q.plugin_delivery = d.plugin_delivery.map(|v| v.as_str().to_string());
+  q.resume_drops_turn = d.resume_drops_turn.clone();
+  q.managed_settings = d.managed_settings.clone();
+  q.skills = d.skills.as_ref().map(|s| match s {
+    Skills::All => json!("all"),
+    Skills::Only(names) => json!(names),
+  });
 
   // Hooks: `{Event: [{matcher, hookCallbackIds, timeout}]}`, ids numbered as the official SDK
   // numbers them.

@@ -55,6 +55,14 @@ pub enum Error {
   /// bound: the session was ended rather than stall the CLI or grow without limit.
   #[error("{0}")]
   Backlog(String),
+  /// A session function ([`crate::sessions`]) failed: no such session, a bad id, a file that
+  /// could not be written, ...
+  #[error("{0}")]
+  Sessions(String),
+  /// The Claude Code started cannot do what an option asks (it is older than the feature): the
+  /// session was ended before the prompt was sent.
+  #[error("{0}")]
+  CliTooOld(String),
   /// [`query`](crate::query) was called outside a tokio runtime.
   #[error("claude_agent_sdk::query must be called from within a tokio runtime (e.g. under #[tokio::main])")]
   NoRuntime,
@@ -64,7 +72,7 @@ impl Error {
   /// A short stable name to match on (the Node.js package's `error.code`): `INVALID_OPTION`,
   /// `CLI_NOT_FOUND`, `SPAWN_FAILED`, `PROCESS_EXITED`, `PROCESS_SIGNALED`, `ABORTED`,
   /// `SESSION_CLOSED`, `CONTROL_ERROR`, `INITIALIZE_TIMEOUT`, `PROTOCOL_ERROR`, `MESSAGE_BACKLOG`,
-  /// `NO_RUNTIME`.
+  /// `CLI_TOO_OLD`, `SESSIONS_ERROR`, `NO_RUNTIME`.
   pub fn code(&self) -> &'static str {
     match self {
       Error::InvalidOption(_) => "INVALID_OPTION",
@@ -78,6 +86,8 @@ impl Error {
       Error::InitializeTimeout(_) => "INITIALIZE_TIMEOUT",
       Error::Protocol(_) => "PROTOCOL_ERROR",
       Error::Backlog(_) => "MESSAGE_BACKLOG",
+      Error::CliTooOld(_) => "CLI_TOO_OLD",
+      Error::Sessions(_) => "SESSIONS_ERROR",
       Error::NoRuntime => "NO_RUNTIME",
     }
   }

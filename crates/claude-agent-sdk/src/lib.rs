@@ -62,6 +62,7 @@ mod permission;
 mod query;
 pub mod raw;
 mod server;
+pub mod sessions;
 mod tool;
 
 pub use dialog::{ElicitationRequest, ElicitationResult, UserDialogRequest};
@@ -71,9 +72,15 @@ pub use message::{
   ApiMessage, AssistantMessage, ContentBlock, McpServerState, Message, ResultMessage, StreamEvent, SystemInit, SystemMessage,
   UserInput, UserMessage,
 };
-pub use options::{Effort, McpServerConfig, Options, OptionsBuilder, SettingSource, SystemPrompt, Thinking, Tools};
+pub use options::{
+  Delivery, Effort, McpServerConfig, Options, OptionsBuilder, PermissionPrompts, Plugin, PreviewFormat, SettingSource, Skills, SystemPrompt,
+  Thinking, ThinkingDisplay, Tools, WorkspaceTrust,
+};
 pub use permission::{PermissionContext, PermissionMode, PermissionResult};
-pub use query::{query, McpServerSpec, McpServerStatus, McpSetServersResult, ModelInfo, Prompt, Query, QueryControl, SlashCommand};
+pub use query::{
+  query, AccountInfo, AgentInfo, FileContents, InterruptReceipt, McpServerSpec, McpServerStatus, McpSetServersResult, ModelInfo, Prompt, Query,
+  QueryControl, SettingsFile, SlashCommand,
+};
 pub use server::{McpServer, McpServerBuilder};
 pub use tool::{input_schema, tool, Content, IntoToolResult, Tool, ToolResult};
 

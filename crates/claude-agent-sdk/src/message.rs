@@ -383,6 +383,8 @@ pub struct UserInput {
   session_id: String,
   message: Value,
   parent_tool_use_id: Option<String>,
+  #[serde(skip_serializing_if = "std::ops::Not::not")]
+  client_composed: bool,
 }
 
 impl UserInput {
@@ -393,12 +395,20 @@ impl UserInput {
 
   /// A message of Messages API content blocks (text, images, documents, ...).
   pub fn blocks(content: Vec<Value>) -> Self {
-    Self { kind: "user", session_id: String::new(), message: json!({ "role": "user", "content": content }), parent_tool_use_id: None }
+    Self { kind: "user", session_id: String::new(), message: json!({ "role": "user", "content": content }), parent_tool_use_id: None, client_composed: false }
   }
 
   /// The session the message is for (default: the query's own).
   pub fn session_id(mut self, id: impl Into<String>) -> Self {
     self.session_id = id.into();
+    self
+  }
+
+  /// Deliver the text as written: no `@path` expansion, no slash-command dispatch (Claude Code
+  /// 2.1.248 or later). [`OptionsBuilder::verbatim_prompts`](crate::OptionsBuilder::verbatim_prompts)
+  /// sets it on every message.
+  pub fn client_composed(mut self, verbatim: bool) -> Self {
+    self.client_composed = verbatim;
     self
   }
 

@@ -80,6 +80,130 @@ pub enum Thinking {
   Disabled,
 }
 
+/// How thinking is shown in the messages ([`OptionsBuilder::thinking_display`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ThinkingDisplay {
+  /// Summarized thinking.
+  Summarized,
+  /// No thinking text.
+  Omitted,
+}
+
+impl ThinkingDisplay {
+  /// The wire name.
+  pub fn as_str(self) -> &'static str {
+    match self {
+      ThinkingDisplay::Summarized => "summarized",
+      ThinkingDisplay::Omitted => "omitted",
+    }
+  }
+}
+
+/// Who answers permission prompts ([`OptionsBuilder::permission_prompts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PermissionPrompts {
+  /// This process, through [`can_use_tool`](OptionsBuilder::can_use_tool) or
+  /// [`permission_prompt_tool_name`](OptionsBuilder::permission_prompt_tool_name) (the default).
+  Host,
+  /// Nobody: modes, rules and hooks still decide; anything that would prompt is denied at once.
+  None,
+}
+
+impl PermissionPrompts {
+  /// The wire name.
+  pub fn as_str(self) -> &'static str {
+    match self {
+      PermissionPrompts::Host => "host",
+      PermissionPrompts::None => "none",
+    }
+  }
+}
+
+/// How a list reaches the CLI: on its command line, or in the `initialize` request
+/// ([`OptionsBuilder::mcp_servers_delivery`], [`OptionsBuilder::plugin_delivery`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Delivery {
+  /// On the command line (the default).
+  Argv,
+  /// In `initialize`, over stdin (the CLI is started with `--await-initialize`; needs a recent
+  /// Claude Code).
+  Initialize,
+}
+
+impl Delivery {
+  /// The wire name.
+  pub fn as_str(self) -> &'static str {
+    match self {
+      Delivery::Argv => "argv",
+      Delivery::Initialize => "initialize",
+    }
+  }
+}
+
+/// The format of `AskUserQuestion` option previews ([`OptionsBuilder::ask_user_question_preview_format`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PreviewFormat {
+  /// Markdown or ASCII (the CLI's default).
+  Markdown,
+  /// Self-contained HTML fragments.
+  Html,
+}
+
+impl PreviewFormat {
+  /// The wire name.
+  pub fn as_str(self) -> &'static str {
+    match self {
+      PreviewFormat::Markdown => "markdown",
+      PreviewFormat::Html => "html",
+    }
+  }
+}
+
+/// Which skills the main session loads ([`OptionsBuilder::skills`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Skills {
+  /// Every skill found, and the `Skill` tool allowed.
+  All,
+  /// Only these (a canonical name such as `my-plugin:my-skill`, or a `:name` suffix of one),
+  /// each allowed as `Skill(name)`.
+  Only(Vec<String>),
+}
+
+/// A local plugin directory ([`OptionsBuilder::plugin`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plugin {
+  /// The plugin's directory.
+  pub path: PathBuf,
+  /// Load its skills, hooks, agents and commands but not its MCP servers (when this process
+  /// owns the plugin's MCP connections).
+  pub skip_mcp_discovery: bool,
+}
+
+impl Plugin {
+  /// The plugin in this directory.
+  pub fn local(path: impl Into<PathBuf>) -> Self {
+    Plugin { path: path.into(), skip_mcp_discovery: false }
+  }
+
+  /// Leave its MCP servers out.
+  pub fn skip_mcp_discovery(mut self, skip: bool) -> Self {
+    self.skip_mcp_discovery = skip;
+    self
+  }
+}
+
+/// A folder the user has trusted ([`OptionsBuilder::workspace_trust`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkspaceTrust {
+  /// The absolute directory, as it exists where Claude Code runs.
+  pub directory: PathBuf,
+}
+
 /// The system prompt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -202,7 +326,7 @@ pub(crate) struct OptionsData {
   pub strict_mcp_config: bool,
   pub settings: Option<Value>,
   pub extra_args: BTreeMap<String, Option<String>>,
-  pub plugin_dirs: Vec<PathBuf>,
+  pub plugins: Vec<Plugin>,
   pub agents: Option<Value>,
   pub output_schema: Option<Value>,
   pub sandbox: Option<Value>,
@@ -213,6 +337,26 @@ pub(crate) struct OptionsData {
   pub debug_file: Option<PathBuf>,
   pub initialize_timeout: Option<Duration>,
   pub title: Option<String>,
+  pub thinking_display: Option<ThinkingDisplay>,
+  pub max_thinking_tokens: Option<u64>,
+  pub betas: Vec<String>,
+  pub task_budget: Option<u64>,
+  pub tool_aliases: BTreeMap<String, String>,
+  pub preview_format: Option<PreviewFormat>,
+  pub project_config_root: Option<PathBuf>,
+  pub permission_prompts: Option<PermissionPrompts>,
+  pub plan_mode_instructions: Option<String>,
+  pub prompt_suggestions: Option<bool>,
+  pub agent_progress_summaries: Option<bool>,
+  pub forward_subagent_text: Option<bool>,
+  pub per_task_stop_affordance: Option<bool>,
+  pub verbatim_prompts: bool,
+  pub workspace_trust: Option<WorkspaceTrust>,
+  pub mcp_servers_delivery: Option<Delivery>,
+  pub plugin_delivery: Option<Delivery>,
+  pub resume_drops_turn: Option<String>,
+  pub managed_settings: Option<Value>,
+  pub skills: Option<Skills>,
 }
 
 impl Options {
@@ -472,7 +616,13 @@ impl OptionsBuilder {
 
   /// A local plugin directory.
   pub fn plugin_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-    self.o.data.plugin_dirs.push(dir.into());
+    self.o.data.plugins.push(Plugin::local(dir));
+    self
+  }
+
+  /// Loads a plugin, with its settings ([`Plugin`]).
+  pub fn plugin(mut self, plugin: Plugin) -> Self {
+    self.o.data.plugins.push(plugin);
     self
   }
 
@@ -612,6 +762,133 @@ impl OptionsBuilder {
     Fut: Future<Output = Option<Value>> + Send + 'static,
   {
     self.o.on_user_dialog = Some((strings(kinds), user_dialog_fn(f)));
+    self
+  }
+
+  /// How thinking shows in assistant messages.
+  pub fn thinking_display(mut self, display: ThinkingDisplay) -> Self {
+    self.o.data.thinking_display = Some(display);
+    self
+  }
+
+  /// The most tokens the model may think with (0: no thinking).
+  #[deprecated(note = "use `thinking` (Thinking::Budget, Thinking::Adaptive or Thinking::Disabled)")]
+  pub fn max_thinking_tokens(mut self, tokens: u64) -> Self {
+    self.o.data.max_thinking_tokens = Some(tokens);
+    self
+  }
+
+  /// Anthropic API beta features to enable (e.g. `context-1m-2025-08-07`).
+  pub fn betas<I: IntoIterator<Item = S>, S: Into<String>>(mut self, betas: I) -> Self {
+    self.o.data.betas = strings(betas);
+    self
+  }
+
+  /// An API-side task budget in tokens: the model is told what remains, to pace its work.
+  pub fn task_budget(mut self, total_tokens: u64) -> Self {
+    self.o.data.task_budget = Some(total_tokens);
+    self
+  }
+
+  /// A tool-name alias: a `tool_use` of `from` runs `to` (one hop; e.g. `Bash` to
+  /// `mcp__workspace__bash`).
+  pub fn tool_alias(mut self, from: impl Into<String>, to: impl Into<String>) -> Self {
+    self.o.data.tool_aliases.insert(from.into(), to.into());
+    self
+  }
+
+  /// The format the model writes `AskUserQuestion` option previews in.
+  pub fn ask_user_question_preview_format(mut self, format: PreviewFormat) -> Self {
+    self.o.data.preview_format = Some(format);
+    self
+  }
+
+  /// The trusted checkout the working directory is a worktree of: project settings, `.mcp.json`
+  /// and the `.claude` trees come from there. An absolute path.
+  pub fn project_config_root(mut self, dir: impl Into<PathBuf>) -> Self {
+    self.o.data.project_config_root = Some(dir.into());
+    self
+  }
+
+  /// Who answers permission prompts.
+  pub fn permission_prompts(mut self, who: PermissionPrompts) -> Self {
+    self.o.data.permission_prompts = Some(who);
+    self
+  }
+
+  /// The workflow body of plan mode's system reminder, instead of the default.
+  pub fn plan_mode_instructions(mut self, text: impl Into<String>) -> Self {
+    self.o.data.plan_mode_instructions = Some(text.into());
+    self
+  }
+
+  /// Prompt suggestions after each turn (`prompt_suggestion` messages).
+  pub fn prompt_suggestions(mut self, on: bool) -> Self {
+    self.o.data.prompt_suggestions = Some(on);
+    self
+  }
+
+  /// Progress summaries of running subagents.
+  pub fn agent_progress_summaries(mut self, on: bool) -> Self {
+    self.o.data.agent_progress_summaries = Some(on);
+    self
+  }
+
+  /// Forward subagents' whole conversation (text and thinking too), not only their tool blocks.
+  pub fn forward_subagent_text(mut self, on: bool) -> Self {
+    self.o.data.forward_subagent_text = Some(on);
+    self
+  }
+
+  /// Declares that this app can stop single background tasks
+  /// ([`QueryControl::stop_task`](crate::QueryControl::stop_task)), so an interrupt spares them.
+  pub fn per_task_stop_affordance(mut self, on: bool) -> Self {
+    self.o.data.per_task_stop_affordance = Some(on);
+    self
+  }
+
+  /// Send every user message (the text prompt too) as written: no `@path` expansion, no slash
+  /// commands (`client_composed: true`). Needs Claude Code 2.1.248 or later.
+  pub fn verbatim_prompts(mut self, on: bool) -> Self {
+    self.o.data.verbatim_prompts = on;
+    self
+  }
+
+  /// Records this folder as trusted by the user (it must be an absolute path).
+  pub fn workspace_trust(mut self, directory: impl Into<PathBuf>) -> Self {
+    self.o.data.workspace_trust = Some(WorkspaceTrust { directory: directory.into() });
+    self
+  }
+
+  /// How [`external_mcp_server`](Self::external_mcp_server)s reach the CLI.
+  pub fn mcp_servers_delivery(mut self, delivery: Delivery) -> Self {
+    self.o.data.mcp_servers_delivery = Some(delivery);
+    self
+  }
+
+  /// How [`plugin`](Self::plugin)s reach the CLI.
+  pub fn plugin_delivery(mut self, delivery: Delivery) -> Self {
+    self.o.data.plugin_delivery = Some(delivery);
+    self
+  }
+
+  /// With [`resume_session_at`](Self::resume_session_at): the uuid of the turn the caller
+  /// expects to drop; the CLI refuses the fork if the transcript disagrees.
+  pub fn resume_drops_turn(mut self, uuid: impl Into<String>) -> Self {
+    self.o.data.resume_drops_turn = Some(uuid.into());
+    self
+  }
+
+  /// Restrictive policy-tier settings (only restrictive keys apply, such as `permissions.deny`
+  /// or the `allowManaged*Only` locks).
+  pub fn managed_settings(mut self, settings: Value) -> Self {
+    self.o.data.managed_settings = Some(settings);
+    self
+  }
+
+  /// Which skills the main session loads.
+  pub fn skills(mut self, skills: Skills) -> Self {
+    self.o.data.skills = Some(skills);
     self
   }
 

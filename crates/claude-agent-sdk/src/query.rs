@@ -1,6 +1,7 @@
 //! [`query`]: one session with Claude Code, as a stream of messages plus its controls.
 
 use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use futures::stream::{BoxStream, Stream, StreamExt};
@@ -10,7 +11,7 @@ use serde_json::{json, Value};
 use crate::engine;
 use crate::error::{Error, Result};
 use crate::message::{Message, UserInput};
-use crate::options::{McpServerConfig, Options};
+use crate::options::{Delivery, McpServerConfig, Options, Plugin, ThinkingDisplay};
 use crate::server::McpServer;
 use crate::permission::PermissionMode;
 
@@ -72,17 +73,39 @@ impl From<String> for Prompt {
 /// # }
 /// ```
 pub fn query(prompt: impl Into<Prompt>, options: Options) -> Result<Query> {
+  let verbatim = options.data.verbatim_prompts;
+  // Process servers sent in `initialize`: as the official SDK, the prompt waits until the CLI
+  // has confirmed it read them; a CLI too old to say ends the session with `CliTooOld`.
+  let servers_in_initialize = options.data.mcp_servers_delivery == Some(Delivery::Initialize) && !options.data.mcp_servers.is_empty();
   let (text, input) = match prompt.into() {
+    // A verbatim or held text prompt goes as a user message (marked `client_composed` when
+    // verbatim), then the input ends.
+    Prompt::Text(t) if verbatim || servers_in_initialize => (None, Some(futures::stream::iter([UserInput::text(t)]).boxed())),
     Prompt::Text(t) => (Some(t), None),
     Prompt::Stream(s) => (None, Some(s)),
   };
   let (session, messages) = engine::start(text, options)?;
-  let control = QueryControl { session };
+  let control = QueryControl { session, verbatim };
+  let failure: Arc<Mutex<Option<Error>>> = Arc::default();
   // Streaming input: a task forwards the messages, then ends the input. It stops early when the
   // session is over; the query aborts it when dropped.
   let input_task = input.map(|mut input| {
     let control = control.clone();
+    let failure = failure.clone();
     tokio::spawn(async move {
+      if servers_in_initialize {
+        let Ok(init) = control.initialization_result().await else { return };
+        if !init.get("mcp_servers_applied").is_some_and(Value::is_boolean) {
+          let version = init.get("claude_code_version").and_then(Value::as_str).map(|v| format!(" (version {v})")).unwrap_or_default();
+          *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(Error::CliTooOld(format!(
+            "This Claude Code{version} is too old to read MCP servers from the initialize request, so it started without them. \
+             The session was ended and no prompt was sent. Use a newer Claude Code, or set mcp_servers_delivery(Delivery::Argv), \
+             which puts the servers' env and headers on Claude Code's command line, where other users of the machine can read them."
+          )));
+          control.close();
+          return;
+        }
+      }
       while let Some(message) = input.next().await {
         if control.send_message(message).is_err() {
           return;
@@ -92,7 +115,9 @@ pub fn query(prompt: impl Into<Prompt>, options: Options) -> Result<Query> {
     })
     .abort_handle()
   });
-  Ok(Query { control, messages, input_task })
+  // After the last message: the failure found before the prompt went, if any.
+  let failed = futures::stream::once(async move { failure.lock().unwrap_or_else(|p| p.into_inner()).take() }).filter_map(|f| async move { f.map(Err) });
+  Ok(Query { control, messages: messages.chain(failed).boxed(), input_task })
 }
 
 /// A running query: a [`Stream`] of [`Message`]s, ending after the last one (or with the error
@@ -147,6 +172,8 @@ impl Drop for Query {
 #[derive(Clone)]
 pub struct QueryControl {
   session: engine::Session,
+  /// Every user message goes with `client_composed: true` ([`OptionsBuilder::verbatim_prompts`](crate::OptionsBuilder::verbatim_prompts)).
+  verbatim: bool,
 }
 
 impl std::fmt::Debug for QueryControl {
@@ -200,6 +227,87 @@ pub struct ModelInfo {
   /// Its description.
   #[serde(default)]
   pub description: String,
+}
+
+/// An agent the session can run ([`QueryControl::supported_agents`]).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[non_exhaustive]
+pub struct AgentInfo {
+  /// Its name (the `subagent_type` of the Agent tool).
+  pub name: String,
+  /// When to use it.
+  #[serde(default)]
+  pub description: String,
+  /// Its model, when it names one.
+  #[serde(default)]
+  pub model: Option<String>,
+}
+
+/// The account the session runs under ([`QueryControl::account_info`]).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct AccountInfo {
+  /// The account's e-mail address.
+  #[serde(default)]
+  pub email: Option<String>,
+  /// Its organization.
+  #[serde(default)]
+  pub organization: Option<String>,
+  /// Its subscription.
+  #[serde(default)]
+  pub subscription_type: Option<String>,
+  /// Where the OAuth token came from.
+  #[serde(default)]
+  pub token_source: Option<String>,
+  /// Where the API key came from.
+  #[serde(default)]
+  pub api_key_source: Option<String>,
+  /// `firstParty`, `bedrock`, `vertex`, ...
+  #[serde(default)]
+  pub api_provider: Option<String>,
+}
+
+/// What an interrupt left queued ([`QueryControl::interrupt_queued`]).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Default)]
+#[non_exhaustive]
+pub struct InterruptReceipt {
+  /// Uuids of queued user messages that will still run.
+  #[serde(default)]
+  pub still_queued: Vec<String>,
+  /// Uuids of queued user messages cancelled (with `cancel_queued`).
+  #[serde(default)]
+  pub cancelled: Option<Vec<String>>,
+}
+
+/// A file as the CLI reads it ([`QueryControl::read_file`]).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct FileContents {
+  /// The contents (base64 when [`encoding`](Self::encoding) says so).
+  pub contents: String,
+  /// The absolute path read.
+  pub abs_path: String,
+  /// Cut at the size asked for.
+  #[serde(default)]
+  pub truncated: Option<bool>,
+  /// `base64`, when the contents are.
+  #[serde(default)]
+  pub encoding: Option<String>,
+  /// Invalid UTF-8 was replaced.
+  #[serde(default)]
+  pub lossy: Option<bool>,
+}
+
+/// Where [`QueryControl::update_settings`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SettingsFile {
+  /// `.claude/settings.local.json` of the project.
+  Local,
+  /// `~/.claude/settings.json`.
+  User,
 }
 
 /// A server for [`QueryControl::set_mcp_servers`]: in-process, or run by the CLI.
@@ -352,10 +460,148 @@ impl QueryControl {
     typed(init.get("models").cloned().unwrap_or_else(|| json!([])), "initialize (models)")
   }
 
+  /// Interrupts the current turn, optionally cancelling queued user messages too; what stays
+  /// queued (`None` from a CLI that does not say).
+  pub async fn interrupt_queued(&self, cancel_queued: bool) -> Result<Option<InterruptReceipt>> {
+    let mut request = json!({ "subtype": "interrupt" });
+    if cancel_queued {
+      request["cancel_queued"] = json!(true);
+    }
+    let answer = self.session.control(request).await?;
+    if !answer.get("still_queued").is_some_and(Value::is_array) {
+      return Ok(None);
+    }
+    typed(answer, "interrupt").map(Some)
+  }
+
+  /// Sets the thinking budget and how thinking shows (`None`: the default).
+  pub async fn set_thinking(&self, tokens: Option<u64>, display: Option<ThinkingDisplay>) -> Result<()> {
+    let mut request = json!({ "subtype": "set_max_thinking_tokens", "max_thinking_tokens": tokens });
+    if let Some(display) = display {
+      request["thinking_display"] = json!(display.as_str());
+    }
+    self.session.control(request).await.map(drop)
+  }
+
+  /// Overrides the permission mode for one MCP server's tools (`"default"`, `"auto"`, or `None`
+  /// to clear); a warning from the CLI, if any.
+  pub async fn set_mcp_permission_mode_override(&self, server: &str, mode: Option<&str>) -> Result<Option<String>> {
+    let answer = self.session.control(json!({ "subtype": "set_mcp_permission_mode_override", "serverName": server, "mode": mode })).await?;
+    Ok(answer.get("warning").and_then(Value::as_str).map(str::to_string))
+  }
+
+  /// Applies settings on top of the session's, as if passed with `--settings` (a `null` value
+  /// removes a key).
+  pub async fn apply_flag_settings(&self, settings: Value) -> Result<()> {
+    self.session.control(json!({ "subtype": "apply_flag_settings", "settings": settings })).await.map(drop)
+  }
+
+  /// Writes settings to a settings file.
+  pub async fn update_settings(&self, file: SettingsFile, settings: Value) -> Result<()> {
+    let source = match file {
+      SettingsFile::Local => "localSettings",
+      SettingsFile::User => "userSettings",
+    };
+    self.session.control(json!({ "subtype": "update_settings", "source": source, "settings": settings })).await.map(drop)
+  }
+
+  /// Sends `initialize` again: a fresh answer (commands, agents, models, ...).
+  pub async fn reinitialize(&self) -> Result<Value> {
+    self.session.reinitialize().await
+  }
+
+  /// The agents the session offers.
+  pub async fn supported_agents(&self) -> Result<Vec<AgentInfo>> {
+    let mut init = self.initialization_result().await?;
+    typed(init.get_mut("agents").map(Value::take).unwrap_or(json!([])), "initialize's agents")
+  }
+
+  /// The account the session runs under.
+  pub async fn account_info(&self) -> Result<AccountInfo> {
+    let mut init = self.initialization_result().await?;
+    typed(init.get_mut("account").map(Value::take).unwrap_or(json!({})), "initialize's account")
+  }
+
+  /// Reads a file as the CLI sees it (at most `max_bytes`, base64 when `base64`); `None` when the
+  /// CLI cannot read it.
+  pub async fn read_file(&self, path: &str, max_bytes: Option<u64>, base64: bool) -> Result<Option<FileContents>> {
+    let mut request = json!({ "subtype": "read_file", "path": path });
+    if let Some(max) = max_bytes {
+      request["max_bytes"] = json!(max);
+    }
+    if base64 {
+      request["encoding"] = json!("base64");
+    }
+    match self.session.control(request).await {
+      Ok(answer) => typed(answer, "read_file").map(Some),
+      Err(Error::Control(_)) => Ok(None),
+      Err(e) => Err(e),
+    }
+  }
+
+  /// Reloads plugins (adding these); the CLI's answer (commands, agents, plugins, MCP servers).
+  pub async fn reload_plugins(&self, add: &[Plugin]) -> Result<Value> {
+    let mut request = json!({ "subtype": "reload_plugins" });
+    if !add.is_empty() {
+      let plugins: Vec<Value> = add
+        .iter()
+        .map(|p| {
+          let path = p.path.to_str().ok_or_else(|| Error::InvalidOption(format!("Invalid plugin path {:?}: not UTF-8", p.path)))?;
+          let mut plugin = json!({ "type": "local", "path": path });
+          if p.skip_mcp_discovery {
+            plugin["skipMcpDiscovery"] = json!(true);
+          }
+          Ok(plugin)
+        })
+        .collect::<Result<_>>()?;
+      request["add_plugins"] = json!(plugins);
+    }
+    self.session.control(request).await
+  }
+
+  /// Reloads skills; the CLI's answer (`{skills: [...]}`).
+  pub async fn reload_skills(&self) -> Result<Value> {
+    self.session.control(json!({ "subtype": "reload_skills" })).await
+  }
+
+  /// Reloads output styles; the CLI's answer.
+  pub async fn reload_output_styles(&self) -> Result<Value> {
+    self.session.control(json!({ "subtype": "reload_output_styles" })).await
+  }
+
+  /// Tells the CLI a file was read at this modification time (milliseconds since the epoch), so
+  /// edits to it need no fresh read.
+  pub async fn seed_read_state(&self, path: &str, mtime_ms: f64) -> Result<()> {
+    self.session.control(json!({ "subtype": "seed_read_state", "path": path, "mtime": mtime_ms })).await.map(drop)
+  }
+
+  /// Reads a resource of an MCP server; the CLI's answer (`{contents: [...]}`).
+  pub async fn read_mcp_resource(&self, server: &str, uri: &str) -> Result<Value> {
+    self.session.control(json!({ "subtype": "mcp_read_resource", "serverName": server, "uri": uri })).await
+  }
+
+  /// Moves running foreground tasks (or the one of this tool use) to the background; whether
+  /// anything was.
+  pub async fn background_tasks(&self, tool_use_id: Option<&str>) -> Result<bool> {
+    let mut request = json!({ "subtype": "background_tasks" });
+    if let Some(id) = tool_use_id {
+      request["tool_use_id"] = json!(id);
+    }
+    let answer = self.session.control(request).await?;
+    Ok(answer.get("backgrounded").and_then(Value::as_bool).unwrap_or(true))
+  }
+
+  /// Withdraws a queued user message by its uuid; whether it was still queued.
+  pub async fn cancel_async_message(&self, message_uuid: &str) -> Result<bool> {
+    let answer = self.session.control(json!({ "subtype": "cancel_async_message", "message_uuid": message_uuid })).await?;
+    Ok(answer.get("cancelled").and_then(Value::as_bool).unwrap_or(false))
+  }
+
   /// Sends a user message: streaming input, alongside the prompt stream. (With a text prompt the
   /// CLI's input closes after the result, and a message sent later is dropped.) Fails once the
   /// session is over.
   pub fn send_message(&self, message: UserInput) -> Result<()> {
+    let message = if self.verbatim { message.client_composed(true) } else { message };
     self.session.send_user_message(message.to_json())
   }
 

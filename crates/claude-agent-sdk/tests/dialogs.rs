@@ -5,7 +5,6 @@
 
 mod support;
 
-use std::process::{Command, Stdio};
 
 use claude_agent_sdk::{query, ElicitationResult, Message, Options, OptionsBuilder};
 use futures::StreamExt;
@@ -29,15 +28,7 @@ export default async function (cli) {
 "#;
 
 fn mock_cli() -> Option<(std::path::PathBuf, std::path::PathBuf)> {
-  if Command::new("node").arg("--version").stdout(Stdio::null()).status().map(|s| !s.success()).unwrap_or(true) {
-    assert!(std::env::var("CLAUDE_AGENT_SDK_REQUIRE_E2E").as_deref() != Ok("1"), "`node` is not on PATH (it runs the mock CLI)");
-    return None;
-  }
-  static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-  let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-  let scenario = std::env::temp_dir().join(format!("claude-agent-sdk-dialogs-{}-{n}.mjs", std::process::id()));
-  std::fs::write(&scenario, SCENARIO).unwrap();
-  Some((support::repo_root().join("__test__/mock-cli/mock-cli.mjs"), scenario))
+  support::mock_cli_with("dialogs", SCENARIO)
 }
 
 async fn run(configure: impl FnOnce(OptionsBuilder) -> OptionsBuilder) -> Value {

@@ -514,6 +514,11 @@ mod tests {
     assert_eq!(args(r#"{"pluginDelivery":"initialize","plugins":[{"type":"local","path":"/p"}]}"#), ["--await-initialize"]);
     assert_eq!(args(r#"{"plugins":[{"type":"local","path":"/p","skipMcpDiscovery":true}]}"#), ["--plugin-dir-no-mcp=/p"]);
     assert_eq!(args(r#"{"mcpServersDelivery":"initialize","mcpServers":{"s":{"command":"c"}}}"#), ["--await-initialize"]);
+    // Nothing to deliver: no `--await-initialize` (the official's `mcpServersViaInitialize` and
+    // `pluginsViaInitialize` need at least one server or plugin).
+    assert!(args(r#"{"mcpServersDelivery":"initialize"}"#).is_empty());
+    assert!(args(r#"{"mcpServersDelivery":"initialize","mcpServers":{}}"#).is_empty());
+    assert!(args(r#"{"pluginDelivery":"initialize","plugins":[]}"#).is_empty());
   }
 
   #[test]

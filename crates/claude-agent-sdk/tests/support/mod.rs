@@ -153,3 +153,17 @@ pub fn result_text(messages: &[Message]) -> String {
     .find_map(|m| if let Message::Result(r) = m { Some(r.result.clone().unwrap_or_default()) } else { None })
     .expect("a result message")
 }
+
+/// The mock CLI (`__test__/mock-cli/mock-cli.mjs`) and a scenario file with `source`, named after
+/// `tag`; `None` without `node` (a failure with `CLAUDE_AGENT_SDK_REQUIRE_E2E=1`).
+pub fn mock_cli_with(tag: &str, source: &str) -> Option<(PathBuf, PathBuf)> {
+  if Command::new("node").arg("--version").stdout(Stdio::null()).status().map(|s| !s.success()).unwrap_or(true) {
+    assert!(std::env::var("CLAUDE_AGENT_SDK_REQUIRE_E2E").as_deref() != Ok("1"), "`node` is not on PATH (it runs the mock CLI)");
+    return None;
+  }
+  static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+  let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+  let scenario = std::env::temp_dir().join(format!("claude-agent-sdk-{tag}-{}-{n}.mjs", std::process::id()));
+  std::fs::write(&scenario, source).unwrap();
+  Some((repo_root().join("__test__/mock-cli/mock-cli.mjs"), scenario))
+}
