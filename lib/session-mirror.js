@@ -11,7 +11,7 @@ const fs = require('fs')
 const os = require('os')
 const path = require('path')
 const crypto = require('crypto')
-const { projectKey, toJsonl } = require('./sessions')
+const { projectKey, toJsonl, sessionsCall } = require('./sessions')
 
 /** Flush a batch this long after its first entry (while a turn is running). */
 const FLUSH_INTERVAL_MS = 100
@@ -153,31 +153,6 @@ function checkStoreOptions(options) {
   }
 }
 
-function copyIfPresent(from, to, transform) {
-  let data
-  try {
-    data = fs.readFileSync(from)
-  } catch {
-    return
-  }
-  if (transform) data = transform(data)
-  fs.writeFileSync(to, data, { mode: 0o600 })
-}
-
-/** Settings copied into the temporary config folder lose the keys that would point elsewhere. */
-function cleanSettings(buf) {
-  let v
-  try {
-    v = JSON.parse(buf.toString('utf8'))
-  } catch {
-    return buf
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return buf
-  for (const k of ['enabledPlugins', 'extraKnownMarketplaces', 'additionalMarketplaces']) delete v[k]
-  if (v.env && typeof v.env === 'object') delete v.env.CLAUDE_CONFIG_DIR
-  return JSON.stringify(v)
-}
-
 /**
  * Loads a stored session (and its subagents) into a fresh config folder for the CLI to resume
  * from. Resolves with `{ dir, sessionId }`, or null when there is nothing to resume.
@@ -195,41 +170,36 @@ async function materialize(options) {
   if (!sessionId || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId)) return null
   const entries = await withTimeout(store.load({ projectKey: key, sessionId }), timeout, `SessionStore.load() timed out after ${timeout}ms for session ${sessionId}`)
   if (!entries || entries.length === 0) return null
-  const dir = path.join(os.tmpdir(), `claude-resume-${crypto.randomUUID()}`)
-  try {
-    const projectDir = path.join(dir, 'projects', key)
-    fs.mkdirSync(projectDir, { recursive: true, mode: 0o700 })
-    fs.writeFileSync(path.join(projectDir, `${sessionId}.jsonl`), toJsonl(entries), { mode: 0o600 })
-    const from = configDirOf(options)
-    copyIfPresent(path.join(from, '.credentials.json'), path.join(dir, '.credentials.json'))
-    const globalDir = options.env?.CLAUDE_CONFIG_DIR ?? process.env.CLAUDE_CONFIG_DIR ?? os.homedir()
-    copyIfPresent(path.join(globalDir, '.claude.json'), path.join(dir, '.claude.json'))
-    copyIfPresent(path.join(from, '.config.json'), path.join(dir, '.config.json'))
-    copyIfPresent(path.join(from, 'settings.json'), path.join(dir, 'settings.json'), cleanSettings)
-    if (typeof store.listSubkeys === 'function') {
-      const base = path.join(projectDir, sessionId)
-      const subkeys = await withTimeout(store.listSubkeys({ projectKey: key, sessionId }), timeout, `SessionStore.listSubkeys() timed out after ${timeout}ms for session ${sessionId}`)
-      for (const sub of subkeys) {
-        const file = path.resolve(base, sub + '.jsonl')
-        // A subpath from the store must stay inside the session's folder.
-        if (!sub || path.isAbsolute(sub) || sub.split(/[\\/]/).includes('..') || !file.startsWith(base + path.sep)) continue
-        const subEntries = await withTimeout(store.load({ projectKey: key, sessionId, subpath: sub }), timeout, `SessionStore.load() timed out after ${timeout}ms for session ${sessionId} subpath ${sub}`)
-        if (!subEntries || subEntries.length === 0) continue
-        const meta = subEntries.filter((e) => e && e.type === 'agent_metadata')
-        const rest = subEntries.filter((e) => !(e && e.type === 'agent_metadata'))
-        fs.mkdirSync(path.dirname(file), { recursive: true })
-        if (rest.length > 0) fs.writeFileSync(file, toJsonl(rest), { mode: 0o600 })
-        if (meta.length > 0) {
-          const { type, ...m } = meta[meta.length - 1]
-          fs.writeFileSync(path.resolve(base, sub + '.meta.json'), JSON.stringify(m), { mode: 0o600 })
-        }
+  const subagents = []
+  if (typeof store.listSubkeys === 'function') {
+    const subkeys = await withTimeout(store.listSubkeys({ projectKey: key, sessionId }), timeout, `SessionStore.listSubkeys() timed out after ${timeout}ms for session ${sessionId}`)
+    for (const sub of subkeys) {
+      // A subpath must stay inside the session's folder (the engine checks it again).
+      if (typeof sub !== 'string' || !sub || path.isAbsolute(sub) || sub.split(/[\\/]/).includes('..')) continue
+      const subEntries = await withTimeout(store.load({ projectKey: key, sessionId, subpath: sub }), timeout, `SessionStore.load() timed out after ${timeout}ms for session ${sessionId} subpath ${sub}`)
+      if (!subEntries || subEntries.length === 0) continue
+      const meta = subEntries.filter((e) => e && e.type === 'agent_metadata')
+      const rest = subEntries.filter((e) => !(e && e.type === 'agent_metadata'))
+      let metaText
+      if (meta.length > 0) {
+        const { type, ...m } = meta[meta.length - 1]
+        metaText = JSON.stringify(m)
       }
+      subagents.push({ subpath: sub, text: rest.length > 0 ? toJsonl(rest) : '', meta: metaText })
     }
-    return { dir, sessionId }
-  } catch (e) {
-    fs.rmSync(dir, { recursive: true, force: true })
-    throw e
   }
+  // The files are written by the engine, off this thread (crates/agent-core/src/sessions/materialize.rs).
+  const dir = path.join(os.tmpdir(), `claude-resume-${crypto.randomUUID()}`)
+  await sessionsCall('materialize', {
+    dir,
+    projectKey: key,
+    sessionId,
+    text: toJsonl(entries),
+    subagents,
+    configFrom: configDirOf(options),
+    globalFrom: options.env?.CLAUDE_CONFIG_DIR ?? process.env.CLAUDE_CONFIG_DIR ?? os.homedir(),
+  })
+  return { dir, sessionId }
 }
 
 module.exports = { TranscriptMirror, keyForPath, materialize, checkStoreOptions, configDirOf }

@@ -529,6 +529,7 @@ class InMemorySessionStore {
 }
 
 module.exports = {
+  sessionsCall: call,
   listSessions,
   getSessionInfo,
   getSessionMessages,

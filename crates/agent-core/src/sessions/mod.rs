@@ -11,6 +11,7 @@
 //! - [`chain`]: the conversation chain (compaction, leaf, split assistant messages).
 //! - [`messages`]: the `SessionMessage` output of a chain, subagents.
 //! - [`mutate`], [`fork`], [`write`]: crash-safe changes.
+//! - [`materialize`]: a stored session written out for the CLI to resume.
 //!
 //! [`call`] is the one entry point the bindings use: an operation name and JSON arguments in,
 //! JSON text out. It does blocking file I/O: call it off any event loop thread.
@@ -19,6 +20,7 @@ pub mod chain;
 pub mod fork;
 pub mod info;
 pub mod list;
+pub mod materialize;
 pub mod messages;
 pub mod mutate;
 pub mod paths;
@@ -136,6 +138,10 @@ fn run(op: &str, a: &Value) -> Result<String, Failure> {
       let (new_id, text) = fork::build(id, opt_str(&a, "text").unwrap_or(""), opt_str(&a, "upToMessageId"), opt_str(&a, "title"), fork::TitleFrom::Entries)?;
       let lines: Vec<&str> = text.lines().collect();
       format!("{{\"sessionId\":{},\"entries\":[{}]}}", Value::String(new_id), lines.join(","))
+    }
+    "materialize" => {
+      let r: materialize::Request = serde_json::from_value(a.clone()).map_err(|e| Failure { message: format!("sessions: bad arguments for materialize: {e}"), safe: false })?;
+      materialize::materialize(&r)?
     }
     "exportEntries" => {
       // The transcript and (optionally) its subagents' transcripts with their metadata, for

@@ -1,0 +1,87 @@
+// Resuming from a session store, side by side with the official SDK: the config folder the CLI is
+// pointed at holds the same files (the transcript, each subagent's transcript and metadata, the
+// copied credentials without refresh tokens, global configs, cleaned settings, hybrid settings) with the same permissions; a subpath
+// that would leave the session's folder is not written. The mock CLI reports what it finds.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import * as official from '@anthropic-ai/claude-agent-sdk'
+import { sdk as ours, mockOptions, collect, scenarioRecords } from './helpers/sdk.mjs'
+
+const SCENARIO = `
+import fs from 'node:fs'
+import path from 'node:path'
+export default async function (cli) {
+  const root = process.env.CLAUDE_CONFIG_DIR
+  const files = []
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name)
+      if (e.isDirectory()) walk(p)
+      else files.push([path.relative(root, p), fs.readFileSync(p, 'utf8'), (fs.statSync(p).mode & 0o777).toString(8)])
+    }
+  }
+  walk(root)
+  files.sort((a, b) => a[0] < b[0] ? -1 : 1)
+  await cli.initialize()
+  await cli.nextUserMessage()
+  cli.log({ files, resume: cli.flag('resume'), tmp: path.basename(root).startsWith('claude-resume-') })
+  cli.result()
+}`
+
+const SESSION = '3f0e2c1a-9b8d-4c7e-a6f5-0123456789ab'
+
+function store() {
+  const user = (text, uuid) => ({ type: 'user', uuid, parentUuid: null, sessionId: SESSION, message: { role: 'user', content: text }, timestamp: '2026-01-01T00:00:00.000Z' })
+  const data = {
+    main: [user('hello', 'u1'), { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: SESSION, message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] } }],
+    'subagents/agent-a1': [user('sub task', 's1'), { type: 'agent_metadata', agentType: 'Explore', old: true }, { type: 'agent_metadata', agentType: 'Explore', description: 'look around' }],
+    'subagents/workflows/w1/agent-b2': [{ type: 'agent_metadata', agentType: 'general-purpose' }],
+    '../escape': [user('must not be written', 'e1')],
+    '/abs': [user('must not be written', 'e2')],
+  }
+  return {
+    loaded: [],
+    async append() {},
+    async load(key) {
+      this.loaded.push(key.subpath ?? 'main')
+      return data[key.subpath ?? 'main'] ?? null
+    },
+    async listSubkeys() {
+      return ['subagents/agent-a1', 'subagents/workflows/w1/agent-b2', '../escape', '/abs', 'subagents/missing']
+    },
+  }
+}
+
+async function run(sdk) {
+  const config = fs.mkdtempSync(path.join(os.tmpdir(), 'store-resume-config-'))
+  fs.writeFileSync(path.join(config, '.credentials.json'), JSON.stringify({ claudeAiOauth: { accessToken: 'a', refreshToken: 'r' }, hybridOauth: { refreshToken: '' } }))
+  fs.writeFileSync(path.join(config, '.claude.json'), '{"global":1}')
+  fs.writeFileSync(path.join(config, '.claude-local-oauth.json'), '{"local":1}', { mode: 0o640 })
+  fs.writeFileSync(path.join(config, 'cowork_settings.json'), '\uFEFF{"enabledPlugins":{},"keep":1}')
+  fs.mkdirSync(path.join(config, 'state'))
+  fs.writeFileSync(path.join(config, 'state', 'hybrid-settings.json'), '{"h":1}')
+  fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify({ model: 'm', enabledPlugins: { p: true }, extraKnownMarketplaces: {}, env: { CLAUDE_CONFIG_DIR: '/elsewhere', KEEP: '1' } }))
+  const s = store()
+  const { log, options } = mockOptions(SCENARIO, { resume: SESSION, sessionStore: s })
+  options.env = { ...options.env, CLAUDE_CONFIG_DIR: config }
+  const { error } = await collect(sdk.query({ prompt: 'go', options }))
+  fs.rmSync(config, { recursive: true, force: true })
+  assert.equal(error, null)
+  const [seen] = scenarioRecords(log)
+  return { ...seen, loaded: s.loaded }
+}
+
+test('a session resumed from a store is written out as the official writes it', async () => {
+  const [mine, theirs] = [await run(ours), await run(official)]
+  assert.equal(mine.resume, SESSION)
+  assert.ok(mine.tmp)
+  const names = mine.files.map(([f]) => f)
+  assert.ok(names.some((f) => f.endsWith(`${SESSION}/subagents/agent-a1.meta.json`)), names.join(', '))
+  assert.ok(!names.some((f) => f.includes('escape') || f.includes('abs')), names.join(', '))
+  assert.deepStrictEqual(mine.files.map(([f, , m]) => [f, m]), theirs.files.map(([f, , m]) => [f, m]))
+  assert.deepStrictEqual(mine.files, theirs.files)
+  assert.deepStrictEqual(mine, theirs)
+})
