@@ -30,12 +30,20 @@ class Query {
     // Settles when the stream has ended (prewarm()'s `exited`).
     this._ended = new Promise((resolve) => { this._resolveEnded = resolve })
     this._onAbort = () => {
-      // Nothing more is delivered once aborted: what is buffered is dropped and the next
-      // next() throws the AbortError.
-      this._buffer = []
-      this._pos = 0
-      if (!this._finished) this._error = new AbortError('Claude Code process aborted by user')
-      this._close(true)
+      if (this._finished) return
+      if (this._session) {
+        // As the official SDK: the messages the CLI wrote before the abort took effect (the
+        // interrupted tool result of a call in flight) are still delivered, then the engine
+        // ends the stream with the AbortError (within a moment: it does not wait for the CLI).
+        // The abort wins over however the session ends meanwhile (an end already on its way
+        // to this thread too).
+        this._aborted = true
+        this._close(true)
+        this._release()
+        return
+      }
+      // Not started yet: nothing to deliver.
+      this._error = new AbortError('Claude Code process aborted by user')
       this._cleanup()
     }
     // Tool schemas may still be loading their zod (see preloadZod4): start when they are.
@@ -161,10 +169,10 @@ class Query {
   async _pump(stream) {
     try {
       for await (const message of stream) {
-        if (this._finished) return
+        if (this._finished || this._aborted) return
         this._session.sendUserMessage(JSON.stringify(this._verbatim ? { ...message, client_composed: true } : message))
       }
-      if (!this._finished) this._session.endInput()
+      if (!this._finished && !this._aborted) this._session.endInput()
     } catch (e) {
       // A failing input stream ends the query with its error, as an abort would.
       this._error = this._error ?? e
@@ -179,12 +187,23 @@ class Query {
   _cleanup() {
     this._finished = true
     this._resolveEnded()
+    this._release()
+  }
+
+  /** Lets go of everything the query holds besides its stream (once). */
+  _release() {
+    if (this._released) return
+    this._released = true
     if (this._mirrorCleanup) this._mirrorCleanup()
-    if (this._processAbort) this._processAbort.abort()
+    const processAbort = this._processAbort
     if (this._hostProcess?.proc) {
-      endHostProcess(this._hostProcess.proc)
+      // After an abort, the app's process (spawnClaudeCodeProcess) hears of it as the official
+      // SDK tells it: once it has ended, or with the SIGTERM 2 s on. Until then the CLI may
+      // write what it writes as it stops (the interrupted tool result), which is delivered.
+      endHostProcess(this._hostProcess.proc, this._aborted ? () => processAbort.abort() : undefined)
       this._hostProcess = undefined
-    }
+      if (!this._aborted) processAbort?.abort()
+    } else if (processAbort) processAbort.abort()
     if (this._abortSignal) this._abortSignal.removeEventListener('abort', this._onAbort)
     if (this._abortAll) this._abortAll()
     if (this._mcpLink) this._mcpLink.close()
@@ -219,8 +238,10 @@ class Query {
       const reason = this._session.endReason()
       this._cleanup()
       // The session's own end reason (the CLI's exit code and stderr) outranks a failure to
-      // write streamed input, which is only its consequence; an error that ended it outranks both.
-      if (this._fatal) this._error = this._fatal
+      // write streamed input, which is only its consequence; an error that ended it outranks both;
+      // an abort outranks everything.
+      if (this._aborted) this._error = new AbortError('Claude Code process aborted by user')
+      else if (this._fatal) this._error = this._fatal
       else if (reason) this._error = this._endError(reason)
       return this._next()
     }
@@ -249,7 +270,8 @@ class Query {
     if (batch === null) {
       const reason = this._session.endReason()
       this._cleanup()
-      if (this._fatal) this._error = this._fatal
+      if (this._aborted) this._error = new AbortError('Claude Code process aborted by user')
+      else if (this._fatal) this._error = this._fatal
       else if (reason) this._error = this._endError(reason)
       if (unread) { this._buffer = unread; this._pos = 0 }
       return
@@ -553,12 +575,14 @@ if (ASYNC_DISPOSE) {
  * not it honours the AbortSignal: stdin ends at once; a process still running 2 s later gets
  * SIGTERM, and SIGKILL 5 s after that.
  */
-function endHostProcess(proc) {
+function endHostProcess(proc, onStop = () => {}) {
   try { proc.stdin?.end() } catch {}
   const running = () => proc.exitCode === null && proc.signalCode == null
-  if (!running()) return
+  if (!running()) return onStop()
+  proc.once?.('exit', onStop)
   setTimeout(() => {
     if (!running()) return
+    onStop()
     try { proc.kill('SIGTERM') } catch {}
     setTimeout(() => { if (proc.exitCode === null) try { proc.kill('SIGKILL') } catch {} }, 5000).unref()
   }, 2000).unref()

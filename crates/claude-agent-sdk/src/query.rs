@@ -615,7 +615,11 @@ impl QueryControl {
     self.session.close()
   }
 
-  /// Like [`close`](Self::close), but the stream ends with [`Error::Aborted`].
+  /// Like [`close`](Self::close), but the stream ends with [`Error::Aborted`], after the
+  /// messages the CLI wrote before the abort took effect: what it had written, and, when a tool
+  /// call, permission prompt or hook of its was running here, what it writes as it stops (the
+  /// interrupted tool result), waiting 500 ms at most. An abort before the stream's end is
+  /// taken wins over however the session ended.
   pub fn abort(&self) {
     self.session.abort()
   }

@@ -3,7 +3,7 @@
 mod support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use claude_agent_sdk::{
@@ -291,4 +291,55 @@ async fn startup_errors_come_back_from_query() {
 fn query_outside_a_runtime_says_so() {
   let e = query("x", claude_agent_sdk::Options::default()).unwrap_err();
   assert_eq!(e, claude_agent_sdk::Error::NoRuntime);
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct NoArgs {}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn abort_during_a_tool_call_delivers_the_interrupted_tool_result_then_the_abort_error() {
+  require_e2e!();
+  // The tool never answers; the query is aborted 50 ms into the call.
+  let called = Arc::new(tokio::sync::Notify::new());
+  let notify = called.clone();
+  let wait = tool("wait", "Waits", move |_: NoArgs| {
+    let notify = notify.clone();
+    async move {
+      notify.notify_one();
+      std::future::pending::<String>().await
+    }
+  });
+  let server = McpServer::builder("slow").tool(wait).build().unwrap();
+  let model = ScriptedModel::start(json!({ "turns": [
+    { "toolUses": [{ "name": "mcp__slow__wait", "input": {} }] },
+    { "text": "after the abort" },
+  ]}));
+  let options = model.options().mcp_server("slow", server).allowed_tools(["mcp__slow__wait"]).build();
+  let mut q = query("wait", options).unwrap();
+  let control = q.control();
+  let aborted_at = Arc::new(Mutex::new(None));
+  let at = aborted_at.clone();
+  tokio::spawn(async move {
+    called.notified().await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    *at.lock().unwrap() = Some(Instant::now());
+    control.abort();
+  });
+  let mut messages = Vec::new();
+  let error = loop {
+    match tokio::time::timeout(Duration::from_secs(60), q.next()).await.expect("a message within 60 s") {
+      Some(Ok(m)) => messages.push(m),
+      Some(Err(e)) => break Some(e),
+      None => break None,
+    }
+  };
+  let waited = aborted_at.lock().unwrap().expect("aborted").elapsed();
+  assert!(matches!(error, Some(claude_agent_sdk::Error::Aborted)), "{error:?}");
+  // As with the JS SDK (and the official): the CLI's interrupted tool result, then the error.
+  let results = tool_results(&messages);
+  assert_eq!(results.len(), 1, "{messages:?}");
+  assert!(results[0].0.contains("interrupted before a result was received"), "{results:?}");
+  assert!(results[0].1, "an error result");
+  assert!(matches!(messages.last(), Some(Message::User(_))), "nothing after it: {:?}", messages.last());
+  assert!(waited < Duration::from_secs(2), "the abort took {waited:?}");
 }

@@ -18,6 +18,9 @@ pub(crate) struct Finished {
 #[derive(Default)]
 struct State {
   ids: Vec<String>,
+  /// Answers an abort kept from the CLI (stdin closed by then): the CLI reports those calls as
+  /// interrupted.
+  unanswered: usize,
   /// The loop waits for an answer: the next one wakes it.
   wanted: bool,
 }
@@ -33,12 +36,30 @@ impl Finished {
 
   /// A call was answered (from any thread).
   pub fn push(&self, id: String) {
+    self.push_with(id, false)
+  }
+
+  fn push_with(&self, id: String, unanswered: bool) {
     let mut state = self.lock();
+    // One look: the loop never sees the count without the id (it would count the call twice).
+    state.unanswered += usize::from(unanswered);
     state.ids.push(id);
     if std::mem::take(&mut state.wanted) {
       drop(state);
       self.wake.notify_one();
     }
+  }
+
+  /// A call ended after an abort closed stdin: its answer never reached the CLI.
+  pub fn push_unanswered(&self, id: String) {
+    self.push_with(id, true)
+  }
+
+  /// The ids answered since the last take, and how many answers an abort kept from the CLI in
+  /// all (one look, so no call counts twice).
+  pub fn take_with_unanswered(&self) -> (Vec<String>, usize) {
+    let mut state = self.lock();
+    (std::mem::take(&mut state.ids), state.unanswered)
   }
 
   /// The ids answered since the last take.

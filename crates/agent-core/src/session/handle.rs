@@ -1,3 +1,4 @@
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -30,6 +31,28 @@ pub struct SessionHandle {
   pub(crate) trace_id: u64,
   /// The `initialize` body, for `reinitialize()`.
   pub(crate) initialize: Arc<Value>,
+  pub(crate) abort_now: AbortNow,
+}
+
+/// What an abort does at once, on the caller's thread, before the session loop hears of it.
+#[derive(Clone)]
+pub(crate) struct AbortNow {
+  /// The CLI's stdin: closed, so no answer a callback gives as its signal fires reaches the CLI
+  /// (the official SDK refuses writes once aborted).
+  pub(crate) writer: Arc<crate::session::writer::StdinWriter>,
+  /// The consumer's end becomes [`Error::Aborted`] (see `Messages::abort_mark`).
+  pub(crate) mark: Arc<AtomicBool>,
+}
+
+impl AbortNow {
+  /// Aborts: `close` tells the session loop (no-op when it is gone). The loop hears of it
+  /// before stdin closes, so it reads nothing the CLI writes in answer to its input's end as
+  /// ordinary output (the drain after an abort counts the tool results in it).
+  fn fire(&self, close: impl FnOnce()) {
+    self.mark.store(true, Ordering::Release);
+    close();
+    self.writer.abort();
+  }
 }
 
 fn closed() -> Error {
@@ -96,14 +119,22 @@ impl SessionHandle {
   }
 
   /// Like [`close`](Self::close), but the stream ends with [`Error::Aborted`].
+  ///
+  /// The messages the CLI wrote before the abort took effect are still delivered, then the
+  /// error: what it had written, and — when one of its requests (a tool call, a permission
+  /// prompt, a hook) was running in the host — what it writes as it stops (the interrupted tool
+  /// result), for a moment at most. The stream ends with [`Error::Aborted`] whenever the abort
+  /// comes before the consumer has taken the end, however the session ended.
   pub fn abort(&self) {
-    let _ = self.cmd.send(Command::Close { abort: true });
+    self.abort_now.fire(|| {
+      let _ = self.cmd.send(Command::Close { abort: true });
+    });
   }
 
   /// A handle that can only abort the session, and does not keep it alive: when every
   /// [`SessionHandle`] is gone the session ends anyway.
   pub fn abort_handle(&self) -> AbortHandle {
-    AbortHandle(self.cmd.downgrade())
+    AbortHandle(self.cmd.downgrade(), self.abort_now.clone())
   }
 
   /// The CLI's answer to `initialize` (commands, models, account, ...), once it has come.
@@ -116,14 +147,17 @@ impl SessionHandle {
 
 /// Aborts a session without keeping it alive (see [`SessionHandle::abort_handle`]).
 #[derive(Clone)]
-pub struct AbortHandle(mpsc::WeakUnboundedSender<Command>);
+pub struct AbortHandle(mpsc::WeakUnboundedSender<Command>, AbortNow);
 
 impl AbortHandle {
-  /// As [`SessionHandle::abort`]; nothing if the session is already gone.
+  /// As [`SessionHandle::abort`] (a consumer that has not taken the end yet gets
+  /// [`Error::Aborted`] even once the session is gone).
   pub fn abort(&self) {
-    if let Some(cmd) = self.0.upgrade() {
-      let _ = cmd.send(Command::Close { abort: true });
-    }
+    self.1.fire(|| {
+      if let Some(cmd) = self.0.upgrade() {
+        let _ = cmd.send(Command::Close { abort: true });
+      }
+    });
   }
 
   /// The session can still be reached (some [`SessionHandle`] is alive).

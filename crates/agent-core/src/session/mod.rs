@@ -115,6 +115,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
   // Tests lower the Latin-1 line bound to exercise the UTF-8 crossing without 200 MB messages.
   let latin1_max = std::env::var("CLAUDE_AGENT_SDK_TEST_MAX_LATIN1_LINE").ok().and_then(|v| v.parse().ok()).unwrap_or(queue::MAX_LATIN1_LINE);
   let (queue_tx, messages) = queue::queue_with(spec.queue_bytes, spec.message_text, latin1_max);
+  let abort_now = handle::AbortNow { writer: writer.clone(), mark: messages.abort_mark() };
   let state = run::Loop::new(run::LoopParts {
     child,
     writer,
@@ -133,7 +134,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
   });
   drop(_entered);
   tokio::spawn(state.run(stdout).instrument(span));
-  Ok(Started { handle: SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id, initialize }, messages })
+  Ok(Started { handle: SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id, initialize, abort_now }, messages })
 }
 
 /// A second descriptor of the child's stdin for direct writes from any thread. tokio keeps the

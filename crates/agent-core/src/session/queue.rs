@@ -11,6 +11,7 @@
 //!   the CLI is stopped — a clear error rather than a stall or unbounded growth.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore, TryAcquireError};
@@ -86,6 +87,8 @@ pub struct Messages {
   held: Option<Line>,
   end: Option<Result<(), Error>>,
   done: bool,
+  /// Set by an abort (see [`Messages::abort_mark`]).
+  aborted: Arc<AtomicBool>,
 }
 
 #[cfg(test)]
@@ -107,7 +110,7 @@ pub(crate) fn queue_with(limit: usize, text: MessageText, latin1_max: usize) -> 
       backlog_bytes: 0,
       backlog_limit: limit.saturating_mul(BACKLOG_FACTOR),
     },
-    Messages { rx, held: None, end: None, done: false },
+    Messages { rx, held: None, end: None, done: false, aborted: Arc::new(AtomicBool::new(false)) },
   )
 }
 
@@ -222,20 +225,30 @@ impl Messages {
       return Some(Ok(self.collect(line, max, max_bytes)));
     }
     if let Some(end) = self.end.take() {
-      self.done = true;
-      return end.err().map(Err);
+      return self.finish(end);
     }
     match self.rx.recv().await {
       Some(Item::Line(line, _permit)) => Some(Ok(self.collect(line, max, max_bytes))),
-      Some(Item::End(result)) => {
-        self.done = true;
-        result.err().map(Err)
-      }
-      None => {
-        self.done = true;
-        None
-      }
+      Some(Item::End(result)) => self.finish(result),
+      None => self.finish(Ok(())),
     }
+  }
+
+  /// The flag an abort sets: once it is set, the stream ends with [`Error::Aborted`] however the
+  /// session ended, unless the consumer had already taken the end. (The messages before the end
+  /// are still delivered: what the CLI wrote before the abort took effect.) An abort may come
+  /// after the session has ended on its own — the CLI exited as its input closed, say — while the
+  /// consumer has not reached the end yet; the abort wins, as the official SDK's does.
+  pub(crate) fn abort_mark(&self) -> Arc<AtomicBool> {
+    self.aborted.clone()
+  }
+
+  fn finish(&mut self, result: Result<(), Error>) -> Option<Result<Chunk, Error>> {
+    self.done = true;
+    if self.aborted.load(Ordering::Acquire) {
+      return Some(Err(Error::Aborted));
+    }
+    result.err().map(Err)
   }
 
   /// The messages already queued, without waiting (same bounds as [`Self::next_chunk`]); `None`
@@ -318,6 +331,25 @@ mod tests {
 
   fn push(tx: &mut QueueSender, line: &str) {
     tx.push(line.to_string()).unwrap()
+  }
+
+  #[tokio::test]
+  async fn an_abort_before_the_consumer_takes_the_end_wins_over_it_after_the_messages() {
+    for end in [Ok(()), Err(Error::Exited { code: 0, stderr_tail: String::new() })] {
+      let (mut tx, mut rx) = queue(1024, MessageText::Utf8);
+      push(&mut tx, "m0");
+      tx.end(end.clone());
+      rx.abort_mark().store(true, Ordering::Release);
+      assert_eq!(text(rx.next_batch(8, 100).await.unwrap().unwrap()), ["m0"], "the message is still delivered");
+      assert!(matches!(rx.next_batch(8, 100).await, Some(Err(Error::Aborted))), "{end:?}");
+      assert!(rx.next_batch(8, 100).await.is_none());
+    }
+    // Taken before the abort: the end stays what it was.
+    let (tx, mut rx) = queue(1024, MessageText::Utf8);
+    tx.end(Ok(()));
+    assert!(rx.next_batch(8, 100).await.is_none());
+    rx.abort_mark().store(true, Ordering::Release);
+    assert!(rx.next_batch(8, 100).await.is_none());
   }
 
   #[tokio::test]

@@ -158,8 +158,7 @@ impl Loop {
         _ = sleep_until(init_deadline), if init_deadline.is_some() => break Stop::InitTimeout,
       }
     };
-    drop(reader);
-    self.finish(stop).await;
+    self.finish(stop, reader).await;
   }
 
   /// A control request from the CLI. Skipped when one with the same id is still running (the
@@ -210,8 +209,11 @@ impl Loop {
     let writer = self.p.writer.clone();
     let finished = self.p.finished.clone();
     Reply::new(request_id.clone(), move |result| {
-      writer.write_line(&answer.line(&request_id, result));
-      finished.push(request_id);
+      if writer.write_line(&answer.line(&request_id, result)) {
+        finished.push(request_id);
+      } else {
+        finished.push_unanswered(request_id);
+      }
     })
   }
 
@@ -390,15 +392,48 @@ impl Loop {
     self.calls.values().any(|c| !c.cancelled)
   }
 
-  async fn finish(mut self, stop: Stop) {
+  async fn finish(mut self, stop: Stop, mut reader: LineReader<BufReader<Stdout>>) {
     let outcome: Result<(), Error> = match stop {
-      Stop::Closed { abort } => {
+      Stop::Closed { abort: true } => {
+        // As the official SDK: the CLI's input ends and its callbacks are aborted. The messages
+        // it wrote before the abort took effect reach the consumer before the AbortError: what
+        // is already in the pipe, and, when one of its requests was running here, what it
+        // writes as it stops — the interrupted tool result (tens of ms after its input ends).
+        // Only for a moment: a CLI that keeps going (asks the model again) or never writes
+        // does not hold the consumer; it is stopped in the background, with the official grace
+        // periods.
+        // The calls the CLI still waits on: those running, and those whose answer came too late
+        // (a handler returns as its signal fires: stdin was already closed). stdin is closed
+        // first (the handle did it already, unless the abort came another way), so an answer is
+        // either written before or counted as unanswered.
+        self.p.writer.abort();
+        let (answered, unanswered) = self.p.finished.take_with_unanswered();
+        self.forget_finished(answered);
+        let in_flight = self.calls.values().filter(|c| !c.cancelled).count() + unanswered;
+        self.end_requests(|| Error::Aborted);
+        self.p.host.release();
+        let deadline = (in_flight > 0).then(|| Instant::now() + ABORT_DRAIN);
+        let child = &mut *self.p.child;
+        let queue = &mut self.p.queue;
+        let ((), _) = tokio::join!(
+          async {
+            drain_after_abort(&mut reader, queue, deadline, in_flight).await;
+            drop(reader);
+            queue.flush_backlog();
+            queue.end(Err(Error::Aborted));
+          },
+          process::terminate(child)
+        );
+        self.p.child.end_leftovers();
+        return;
+      }
+      Stop::Closed { abort: false } => {
         // The consumer learns at once; the CLI is stopped in the background (it gets the
         // official grace periods to flush its session file).
+        drop(reader);
         self.p.queue.drop_backlog();
-        let result = if abort { Err(Error::Aborted) } else { Ok(()) };
-        self.p.queue.end(result.clone());
-        self.end_requests(|| if abort { Error::Aborted } else { closed_error() });
+        self.p.queue.end(Ok(()));
+        self.end_requests(closed_error);
         self.p.writer.close();
         self.p.host.release();
         process::terminate(&mut *self.p.child).await;
@@ -407,6 +442,7 @@ impl Loop {
       }
       Stop::Backlog(e) => {
         // What the consumer's channel holds is still delivered, then the error.
+        drop(reader);
         self.p.queue.drop_backlog();
         self.p.queue.end(Err(e.clone()));
         self.end_requests(|| e.clone());
@@ -417,6 +453,7 @@ impl Loop {
         return;
       }
       Stop::InitTimeout | Stop::InitFailed(_) => {
+        drop(reader);
         self.p.child.signal(crate::cli::signal::SIGKILL);
         let _ = self.p.child.wait().await;
         match stop {
@@ -426,16 +463,30 @@ impl Loop {
         }
       }
       Stop::Eof => {
+        drop(reader);
         // stdout is closed; the exit status follows. A CLI that closed stdout but lingers is
-        // ended the graceful way.
+        // ended the graceful way. The consumer is not held meanwhile by an abort or close():
+        // everything the CLI wrote is delivered, then the end (the CLI is still reaped).
         self.p.writer.close();
-        let (status, signaled_by_us) = match tokio::time::timeout(process::GRACE_AFTER_STDIN, self.p.child.wait()).await {
-          Ok(s) => (s, false),
-          Err(_) => process::terminate(&mut *self.p.child).await,
-        };
-        // Give stderr a moment to drain so the tail is complete (the official SDK waits 200 ms).
-        let _ = tokio::time::timeout(Duration::from_millis(200), &mut self.p.stderr_task).await;
-        exit_outcome(status, signaled_by_us, self.result_seen, &self.p.stderr_tail)
+        let p = &mut self.p;
+        let exit = exit_status(&mut *p.child, &mut p.stderr_task, &p.stderr_tail, self.result_seen);
+        tokio::pin!(exit);
+        let mut listening = true;
+        loop {
+          tokio::select! {
+            outcome = &mut exit => break outcome,
+            cmd = p.cmd_rx.recv(), if listening => match cmd {
+              Some(Command::Close { abort }) => {
+                p.queue.flush_backlog();
+                p.queue.end(if abort { Err(Error::Aborted) } else { Ok(()) });
+                listening = false;
+              }
+              // Requests fail as their reply drops: stdin is closed.
+              Some(_) => {}
+              None => listening = false,
+            },
+          }
+        }
       }
     };
     self.p.child.end_leftovers();
@@ -452,6 +503,90 @@ impl Loop {
     self.p.queue.end(outcome);
     self.p.host.release();
   }
+}
+
+/// How long an aborted session waits for what the CLI writes as it stops, when one of its
+/// requests was running in the host. The real CLIs write the interrupted tool result 5-80 ms
+/// after their input ends (measured, 2.1.330 and 2.1.197; more on a loaded machine); the official
+/// SDK waits for the CLI's exit instead (2 s and more when the CLI goes on with its turn).
+pub(crate) const ABORT_DRAIN: Duration = Duration::from_millis(500);
+
+/// Delivers the messages the CLI wrote before an abort took effect: what the pipe already holds,
+/// then, until `deadline` if there is one, what the CLI writes as it stops — until its stdout
+/// ends, its turn's result, or a tool result for each of the `in_flight` calls it was waiting
+/// on (what it writes after those is a new step of its turn, not the abort's). Its requests
+/// go unanswered: its input is closed.
+async fn drain_after_abort(
+  reader: &mut LineReader<BufReader<Stdout>>,
+  queue: &mut QueueSender,
+  deadline: Option<Instant>,
+  in_flight: usize,
+) {
+  let mut results = 0;
+  loop {
+    let input = match deadline {
+      Some(deadline) => match tokio::time::timeout_at(deadline, next_line(reader)).await {
+        Ok(input) => input,
+        Err(_) => return,
+      },
+      // Only what is readable now.
+      None => tokio::select! {
+        biased;
+        input = next_line(reader) => input,
+        () = std::future::ready(()) => return,
+      },
+    };
+    let Input::Line(line) = input else { return };
+    let is_result = match classify(&line) {
+      Incoming::Message { is_result } => is_result,
+      Incoming::SessionState { host_only: false, .. } => false,
+      _ => continue,
+    };
+    results += tool_results(&line);
+    if queue.push(line).is_err() || is_result || (in_flight > 0 && results >= in_flight) {
+      return;
+    }
+  }
+}
+
+/// How many tool results a user message carries (0 for any other line).
+fn tool_results(line: &str) -> usize {
+  #[derive(serde::Deserialize)]
+  struct Msg<'a> {
+    #[serde(borrow, rename = "type")]
+    kind: std::borrow::Cow<'a, str>,
+    message: Option<Body>,
+  }
+  #[derive(serde::Deserialize)]
+  struct Body {
+    content: Option<serde_json::Value>,
+  }
+  if !line.contains("\"tool_result\"") {
+    return 0;
+  }
+  match serde_json::from_str::<Msg>(line) {
+    Ok(Msg { kind, message: Some(Body { content: Some(serde_json::Value::Array(blocks)) }) }) if kind == "user" => {
+      blocks.iter().filter(|b| b.get("type").and_then(|t| t.as_str()) == Some("tool_result")).count()
+    }
+    _ => 0,
+  }
+}
+
+/// The CLI's exit (stdout already closed) as the session's outcome: it gets the grace period a
+/// CLI whose input closed gets, then is stopped; its stderr a moment to drain.
+async fn exit_status(
+  child: &mut dyn ChildProcess,
+  stderr_task: &mut JoinHandle<()>,
+  tail: &StderrTail,
+  result_seen: bool,
+) -> Result<(), Error> {
+  let (status, signaled_by_us) = match tokio::time::timeout(process::GRACE_AFTER_STDIN, child.wait()).await {
+    Ok(s) => (s, false),
+    Err(_) => process::terminate(child).await,
+  };
+  // Give stderr a moment to drain so the tail is complete (the official SDK waits 200 ms).
+  let _ = tokio::time::timeout(Duration::from_millis(200), stderr_task).await;
+  exit_outcome(status, signaled_by_us, result_seen, tail)
 }
 
 fn closed_error() -> Error {
@@ -522,5 +657,19 @@ fn input(line: ReadLine) -> Option<Input> {
       None
     }
     ReadLine::Eof => Some(Input::Eof),
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::tool_results;
+
+  #[test]
+  fn tool_results_are_counted_in_user_messages_only() {
+    let user = r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"x"},{"type":"text","text":"tool_result"},{"type":"tool_result","tool_use_id":"b","content":[]}]}}"#;
+    assert_eq!(tool_results(user), 2);
+    assert_eq!(tool_results(r#"{"type":"user","message":{"role":"user","content":"a \"tool_result\" in text"}}"#), 0);
+    assert_eq!(tool_results(r#"{"type":"assistant","message":{"content":[{"type":"tool_result"}]}}"#), 0);
+    assert_eq!(tool_results(r#"{"type":"system","subtype":"init"}"#), 0);
   }
 }

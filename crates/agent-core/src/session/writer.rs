@@ -28,16 +28,19 @@ struct State {
   /// The task holds bytes it is writing; direct writes must queue behind them.
   task_busy: bool,
   close_requested: bool,
+  /// Closed by an abort: what is refused from then on never reached the CLI because of it.
+  aborted: bool,
   /// stdin is closed or broken: nothing more is written (or reported).
   done: bool,
 }
 
 impl StdinWriter {
   /// Writes a complete line (terminator included) now if the pipe takes it, else queues it.
-  pub fn write_line(&self, line: &str) {
+  /// `false` when the line was refused because an abort had closed stdin ([`Self::abort`]).
+  pub fn write_line(&self, line: &str) -> bool {
     let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
     if st.done || st.close_requested {
-      return;
+      return !st.aborted;
     }
     let mut rest = line.as_bytes();
     if st.queue.is_empty() && !st.task_busy {
@@ -47,17 +50,24 @@ impl StdinWriter {
           Err(e) => {
             report(&e);
             st.done = true;
-            return;
+            return true;
           }
         }
         if rest.is_empty() {
-          return;
+          return true;
         }
       }
     }
     st.queue.extend(rest);
     drop(st);
     self.wake.notify_one();
+    true
+  }
+
+  /// As [`Self::close`], for an abort: later lines are refused as the abort's ([`Self::write_line`]).
+  pub fn abort(&self) {
+    self.state.lock().unwrap_or_else(|p| p.into_inner()).aborted = true;
+    self.close();
   }
 
   /// Closes stdin once everything queued has been written: the CLI sees end of input.

@@ -77,7 +77,8 @@ impl Session {
     self.0.close()
   }
 
-  /// As [`close`](Self::close), but the messages end with [`Error::Aborted`](crate::Error::Aborted).
+  /// As [`close`](Self::close), but the messages end with [`Error::Aborted`](crate::Error::Aborted),
+  /// after those the CLI wrote before the abort took effect (see [`QueryControl::abort`](crate::QueryControl::abort)).
   pub fn abort(&self) {
     self.0.abort()
   }
