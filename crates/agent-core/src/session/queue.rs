@@ -119,7 +119,9 @@ impl QueueSender {
   fn encode(&self, line: String) -> Line {
     match self.text {
       MessageText::Latin1Json if !line.is_ascii() => {
-        if latin1_json_len(&line) > self.latin1_max {
+        // Latin-1 text is at most 3 bytes per UTF-8 byte (a 2-byte character becomes 6 bytes,
+        // a 4-byte one 12): only a line that could exceed the bound is measured first.
+        if line.len().saturating_mul(3) > self.latin1_max && latin1_json_len(&line) > self.latin1_max {
           tracing::debug!(bytes = line.len(), "a message too long for a one-byte JavaScript string crosses as UTF-8");
           Line { bytes: line.into_bytes(), utf8: true }
         } else {
