@@ -11,26 +11,11 @@ import os from 'node:os'
 import path from 'node:path'
 import * as official from '@anthropic-ai/claude-agent-sdk'
 import { sdk as ours } from './helpers/sdk.mjs'
-import { rng, uuidFrom, writeTranscript, sanitize } from './helpers/session-corpus.mjs'
+import { rng, uuidFrom, writeTranscript, sanitize, tempConfig } from './helpers/session-corpus.mjs'
 
-const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sessions-messages-')))
-const config = path.join(base, 'config')
-const cwd = path.join(base, 'work')
+const { config, cwd } = tempConfig('sessions-messages-', { before, after })
 const rand = rng(77)
 const norm = (x) => JSON.parse(JSON.stringify(x ?? null))
-let saved
-
-before(() => {
-  saved = process.env.CLAUDE_CONFIG_DIR
-  process.env.CLAUDE_CONFIG_DIR = config
-  fs.mkdirSync(cwd, { recursive: true })
-})
-
-after(() => {
-  if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR
-  else process.env.CLAUDE_CONFIG_DIR = saved
-  fs.rmSync(base, { recursive: true, force: true })
-})
 
 /** A transcript from entry shapes: each gets uuid, parentUuid (the previous one), session fields. */
 function write(entries) {

@@ -1,6 +1,7 @@
 // Generated Claude Code transcripts (the CLI's JSONL shape), for comparing our session
 // functions with the official ones and for the sessions benchmark. Deterministic for a seed.
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 
 export function rng(seed) {
@@ -149,4 +150,27 @@ export function buildCorpus(configDir, { root, sessions = 30, projects = 3, seed
     fs.writeFileSync(path.join(configDir, 'projects', 'stray-file.txt'), 'x')
   }
   return { projectPaths, sessions: out, big }
+}
+
+/**
+ * A temporary config folder (`config`) and working directory (`cwd`) under `base`, for a test
+ * file: `CLAUDE_CONFIG_DIR` points at it from `before` to `after`, which restores it and removes
+ * the folder. Pass node:test's `before` and `after`.
+ */
+export function tempConfig(prefix, { before, after }) {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+  const config = path.join(base, 'config')
+  const cwd = path.join(base, 'work')
+  let saved
+  before(() => {
+    saved = process.env.CLAUDE_CONFIG_DIR
+    process.env.CLAUDE_CONFIG_DIR = config
+    fs.mkdirSync(cwd, { recursive: true })
+  })
+  after(() => {
+    if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR
+    else process.env.CLAUDE_CONFIG_DIR = saved
+    fs.rmSync(base, { recursive: true, force: true })
+  })
+  return { base, config, cwd }
 }
