@@ -68,6 +68,8 @@ mod external {
 
   use napi::sys::{napi_env, napi_finalize, napi_status, napi_value, Status};
 
+  // SAFETY: the signature of `node_api_create_external_string_latin1` in js_native_api.h; it is
+  // only called through `latin1`, whose contract says what its arguments must be.
   type CreateLatin1 = unsafe extern "C" fn(napi_env, *const c_char, isize, napi_finalize, *mut c_void, *mut napi_value, *mut bool) -> napi_status;
 
   /// The runtime's `node_api_create_external_string_latin1`, looked up once: linked directly, a
@@ -76,12 +78,11 @@ mod external {
   fn create_latin1() -> Option<CreateLatin1> {
     static FOUND: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     let address = *FOUND.get_or_init(|| {
-      // SAFETY: dlsym with RTLD_DEFAULT searches the symbols already loaded in the process (the
-      // runtime's executable exports Node-API); the name is a NUL-terminated C string.
+      // The runtime's executable exports Node-API; RTLD_DEFAULT searches what is loaded.
+      // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated C string name.
       unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"node_api_create_external_string_latin1".as_ptr()) as usize }
     });
-    // SAFETY: a non-null address of this exported Node-API function has this signature
-    // (js_native_api.h).
+    // SAFETY: a non-null address of this exported function has this signature (js_native_api.h).
     (address != 0).then(|| unsafe { std::mem::transmute::<usize, CreateLatin1>(address) })
   }
 
@@ -113,6 +114,8 @@ mod external {
   }
 
   /// V8 is done with the string: frees the bytes and takes their size off the engine's count.
+  // SAFETY: called only by the runtime, once per string made in `latin1`, with that string's
+  // `Box<Owned>` as `hint` and its environment (or null once the environment is gone).
   unsafe extern "C" fn finalize(env: napi_env, _data: *mut c_void, hint: *mut c_void) {
     // SAFETY: `hint` is the `Box<Owned>` leaked in `latin1`, handed to this finalizer once.
     let owned = unsafe { Box::from_raw(hint.cast::<Owned>()) };
@@ -123,8 +126,8 @@ mod external {
     // Worker): nothing to count then.
     if !env.is_null() {
       let mut total = 0;
-      // SAFETY: `env` is the environment the finalizer runs in; adjusting the external memory
-      // count is allowed from a finalizer.
+      // Adjusting the external memory count is allowed from a finalizer.
+      // SAFETY: `env` is the live environment the finalizer runs in (checked non-null above).
       unsafe { napi::sys::napi_adjust_external_memory(env, -cap, &mut total) };
     }
   }
@@ -147,9 +150,10 @@ mod external {
     unsafe { napi::sys::napi_adjust_external_memory(env, cap as i64, &mut total) };
     let mut out = std::ptr::null_mut();
     let mut copied = false;
-    // SAFETY: `ptr`/`len` describe the leaked vector, which stays valid until `finalize` frees
-    // it; the leaked box is handed to `finalize`, which the runtime calls once: when the string
-    // is collected, or before returning if it copied the bytes.
+    // `ptr`/`len` describe the leaked vector, valid until `finalize` frees it; the leaked box goes
+    // to `finalize`, which the runtime calls once: when the string is collected, or before
+    // returning if it copied the bytes.
+    // SAFETY: as just said; `env` is live (this function's contract).
     let status = unsafe { create(env, ptr.cast(), len as isize, Some(finalize), Box::into_raw(owned).cast(), &mut out, &mut copied) };
     // A failure (a length past the engine's string limit, which the queue's bound rules out)
     // leaves the bytes to the runtime: freeing them here could free them twice.

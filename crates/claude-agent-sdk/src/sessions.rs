@@ -132,13 +132,8 @@ pub struct ForkSession {
   pub title: Option<String>,
 }
 
-fn is_uuid(s: &str) -> bool {
-  let b = s.as_bytes();
-  b.len() == 36 && b.iter().enumerate().all(|(i, c)| if matches!(i, 8 | 13 | 18 | 23) { *c == b'-' } else { c.is_ascii_hexdigit() })
-}
-
 fn check_id(session_id: &str) -> Result<()> {
-  if is_uuid(session_id) {
+  if raw::is_session_id(session_id) {
     Ok(())
   } else {
     Err(Error::Sessions(format!("Invalid sessionId: {session_id}")))
@@ -202,7 +197,7 @@ pub async fn list_sessions(options: ListSessions) -> Result<Vec<SessionInfo>> {
 
 /// One session's listing entry; `None` when there is no such session.
 pub async fn get_session_info(session_id: &str, dir: Option<PathBuf>) -> Result<Option<SessionInfo>> {
-  if !is_uuid(session_id) {
+  if !raw::is_session_id(session_id) {
     return Ok(None);
   }
   call("info", args(vec![("sessionId", json!(session_id)), ("dir", dir_arg(&dir)?)])).await
@@ -210,7 +205,7 @@ pub async fn get_session_info(session_id: &str, dir: Option<PathBuf>) -> Result<
 
 /// A session's conversation, oldest first (the chain that leads to its last message).
 pub async fn get_session_messages(session_id: &str, options: SessionMessages) -> Result<Vec<SessionMessage>> {
-  if !is_uuid(session_id) {
+  if !raw::is_session_id(session_id) {
     return Ok(vec![]);
   }
   call(
@@ -228,7 +223,7 @@ pub async fn get_session_messages(session_id: &str, options: SessionMessages) ->
 
 /// The ids of the subagents a session ran.
 pub async fn list_subagents(session_id: &str, dir: Option<PathBuf>) -> Result<Vec<String>> {
-  if !is_uuid(session_id) {
+  if !raw::is_session_id(session_id) {
     return Ok(vec![]);
   }
   call("subagents", args(vec![("sessionId", json!(session_id)), ("dir", dir_arg(&dir)?)])).await
@@ -236,7 +231,7 @@ pub async fn list_subagents(session_id: &str, dir: Option<PathBuf>) -> Result<Ve
 
 /// A subagent's conversation ([`SessionMessages::include_system_messages`] does not apply).
 pub async fn get_subagent_messages(session_id: &str, agent_id: &str, options: SessionMessages) -> Result<Vec<SessionMessage>> {
-  if !is_uuid(session_id) || agent_id.is_empty() {
+  if !raw::is_session_id(session_id) || agent_id.is_empty() {
     return Ok(vec![]);
   }
   call(
@@ -359,10 +354,7 @@ mod tests {
   use super::*;
 
   #[test]
-  fn uuids_and_tags() {
-    assert!(is_uuid("0a1b2c3d-4e5f-6789-abcd-ef0123456789"));
-    assert!(!is_uuid("../0a1b2c3d-4e5f-6789-abcd-ef012345678"));
-    assert!(!is_uuid("0a1b2c3d_4e5f-6789-abcd-ef0123456789"));
+  fn tags() {
     assert_eq!(sanitize_tag("plain").unwrap(), "plain");
     // Full-width letters fold (NFKC); zero-width, bidi and private-use characters go.
     assert_eq!(sanitize_tag("ｔａｇ\u{200B}\u{202E}x\u{E000}\u{FEFF}").unwrap(), "tagx");

@@ -18,3 +18,9 @@ pub struct SessionsFailure {
 pub fn sessions_call(op: &str, args: &str) -> Result<String, SessionsFailure> {
   agent_core::sessions::call(op, args).map_err(|f| SessionsFailure { message: f.message, safe: f.safe })
 }
+
+/// Whether `id` is a session id as the CLI writes them (a UUID, any case): what every session
+/// operation checks before it looks for a file, so no id can name a path.
+pub fn is_session_id(id: &str) -> bool {
+  agent_core::sessions::paths::is_uuid(id)
+}
