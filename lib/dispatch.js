@@ -80,7 +80,7 @@ function toJson(who, value) {
   return text
 }
 
-function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, onUserDialog, stderr, hostProcess, mcpLink }) {
+function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, onUserDialog, stderr, hostProcess, mcpLink, sessionStore }) {
   /** The abort signals of calls in flight, by the CLI's request id; the engine says which to fire. */
   const running = new Map()
   // Weak: the engine holds this dispatcher for the session's life, and a strong reference back
@@ -208,8 +208,15 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     }
   }
 
+  // The session store's append (the engine batches, retries and reports; see
+  // crates/agent-core/src/session/mirror.rs). Its result is not used.
+  async function storeAppend(requestId, { key, entries }) {
+    await sessionStore.append(key, entries)
+    return 'null'
+  }
+
   /** The user code each kind of call runs (the engine's `CallKind` names). */
-  const callbacks = { tool: callTool, can_use_tool: permission, hook_callback: hook, elicitation, request_user_dialog: userDialog }
+  const callbacks = { tool: callTool, can_use_tool: permission, hook_callback: hook, elicitation, request_user_dialog: userDialog, store_append: storeAppend }
 
   function dispatch(kind, requestId, payload) {
     try {

@@ -18,7 +18,7 @@ const DATA_KEYS = [
   'includeHookEvents', 'projectConfigRoot', 'permissionPrompts', 'planModeInstructions', 'toolAliases',
   'title', 'promptSuggestions', 'agentProgressSummaries', 'forwardSubagentText',
   'toolConfig', 'supportedDialogKinds', 'perTaskStopAffordance', 'mcpServersDelivery', 'pluginDelivery',
-  'resumeDropsTurn', 'managedSettings', 'skills',
+  'resumeDropsTurn', 'managedSettings', 'skills', 'sessionStoreFlush',
 ]
 
 const INHERIT_NEVER = new Set(['CLAUDE_CODE_QUESTION_EXTENDED', 'CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS', 'CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES'])
@@ -92,6 +92,8 @@ function splitOptions(options) {
   data.canUseTool = typeof options.canUseTool === 'function'
   data.onElicitation = typeof options.onElicitation === 'function'
   data.onUserDialog = typeof options.onUserDialog === 'function'
+  // A session store: the engine mirrors the CLI's transcript writes to its append().
+  data.sessionStore = Boolean(options.sessionStore)
 
   const { sdk: sdkServers, processServers } = splitServers(options.mcpServers)
   if (Object.keys(processServers).length > 0) data.mcpServers = processServers

@@ -49,7 +49,7 @@ class Query {
     // Tool schemas may still be loading their zod (see preloadZod4): start when they are.
     const loading = pendingPreload()
     // A session store: transcript frames are mirrored to it, a resume is loaded from it first.
-    if (options.sessionStore) this._ready = require('./session-mirror').startWithStore(this, prompt, options, loading)
+    if (options.sessionStore) this._ready = require('./session-store').startWithStore(this, prompt, options, loading)
     else if (loading) this._ready = loading.then(() => this._begin(prompt, options))
     else this._begin(prompt, options)
   }
@@ -86,6 +86,7 @@ class Query {
       onElicitation: options.onElicitation,
       onUserDialog: options.onUserDialog,
       stderr: typeof options.stderr === 'function' ? options.stderr : undefined,
+      sessionStore: options.sessionStore,
     })
     this._abortAll = abortAll
     if (this._abortSignal && this._abortSignal.aborted) {
@@ -194,7 +195,7 @@ class Query {
   _release() {
     if (this._released) return
     this._released = true
-    if (this._mirrorCleanup) this._mirrorCleanup()
+    if (this._storeCleanup) this._storeCleanup()
     const processAbort = this._processAbort
     if (this._hostProcess?.proc) {
       // After an abort, the app's process (spawnClaudeCodeProcess) hears of it as the official
@@ -213,13 +214,6 @@ class Query {
     if (this._ready) await this._ready
     if (this._pos < this._buffer.length) {
       const value = this._buffer[this._pos]
-      // The store has every entry of a turn before its result is seen (a mirror_error the
-      // flush reports comes first).
-      if (this._mirror && value.type === 'result' && this._flushedFor !== value) {
-        this._flushedFor = value
-        await this._mirror.flush()
-        return this._next()
-      }
       this._buffer[this._pos++] = undefined
       return { value, done: false }
     }
@@ -234,7 +228,6 @@ class Query {
     if (this._takeQueued()) return this._next()
     const batch = await this._session.nextBatch()
     if (batch === null) {
-      if (this._mirror) await this._mirror.flush()
       const reason = this._session.endReason()
       this._cleanup()
       // The session's own end reason (the CLI's exit code and stderr) outranks a failure to
@@ -282,8 +275,7 @@ class Query {
   }
 
   _setBatch(batch) {
-    const messages = parseBatch(batch)
-    this._buffer = this._mirror ? this._mirror.take(messages) : messages
+    this._buffer = parseBatch(batch)
     // supportedCommands() follows the CLI's latest commands_changed push; a parked spare's
     // onCommands() watches the frames as they are read.
     for (const m of this._buffer) {
@@ -326,7 +318,7 @@ class Query {
   next() {
     // Fast path: a message is here (or already queued in Rust) and no earlier next() is
     // pending — no promise chain, no wake-up.
-    if (this._waiting === 0 && !this._mirror && (this._pos < this._buffer.length || this._takeQueued())) {
+    if (this._waiting === 0 && (this._pos < this._buffer.length || this._takeQueued())) {
       const value = this._buffer[this._pos]
       this._buffer[this._pos++] = undefined
       return Promise.resolve({ value, done: false })

@@ -28,6 +28,10 @@ pub enum CallKind {
   /// A `request_user_dialog` request; payload is the request object. Answer: the dialog's
   /// result, or `null` for none (answered with an error).
   UserDialog,
+  /// The session store's `append` (the `sessionStore` option; see [`crate::session::mirror`]).
+  /// Payload: `{"key":{"projectKey","sessionId","subpath"?},"entries":[..]}`. The answer is
+  /// ignored; a failure is tried again, then reported in the stream as a `mirror_error`.
+  StoreAppend,
 }
 
 impl CallKind {
@@ -39,6 +43,7 @@ impl CallKind {
       CallKind::Hook => "hook_callback",
       CallKind::Elicitation => "elicitation",
       CallKind::UserDialog => "request_user_dialog",
+      CallKind::StoreAppend => "store_append",
     }
   }
 }

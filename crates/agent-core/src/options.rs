@@ -109,6 +109,14 @@ pub struct QueryOptions {
   pub skills: Option<Value>,
   /// Milliseconds to wait for the CLI's answer to `initialize` before giving up.
   pub initialize_timeout_ms: Option<u64>,
+  /// True when the host has a session store (`sessionStore`): the CLI mirrors its transcript
+  /// writes (`--session-mirror`) and the session sends them to the store
+  /// ([`crate::session::mirror`]).
+  #[serde(default)]
+  pub session_store: bool,
+  /// `'eager'`: every transcript write goes to the store at once; otherwise (`'batched'`, the
+  /// default) in batches.
+  pub session_store_flush: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

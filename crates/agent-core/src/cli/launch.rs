@@ -148,6 +148,10 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
   }
   flag_if(&mut a, o.include_hook_events, "--include-hook-events");
   flag_if(&mut a, o.include_partial_messages, "--include-partial-messages");
+  if o.session_store {
+    check_store_options(o)?;
+    a.push("--session-mirror".into());
+  }
   if let Some(root) = &o.project_config_root {
     a.push(eq("--project-config-root", root));
   }
@@ -420,6 +424,26 @@ pub fn build_launch(o: &QueryOptions, exe: &Executable, default_runtime: &str) -
     (path, [o.executable_args.clone(), cli].concat())
   };
   Ok(Launch { program, args, env, cwd: o.cwd.clone() })
+}
+
+/// The options the official refuses with a session store, with its messages.
+fn check_store_options(o: &QueryOptions) -> Result<(), Error> {
+  if o.persist_session == Some(false) {
+    return Err(Error::InvalidOption(
+      "sessionStore cannot be used with persistSession: false -- the storage adapter requires local writes to mirror from. \
+       To avoid keeping a local copy, pass env: { ...process.env, CLAUDE_CONFIG_DIR: dir }, where dir is a new private directory \
+       such as fs.mkdtempSync(path.join(os.tmpdir(), 'claude-')), and delete dir when the query ends."
+        .into(),
+    ));
+  }
+  if o.enable_file_checkpointing == Some(true) {
+    return Err(Error::InvalidOption(
+      "enableFileCheckpointing is not yet supported with sessionStore (backup blobs are not mirrored, so rewindFiles() fails \
+       after a store-backed resume)."
+        .into(),
+    ));
+  }
+  Ok(())
 }
 
 /// Windows' limit on a command line that goes through `cmd.exe` (a `.cmd`/`.bat` CLI shim), and

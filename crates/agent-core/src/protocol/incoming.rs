@@ -47,9 +47,11 @@ pub enum Incoming {
   /// are for the SDK alone and are not shown to the consumer.
   SessionState { state: String, host_only: bool },
   /// Any other line marked `sdk_host_only`, and protocol chatter (`keep_alive`): nothing for
-  /// the consumer. (`transcript_mirror` frames, emitted only under `--session-mirror`, go to
-  /// the host as messages: its session store takes them out of the stream.)
+  /// the consumer.
   HostOnly,
+  /// A `transcript_mirror` frame (emitted under `--session-mirror`): for the session store,
+  /// never for the consumer.
+  TranscriptMirror,
   /// A message for the consumer (system, assistant, user, result, stream_event, or any type we
   /// do not know), passed on untouched.
   Message { is_result: bool },
@@ -74,6 +76,7 @@ pub fn classify(line: &str) -> Incoming {
       None => Incoming::Malformed("control_cancel_request without request_id".into()),
     },
     Some("keep_alive") => Incoming::HostOnly,
+    Some("transcript_mirror") => Incoming::TranscriptMirror,
     Some("system") if env.subtype.as_deref() == Some("session_state_changed") => Incoming::SessionState {
       state: env.state.map(Cow::into_owned).unwrap_or_default(),
       host_only: env.sdk_host_only == Some(true),
@@ -150,6 +153,7 @@ mod tests {
       Incoming::SessionState { state: "idle".into(), host_only: true }
     );
     same(classify(r#"{"type":"keep_alive"}"#), Incoming::HostOnly);
+    same(classify(r#"{"type":"transcript_mirror","filePath":"/p/a.jsonl","entries":[]}"#), Incoming::TranscriptMirror);
     same(classify(r#"{"type":"system","subtype":"x","sdk_host_only":true}"#), Incoming::HostOnly);
     same(classify(r#"{"type":"result","subtype":"success"}"#), Incoming::Message { is_result: true });
     same(classify(r#"{"type":"assistant","message":{"content":[{"text":"\"q\" é"}]}}"#), Incoming::Message { is_result: false });

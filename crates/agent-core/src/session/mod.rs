@@ -10,6 +10,7 @@
 mod finished;
 mod handle;
 mod initialize;
+pub mod mirror;
 mod queue;
 mod router;
 mod run;
@@ -62,6 +63,9 @@ pub struct SessionSpec {
   pub queue_bytes: usize,
   /// How messages reach the consumer ([`Messages`]).
   pub message_text: MessageText,
+  /// The session store mirror (`sessionStore`): `transcript_mirror` frames go to the host's
+  /// store. Without it they are dropped (they never reach the consumer either way).
+  pub mirror: Option<mirror::MirrorSpec>,
 }
 
 /// A started session.
@@ -116,7 +120,9 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
   let latin1_max = std::env::var("CLAUDE_AGENT_SDK_TEST_MAX_LATIN1_LINE").ok().and_then(|v| v.parse().ok()).unwrap_or(queue::MAX_LATIN1_LINE);
   let (queue_tx, messages) = queue::queue_with(spec.queue_bytes, spec.message_text, latin1_max);
   let abort_now = handle::AbortNow { writer: writer.clone(), mark: messages.abort_mark() };
+  let mirror = spec.mirror.map(|m| mirror::Mirror::start(m, host.clone()));
   let state = run::Loop::new(run::LoopParts {
+    mirror,
     child,
     writer,
     router: router::Router { servers, can_use_tool: spec.can_use_tool, dialogs: spec.dialogs },

@@ -25,6 +25,7 @@ use crate::protocol::incoming::{classify, Incoming};
 use crate::protocol::outgoing;
 use crate::session::finished::Finished;
 use crate::session::handle::{Command, InitState};
+use crate::session::mirror::{Event as MirrorEvent, Mirror};
 use crate::session::queue::QueueSender;
 use crate::session::router::{Answer, Route, Router, ToolKey};
 use crate::session::stderr::StderrTail;
@@ -55,6 +56,8 @@ pub(crate) struct LoopParts {
   pub awaiting_result: bool,
   pub stderr_task: JoinHandle<()>,
   pub stderr_tail: StderrTail,
+  /// The session store mirror, when the query has a store.
+  pub mirror: Option<Mirror>,
 }
 
 /// Why the loop stopped reading.
@@ -152,6 +155,11 @@ impl Loop {
           };
           self.hand_calls_to_host();
           if let Some(stop) = stop {
+            break stop;
+          }
+        }
+        event = next_mirror_event(&mut self.p.mirror) => {
+          if let Some(stop) = self.mirror_event(event) {
             break stop;
           }
         }
@@ -272,17 +280,24 @@ impl Loop {
 
   /// Handles one line; returns `Some` when the session must stop.
   fn line(&mut self, line: String) -> Option<Stop> {
-    match classify(&line) {
-      Incoming::Message { is_result } => {
-        if is_result {
-          self.result_seen = true;
-          self.p.awaiting_result = false;
-        }
-        if let Some(stop) = self.deliver(line) {
-          return Some(stop);
-        }
-        if is_result {
-          self.maybe_close_stdin();
+    let incoming = classify(&line);
+    // While the store flush before a `result` runs, what the consumer would see (and the frames
+    // behind it) waits, in order; control traffic goes on.
+    if let Some(mirror) = self.p.mirror.as_mut().filter(|m| m.holding()) {
+      if matches!(incoming, Incoming::Message { .. } | Incoming::SessionState { .. } | Incoming::TranscriptMirror) {
+        mirror.hold(line);
+        return None;
+      }
+    }
+    match incoming {
+      Incoming::Message { is_result: true } if self.p.mirror.as_ref().is_some_and(Mirror::busy) => {
+        // The store has every entry of a turn before its result is seen.
+        self.p.mirror.as_mut().expect("a mirror").hold_result(line);
+      }
+      Incoming::Message { is_result } => return self.message(line, is_result),
+      Incoming::TranscriptMirror => {
+        if let Some(mirror) = &mut self.p.mirror {
+          mirror.enqueue(&line);
         }
       }
       Incoming::ControlRequest { request_id, request } => self.control_request(request_id, request),
@@ -333,6 +348,40 @@ impl Loop {
       }
     }
     None
+  }
+
+  /// A message for the consumer.
+  fn message(&mut self, line: String, is_result: bool) -> Option<Stop> {
+    if is_result {
+      self.result_seen = true;
+      self.p.awaiting_result = false;
+    }
+    if let Some(stop) = self.deliver(line) {
+      return Some(stop);
+    }
+    if is_result {
+      self.maybe_close_stdin();
+    }
+    None
+  }
+
+  /// What the store mirror's worker reports: a `mirror_error` goes into the stream at once (ahead
+  /// of a held `result`); when the flush a `result` waits for is over, the held lines are handled
+  /// as if read now (a later `result` among them may start another flush).
+  fn mirror_event(&mut self, event: MirrorEvent) -> Option<Stop> {
+    let Some(mirror) = self.p.mirror.as_mut() else { return None };
+    match event {
+      MirrorEvent::Error(line) => self.deliver(line),
+      MirrorEvent::Done => {
+        let mut held = mirror.done()?;
+        let result = held.pop_front().expect("a held result");
+        let mut stop = self.message(result, true);
+        for line in held {
+          stop = stop.or(self.line(line));
+        }
+        stop
+      }
+    }
   }
 
   fn deliver(&mut self, line: String) -> Option<Stop> {
@@ -411,13 +460,21 @@ impl Loop {
         self.forget_finished(answered);
         let in_flight = self.calls.values().filter(|c| !c.cancelled).count() + unanswered;
         self.end_requests(|| Error::Aborted);
-        self.p.host.release();
+        let mut mirror = self.p.mirror.take();
+        if mirror.is_none() {
+          self.p.host.release();
+        }
         let deadline = (in_flight > 0).then(|| Instant::now() + ABORT_DRAIN);
         let child = &mut *self.p.child;
         let queue = &mut self.p.queue;
+        let host = self.p.host.clone();
         let ((), _) = tokio::join!(
           async {
-            drain_after_abort(&mut reader, queue, deadline, in_flight).await;
+            drain_after_abort(&mut reader, queue, mirror.as_mut(), deadline, in_flight).await;
+            // What the CLI wrote before it stopped still goes to the store.
+            if mirror.is_some() {
+              release_after(mirror, host);
+            }
             drop(reader);
             queue.flush_backlog();
             queue.end(Err(Error::Aborted));
@@ -435,7 +492,7 @@ impl Loop {
         self.p.queue.end(Ok(()));
         self.end_requests(closed_error);
         self.p.writer.close();
-        self.p.host.release();
+        self.release_host();
         process::terminate(&mut *self.p.child).await;
         self.p.child.end_leftovers();
         return;
@@ -447,7 +504,7 @@ impl Loop {
         self.p.queue.end(Err(e.clone()));
         self.end_requests(|| e.clone());
         self.p.writer.close();
-        self.p.host.release();
+        self.release_host();
         process::terminate(&mut *self.p.child).await;
         self.p.child.end_leftovers();
         return;
@@ -468,10 +525,37 @@ impl Loop {
         // ended the graceful way. The consumer is not held meanwhile by an abort or close():
         // everything the CLI wrote is delivered, then the end (the CLI is still reaped).
         self.p.writer.close();
+        // First the store gets what waits (as the official flushes at the end of the stream), and
+        // the consumer what was held for it and any `mirror_error`.
+        let mut listening = true;
+        while let Some(mirror) = self.p.mirror.as_mut().filter(|m| m.busy()) {
+          if !mirror.holding() {
+            mirror.drain();
+          }
+          tokio::select! {
+            event = next_mirror_event(&mut self.p.mirror) => {
+              if listening {
+                let _ = self.mirror_event(event);
+              }
+            }
+            cmd = self.p.cmd_rx.recv(), if listening => match cmd {
+              Some(Command::Close { abort }) => {
+                self.p.queue.flush_backlog();
+                self.p.queue.end(if abort { Err(Error::Aborted) } else { Ok(()) });
+                listening = false;
+              }
+              Some(_) => {}
+              None => listening = false,
+            },
+          }
+          if !listening {
+            // The consumer is gone: the rest goes to the store in the background.
+            break;
+          }
+        }
         let p = &mut self.p;
         let exit = exit_status(&mut *p.child, &mut p.stderr_task, &p.stderr_tail, self.result_seen);
         tokio::pin!(exit);
-        let mut listening = true;
         loop {
           tokio::select! {
             outcome = &mut exit => break outcome,
@@ -501,7 +585,27 @@ impl Loop {
     // Everything the CLI wrote reaches the consumer before the end.
     self.p.queue.flush_backlog();
     self.p.queue.end(outcome);
-    self.p.host.release();
+    self.release_host();
+  }
+
+  /// The session is over for the host; with a store mirror, once its last batch is done (the
+  /// store's calls still go through the host).
+  fn release_host(&mut self) {
+    release_after(self.p.mirror.take(), self.p.host.clone());
+  }
+}
+
+/// Releases the host now, or with a store mirror once its last batch is done.
+fn release_after(mirror: Option<Mirror>, host: Arc<dyn Host>) {
+  match mirror {
+    Some(mirror) => {
+      let worker = mirror.close();
+      tokio::spawn(async move {
+        let _ = worker.await;
+        host.release();
+      });
+    }
+    None => host.release(),
   }
 }
 
@@ -519,6 +623,7 @@ pub(crate) const ABORT_DRAIN: Duration = Duration::from_millis(500);
 async fn drain_after_abort(
   reader: &mut LineReader<BufReader<Stdout>>,
   queue: &mut QueueSender,
+  mut mirror: Option<&mut Mirror>,
   deadline: Option<Instant>,
   in_flight: usize,
 ) {
@@ -540,6 +645,12 @@ async fn drain_after_abort(
     let is_result = match classify(&line) {
       Incoming::Message { is_result } => is_result,
       Incoming::SessionState { host_only: false, .. } => false,
+      Incoming::TranscriptMirror => {
+        if let Some(mirror) = mirror.as_deref_mut() {
+          mirror.enqueue(&line);
+        }
+        continue;
+      }
       _ => continue,
     };
     results += tool_results(&line);
@@ -613,6 +724,14 @@ fn exit_outcome(
 
 async fn reserve(queue: &QueueSender, cost: Option<u32>) -> Option<tokio::sync::OwnedSemaphorePermit> {
   queue.reserve(cost.unwrap_or(1)).await
+}
+
+/// The store mirror's next event; never, without a mirror.
+async fn next_mirror_event(mirror: &mut Option<Mirror>) -> MirrorEvent {
+  match mirror {
+    Some(m) => m.event().await,
+    None => std::future::pending().await,
+  }
 }
 
 async fn sleep_until(deadline: Option<Instant>) {

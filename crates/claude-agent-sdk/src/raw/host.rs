@@ -27,11 +27,17 @@ pub enum CallKind {
   /// A `request_user_dialog` request. Answer: the dialog's result, or `null` (answered with an
   /// error).
   UserDialog,
+  /// The session store's `append` (the query has `sessionStore`): payload
+  /// `{"key":{"projectKey","sessionId","subpath"?},"entries":[..]}`, the transcript entries the
+  /// CLI wrote, in order. The answer is ignored; a failure is tried again (3 tries in all, 200
+  /// and 800 ms apart), then reported in the stream as a `mirror_error` system message. The
+  /// session waits for these calls before it hands a `result` to the consumer.
+  StoreAppend,
 }
 
 impl CallKind {
   /// The name the JavaScript host knows the call under (`tool`, `can_use_tool`,
-  /// `hook_callback`, `elicitation`, `request_user_dialog`).
+  /// `hook_callback`, `elicitation`, `request_user_dialog`, `store_append`).
   pub fn as_str(self) -> &'static str {
     core::CallKind::from(self).as_str()
   }
@@ -45,6 +51,7 @@ impl From<core::CallKind> for CallKind {
       core::CallKind::Hook => CallKind::Hook,
       core::CallKind::Elicitation => CallKind::Elicitation,
       core::CallKind::UserDialog => CallKind::UserDialog,
+      core::CallKind::StoreAppend => CallKind::StoreAppend,
     }
   }
 }
@@ -57,6 +64,7 @@ impl From<CallKind> for core::CallKind {
       CallKind::Hook => core::CallKind::Hook,
       CallKind::Elicitation => core::CallKind::Elicitation,
       CallKind::UserDialog => core::CallKind::UserDialog,
+      CallKind::StoreAppend => core::CallKind::StoreAppend,
     }
   }
 }

@@ -129,6 +129,13 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started> {
   let o = spec.config.0;
   let servers: Vec<_> = spec.servers.into_iter().map(|(name, s)| (name, s.0)).collect();
   let initialize = core::initialize_request(&o, &servers).map_err(error)?;
+  // A session store: the transcripts are under the projects folder of the CLI's environment.
+  let mirror = if o.session_store {
+    let env = agent_core::cli::launch::child_env(&o).map_err(error)?;
+    Some(core::mirror::MirrorSpec::for_child(&env, o.session_store_flush.as_deref() == Some("eager")))
+  } else {
+    None
+  };
   let (process, feed) = match spec.process {
     Process::Spawn(launch) => (ProcessSpec::Spawn(launch.into()), None),
     Process::HostStarted(sink) => {
@@ -150,6 +157,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started> {
       MessageText::Utf8 => core::MessageText::Utf8,
       MessageText::Latin1Json => core::MessageText::Latin1Json,
     },
+    mirror,
   };
   let started = core::start(core_spec, Arc::new(host::EngineHost(host))).map_err(error)?;
   Ok(Started { session: Session(started.handle), messages: MessageQueue(started.messages), feed })

@@ -1,0 +1,121 @@
+'use strict'
+// The `sessionStore` option of query(), the part only JS can do: the store's checks, and the
+// resume of a stored session (the store's listSessions/load/listSubkeys, called before the CLI
+// starts; the engine writes the files, crates/agent-core/src/sessions/materialize.rs). The
+// mirror itself (the CLI's `transcript_mirror` frames batched to store.append, retries,
+// timeout, `mirror_error`) runs in the engine (crates/agent-core/src/session/mirror.rs), which
+// calls append through lib/dispatch.js like any other callback.
+const fs = require('fs')
+const os = require('os')
+const path = require('path')
+const crypto = require('crypto')
+const { projectKey, toJsonl, sessionsCall } = require('./sessions')
+
+function withTimeout(promise, ms, message) {
+  let timer
+  return Promise.race([
+    Promise.resolve(promise).finally(() => clearTimeout(timer)),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(message)), ms)
+      if (timer.unref) timer.unref()
+    }),
+  ])
+}
+
+function configDirOf(options) {
+  return options.env?.CLAUDE_CONFIG_DIR ?? process.env.CLAUDE_CONFIG_DIR ?? path.join(os.homedir(), '.claude')
+}
+
+/** Checks the options the official rejects with a session store. */
+function checkStoreOptions(options) {
+  if (options.persistSession === false) {
+    throw new Error("sessionStore cannot be used with persistSession: false -- the storage adapter requires local writes to mirror from. To avoid keeping a local copy, pass env: { ...process.env, CLAUDE_CONFIG_DIR: dir }, where dir is a new private directory such as fs.mkdtempSync(path.join(os.tmpdir(), 'claude-')), and delete dir when the query ends.")
+  }
+  if (options.continue && !options.resume && typeof options.sessionStore.listSessions !== 'function') {
+    throw new Error('Options.continue with sessionStore requires store.listSessions to be implemented')
+  }
+  if (options.enableFileCheckpointing) {
+    throw new Error('enableFileCheckpointing is not yet supported with sessionStore (backup blobs are not mirrored, so rewindFiles() fails after a store-backed resume).')
+  }
+}
+
+/**
+ * Loads a stored session (and its subagents) into a fresh config folder for the CLI to resume
+ * from. Resolves with `{ dir, sessionId }`, or null when there is nothing to resume.
+ */
+async function materialize(options) {
+  const store = options.sessionStore
+  const timeout = options.loadTimeoutMs ?? 60000
+  const cwd = path.resolve(options.cwd ?? '.')
+  const key = projectKey(cwd)
+  let sessionId = options.resume
+  if (!sessionId) {
+    const listed = await withTimeout(store.listSessions(key), timeout, `SessionStore.listSessions() timed out after ${timeout}ms`)
+    sessionId = listed.slice().sort((a, b) => b.mtime - a.mtime)[0]?.sessionId
+  }
+  if (!sessionId || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId)) return null
+  const entries = await withTimeout(store.load({ projectKey: key, sessionId }), timeout, `SessionStore.load() timed out after ${timeout}ms for session ${sessionId}`)
+  if (!entries || entries.length === 0) return null
+  const subagents = []
+  if (typeof store.listSubkeys === 'function') {
+    const subkeys = await withTimeout(store.listSubkeys({ projectKey: key, sessionId }), timeout, `SessionStore.listSubkeys() timed out after ${timeout}ms for session ${sessionId}`)
+    for (const sub of subkeys) {
+      // A subpath must stay inside the session's folder (the engine checks it again).
+      if (typeof sub !== 'string' || !sub || path.isAbsolute(sub) || sub.split(/[\\/]/).includes('..')) continue
+      const subEntries = await withTimeout(store.load({ projectKey: key, sessionId, subpath: sub }), timeout, `SessionStore.load() timed out after ${timeout}ms for session ${sessionId} subpath ${sub}`)
+      if (!subEntries || subEntries.length === 0) continue
+      const meta = subEntries.filter((e) => e && e.type === 'agent_metadata')
+      const rest = subEntries.filter((e) => !(e && e.type === 'agent_metadata'))
+      let metaText
+      if (meta.length > 0) {
+        const { type, ...m } = meta[meta.length - 1]
+        metaText = JSON.stringify(m)
+      }
+      subagents.push({ subpath: sub, text: rest.length > 0 ? toJsonl(rest) : '', meta: metaText })
+    }
+  }
+  // The files are written by the engine, off this thread (crates/agent-core/src/sessions/materialize.rs).
+  const dir = path.join(os.tmpdir(), `claude-resume-${crypto.randomUUID()}`)
+  await sessionsCall('materialize', {
+    dir,
+    projectKey: key,
+    sessionId,
+    text: toJsonl(entries),
+    subagents,
+    configFrom: configDirOf(options),
+    globalFrom: options.env?.CLAUDE_CONFIG_DIR ?? process.env.CLAUDE_CONFIG_DIR ?? os.homedir(),
+  })
+  return { dir, sessionId }
+}
+
+/**
+ * query() with `options.sessionStore`: checks the options, loads a resumed session from the
+ * store, then starts the CLI (the engine mirrors its transcript to the store). Resolves when
+ * started.
+ */
+function startWithStore(q, prompt, options, loading) {
+  checkStoreOptions(options)
+  const opts = { ...options }
+  delete opts.loadTimeoutMs
+  delete opts.continue // resolved here from the store's newest session
+  return (async () => {
+    if (loading) await loading
+    if (options.resume || options.continue) {
+      const found = await materialize(options)
+      if (found) {
+        opts.resume = found.sessionId
+        opts.env = { ...(options.env ?? process.env), CLAUDE_CONFIG_DIR: found.dir }
+        q._storeCleanup = () => {
+          q._storeCleanup = null
+          fs.rm(found.dir, { recursive: true, force: true }, () => {})
+        }
+      }
+    }
+    q._begin(prompt, opts)
+  })().catch((e) => {
+    q._error = e
+    q._finished = true
+  })
+}
+
+module.exports = { materialize, checkStoreOptions, configDirOf, startWithStore }
