@@ -440,13 +440,14 @@ mod tests {
     tokio::time::sleep(Duration::from_secs(5)).await;
     assert!(store.calls.lock().unwrap().is_empty(), "no timer: below the bounds nothing goes until a flush");
     m.enqueue(&frame("b", &["assistant"]));
-    m.enqueue(&frame("c", &["x"]));
     assert_eq!(m.outstanding, 1, "more than 4 entries: sent");
+    m.enqueue(&frame("c", &["x"]));
     assert!(settle(&mut m).await.is_empty());
-    assert_eq!(
-      *store.calls.lock().unwrap(),
-      vec![("a".into(), "user,assistant,system".into()), ("b".into(), "user,assistant".into()), ("c".into(), "x".into())]
-    );
+    assert_eq!(*store.calls.lock().unwrap(), vec![("a".into(), "user,assistant,system".into()), ("b".into(), "user,assistant".into())]);
+    assert!(m.busy(), "c waits for the next flush");
+    m.drain();
+    settle(&mut m).await;
+    assert_eq!(store.calls.lock().unwrap().last(), Some(&("c".into(), "x".into())));
     assert!(!m.busy());
   }
 
