@@ -25,6 +25,7 @@ use crate::options::{Options, OptionsData, Skills, StderrFn, SystemPrompt, Think
 use crate::permission::{CanUseToolFn, PermissionContext};
 use crate::raw::{self, Call, CallKind, CallResult, MessageQueue, Process, QueryConfig, Reply, SessionSpec};
 use crate::server::McpServer;
+use crate::store::{ResumeDir, SessionStore};
 
 /// What the CLI is told this SDK is (`CLAUDE_CODE_ENTRYPOINT`).
 const ENTRYPOINT: &str = "sdk-rust";
@@ -53,6 +54,8 @@ pub(crate) fn start(prompt: Option<String>, options: Options) -> Result<(Session
     on_elicitation: options.on_elicitation.clone(),
     on_user_dialog: options.on_user_dialog.as_ref().map(|(_, f)| f.clone()),
     stderr: options.stderr.clone(),
+    store: options.session_store.clone(),
+    _resume_dir: options.resume_dir.clone(),
     running: Default::default(),
     runtime,
   });
@@ -272,6 +275,15 @@ fn core_options(o: &Options) -> Result<(QueryOptions, HashMap<String, HookFn>)> 
     Skills::All => json!("all"),
     Skills::Only(names) => json!(names),
   });
+  q.session_store = o.session_store.is_some();
+  q.session_store_flush = d.session_store_flush.map(|f| f.as_str().to_string());
+  if q.session_store && (d.resume.is_some() || d.continue_conversation) && !o.resume_prepared {
+    return Err(Error::InvalidOption(
+      "A resume with session_store needs the stored session loaded first: pass the options through \
+       claude_agent_sdk::store::resume_from_store(options).await before query()"
+        .into(),
+    ));
+  }
 
   // Hooks: `{Event: [{matcher, hookCallbackIds, timeout}]}`, ids numbered as the official SDK
   // numbers them.
@@ -322,6 +334,10 @@ struct RustHost {
   on_elicitation: Option<ElicitationFn>,
   on_user_dialog: Option<UserDialogFn>,
   stderr: Option<StderrFn>,
+  /// The session store the transcript is mirrored to.
+  store: Option<Arc<dyn SessionStore>>,
+  /// A resumed session's folder: removed when the session is over (this host is dropped).
+  _resume_dir: Option<Arc<ResumeDir>>,
   /// Calls running, by control request id: what `cancel` aborts.
   running: Arc<Mutex<HashMap<String, AbortHandle>>>,
   runtime: tokio::runtime::Handle,
@@ -427,6 +443,10 @@ impl RustHost {
         // `null` refuses the dialog (the engine answers the CLI with an error saying so).
         async move { Ok(f(request).await.unwrap_or(Value::Null).to_string()) }.boxed()
       }
+      CallKind::StoreAppend => match &self.store {
+        Some(store) => crate::store::append_call(store.clone(), &call.payload),
+        None => futures::future::ready(Err("No session_store is set".to_string())).boxed(),
+      },
       other => futures::future::ready(Err(format!("The Rust SDK has no callback for {} requests", other.as_str()))).boxed(),
     }
   }

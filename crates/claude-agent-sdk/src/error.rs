@@ -56,7 +56,8 @@ pub enum Error {
   #[error("{0}")]
   Backlog(String),
   /// A session function ([`crate::sessions`]) failed: no such session, a bad id, a file that
-  /// could not be written, ...
+  /// could not be written, ...; or a session store's call when resuming from it
+  /// ([`crate::store::resume_from_store`]).
   #[error("{0}")]
   Sessions(String),
   /// The Claude Code started cannot do what an option asks (it is older than the feature): the

@@ -38,7 +38,8 @@
 //! ```
 //!
 //! MCP elicitations and the CLI's user dialogs are answered by closures too
-//! ([`OptionsBuilder::on_elicitation`], [`OptionsBuilder::on_user_dialog`]).
+//! ([`OptionsBuilder::on_elicitation`], [`OptionsBuilder::on_user_dialog`]). A session's
+//! transcript can be mirrored to storage of your own, and resumed from it ([`store`]).
 //!
 //! Under all of this is [`raw`], the layer for hosts that bring their own callbacks: options as
 //! the TypeScript SDK names them, calls into user code with JSON payloads answered from any
@@ -63,6 +64,7 @@ mod query;
 pub mod raw;
 mod server;
 pub mod sessions;
+pub mod store;
 mod tool;
 
 pub use dialog::{ElicitationRequest, ElicitationResult, UserDialogRequest};
@@ -82,6 +84,7 @@ pub use query::{
   QueryControl, SettingsFile, SlashCommand,
 };
 pub use server::{McpServer, McpServerBuilder};
+pub use store::{InMemorySessionStore, SessionKey, SessionStore, SessionStoreFlush};
 pub use tool::{input_schema, tool, Content, IntoToolResult, Tool, ToolResult};
 
 #[cfg(test)]

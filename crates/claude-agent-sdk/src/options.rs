@@ -14,6 +14,7 @@ use crate::dialog::{elicitation_fn, user_dialog_fn, ElicitationFn, ElicitationRe
 use crate::hooks::{HookEvent, HookMatcher};
 use crate::permission::{can_use_tool_fn, CanUseToolFn, PermissionContext, PermissionMode, PermissionResult};
 use crate::server::McpServer;
+use crate::store::{ResumeDir, SessionStore, SessionStoreFlush};
 
 /// Where the CLI loads settings from. With none given, the CLI loads none (SDK isolation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -276,6 +277,11 @@ pub struct Options {
   pub(crate) on_elicitation: Option<ElicitationFn>,
   /// The dialog kinds declared, and their callback.
   pub(crate) on_user_dialog: Option<(Vec<String>, UserDialogFn)>,
+  pub(crate) session_store: Option<Arc<dyn SessionStore>>,
+  /// Set by [`resume_from_store`](crate::store::resume_from_store): the stored session was
+  /// looked for (and, when found, written into this folder, removed after the query).
+  pub(crate) resume_prepared: bool,
+  pub(crate) resume_dir: Option<Arc<ResumeDir>>,
 }
 
 impl std::fmt::Debug for Options {
@@ -287,6 +293,7 @@ impl std::fmt::Debug for Options {
       .field("hooks", &self.hooks)
       .field("on_elicitation", &self.on_elicitation.is_some())
       .field("user_dialog_kinds", &self.on_user_dialog.as_ref().map(|(kinds, _)| kinds))
+      .field("session_store", &self.session_store.is_some())
       .finish()
   }
 }
@@ -357,6 +364,7 @@ pub(crate) struct OptionsData {
   pub resume_drops_turn: Option<String>,
   pub managed_settings: Option<Value>,
   pub skills: Option<Skills>,
+  pub session_store_flush: Option<SessionStoreFlush>,
 }
 
 impl Options {
@@ -889,6 +897,25 @@ impl OptionsBuilder {
   /// Which skills the main session loads.
   pub fn skills(mut self, skills: Skills) -> Self {
     self.o.data.skills = Some(skills);
+    self
+  }
+
+  /// Mirrors the session's transcript to `store` (the TypeScript SDK's `sessionStore`): the
+  /// entries the CLI writes reach [`SessionStore::append`] in batches, all of a turn's before
+  /// its result reaches you (see [`crate::store`]). The CLI still writes its local transcript
+  /// (so [`persist_session(false)`](Self::persist_session) and
+  /// [`enable_file_checkpointing`](Self::enable_file_checkpointing) cannot be combined with a
+  /// store). To resume from the store alone, pass the options through
+  /// [`resume_from_store`](crate::store::resume_from_store) first.
+  pub fn session_store(mut self, store: Arc<dyn SessionStore>) -> Self {
+    self.o.session_store = Some(store);
+    self
+  }
+
+  /// How eagerly the transcript goes to the [`session_store`](Self::session_store) (default:
+  /// in batches).
+  pub fn session_store_flush(mut self, flush: SessionStoreFlush) -> Self {
+    self.o.data.session_store_flush = Some(flush);
     self
   }
 

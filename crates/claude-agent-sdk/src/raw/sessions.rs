@@ -19,6 +19,24 @@ pub fn sessions_call(op: &str, args: &str) -> Result<String, SessionsFailure> {
   agent_core::sessions::call(op, args).map_err(|f| SessionsFailure { message: f.message, safe: f.safe })
 }
 
+/// The name of a project's folder under `projects/` (and its session store key): the path with
+/// every character but ASCII letters and digits made `-`, long ones shortened with a hash, as
+/// the CLI names them.
+pub fn project_folder_name(path: &str) -> String {
+  agent_core::sessions::paths::project_key(path)
+}
+
+/// Whether the CLI takes `name` from `CLAUDE_CODE_PROJECT_DIR_NAME` (1 to 64 of
+/// `[A-Za-z0-9_-]`, not a Windows device name).
+pub fn is_project_dir_name(name: &str) -> bool {
+  agent_core::sessions::paths::valid_dir_name(name)
+}
+
+/// A random version-4 UUID.
+pub fn new_uuid() -> String {
+  agent_core::sessions::write::uuid_v4()
+}
+
 /// Whether `id` is a session id as the CLI writes them (a UUID, any case): what every session
 /// operation checks before it looks for a file, so no id can name a path.
 pub fn is_session_id(id: &str) -> bool {
