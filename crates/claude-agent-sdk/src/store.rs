@@ -317,9 +317,9 @@ pub async fn resume_from_store(mut options: Options) -> Result<Options> {
       let Some(list) = store.list_sessions(&project_key) else {
         return Err(Error::InvalidOption("Options.continue with sessionStore requires store.listSessions to be implemented".into()));
       };
-      let mut list = timed("SessionStore.listSessions()".into(), list).await?;
-      list.sort_by(|a, b| b.mtime.cmp(&a.mtime));
-      list.into_iter().next().map(|s| s.session_id)
+      let list = timed("SessionStore.listSessions()".into(), list).await?;
+      // The newest; of equal ones the first listed (a stable sort, as the TypeScript SDK's).
+      list.into_iter().min_by_key(|s| std::cmp::Reverse(s.mtime)).map(|s| s.session_id)
     }
   };
   let Some(session_id) = session_id.filter(|id| raw::is_session_id(id)) else { return Ok(options) };

@@ -170,7 +170,7 @@ async fn a_session_is_resumed_from_the_store_alone() {
 
   let options = options.cwd(&cwd).session_store(store.clone());
   // Without the loading step, a store resume is refused rather than resumed from elsewhere.
-  let refused = query("again", options.clone().resume(SID).build()).err().expect("refused");
+  let Err(refused) = query("again", options.clone().resume(SID).build()) else { panic!("a store resume without resume_from_store must be refused") };
   assert!(refused.to_string().contains("resume_from_store"), "{refused}");
 
   let prepared = resume_from_store(options.clone().resume(SID).build()).await.unwrap();

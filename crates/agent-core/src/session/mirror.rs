@@ -20,8 +20,8 @@
 //! answering control requests, and holds back only what the consumer would see (and the frames
 //! behind the `result`), so the order of messages and appends is the official's.
 //!
-//! One task, the [`worker`], makes the store calls; the loop owns the batching ([`Mirror`]) and
-//! learns of failures and finished batches through [`Event`]s.
+//! One task (`worker`) makes the store calls; the loop owns the batching (`Mirror`) and learns
+//! of failures and finished batches through `Event`s.
 
 use std::collections::VecDeque;
 use std::path::{Component, Path, PathBuf};

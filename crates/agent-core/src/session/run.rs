@@ -369,7 +369,7 @@ impl Loop {
   /// of a held `result`); when the flush a `result` waits for is over, the held lines are handled
   /// as if read now (a later `result` among them may start another flush).
   fn mirror_event(&mut self, event: MirrorEvent) -> Option<Stop> {
-    let Some(mirror) = self.p.mirror.as_mut() else { return None };
+    let mirror = self.p.mirror.as_mut()?;
     match event {
       MirrorEvent::Error(line) => self.deliver(line),
       MirrorEvent::Done => {
