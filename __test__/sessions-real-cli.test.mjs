@@ -5,16 +5,14 @@
 import { describe, it, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { createRequire } from 'node:module'
 import fs from 'node:fs'
 import path from 'node:path'
 import * as official from '@anthropic-ai/claude-agent-sdk'
-import { CLIS, root } from './helpers/clis.mjs'
+import { CLIS } from './helpers/clis.mjs'
 import { sdk as ours } from './helpers/sdk.mjs'
 import { startScriptedModel, lastUserText, toolResults } from '../testing/index.mjs'
 import { forkEverywhere } from './helpers/fork-compare.mjs'
 
-const require = createRequire(import.meta.url)
 const CLI = CLIS['2.1.330']
 const norm = (x) => JSON.parse(JSON.stringify(x ?? null))
 let model
