@@ -179,18 +179,22 @@ test('without a store, transcript_mirror frames are dropped as the official drop
   assert.ok(!a.messages.some((m) => m.type === 'transcript_mirror'))
 })
 
-test('store.append runs in the async context query() was called in', async () => {
+test('store methods run in the async context query() was called in', async () => {
   const als = new AsyncLocalStorage()
   const contexts = {}
   for (const [name, sdk] of [['ours', ours], ['official', official]]) {
     contexts[name] = []
     const { options } = mockOptions(scenario())
     options.env.CLAUDE_CONFIG_DIR = configDir()
-    options.sessionStore = { append: async () => contexts[name].push(als.getStore()), load: async () => null }
+    options.resume = SID // nothing stored: load() answers null and the query goes on
+    options.sessionStore = {
+      append: async () => contexts[name].push(`append: ${als.getStore()}`),
+      load: async () => (contexts[name].push(`load: ${als.getStore()}`), null),
+    }
     await collect(als.run('the caller', () => sdk.query({ prompt: 'hi', options })))
   }
   assert.deepStrictEqual(contexts.ours, contexts.official)
-  assert.deepStrictEqual(contexts.ours, ['the caller', 'the caller', 'the caller'])
+  assert.deepStrictEqual(contexts.ours, ['load: the caller', 'append: the caller', 'append: the caller', 'append: the caller'])
 })
 
 test('options refused with a store, with the official messages', async () => {
@@ -208,4 +212,30 @@ test('options refused with a store, with the official messages', async () => {
     assert.equal(errors[0], errors[1], JSON.stringify(extra))
     assert.ok(errors[0], JSON.stringify(extra))
   }
+})
+
+test('a query left mid-turn (break) still sends what waits to the store', async () => {
+  const source = `
+  import path from 'node:path'
+  export default async function (cli) {
+    await cli.initialize()
+    await cli.nextUserMessage()
+    const file = path.join(process.env.CLAUDE_CONFIG_DIR, 'projects', 'proj', '${SID}.jsonl')
+    cli.systemInit({ session_id: '${SID}' })
+    cli.send({ type: 'transcript_mirror', filePath: file, entries: [{ type: 'user', uuid: 'u1' }] })
+    cli.assistantText('working', { session_id: '${SID}' })
+    await cli.waitStdinClosed()
+  }`
+  const appended = {}
+  for (const [name, sdk] of [['ours', ours], ['official', official]]) {
+    appended[name] = []
+    const { options } = mockOptions(source)
+    options.env.CLAUDE_CONFIG_DIR = configDir()
+    options.sessionStore = { append: async (key, entries) => appended[name].push(...entries.map((e) => e.uuid)), load: async () => null }
+    for await (const m of sdk.query({ prompt: 'hi', options })) if (m.type === 'assistant') break
+  }
+  // Ours sends it in the background as the CLI is stopped; the official before return() resolves.
+  for (let i = 0; i < 250 && appended.ours.length === 0; i++) await new Promise((r) => setTimeout(r, 20))
+  assert.deepStrictEqual(appended.ours, appended.official)
+  assert.deepStrictEqual(appended.ours, ['u1'])
 })
