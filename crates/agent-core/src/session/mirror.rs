@@ -168,7 +168,11 @@ pub(crate) struct Mirror {
   /// Batches handed to the worker and not done.
   outstanding: usize,
   /// While the flush before a `result` runs: that `result` first, then every line for the
-  /// consumer (and every frame) read behind it, in order.
+  /// consumer (and every frame) read behind it, in order. Not bounded by the consumer's queue:
+  /// it holds what the CLI writes between a `result` and the end of the store's calls, which is
+  /// a few lines (the CLI waits for input after a result), for at most 60 s per file when a
+  /// store hangs. (The official stops reading stdout meanwhile; reading on keeps control
+  /// requests answered.)
   held: Option<VecDeque<String>>,
   worker: JoinHandle<()>,
 }
