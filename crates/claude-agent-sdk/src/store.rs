@@ -19,12 +19,13 @@
 //! # async fn run() -> Result<(), claude_agent_sdk::Error> {
 //! let store = Arc::new(InMemorySessionStore::new());
 //! let mut q = query("Hello", Options::builder().session_store(store.clone()).build())?;
-//! let mut session_id = String::new();
+//! let mut session_id = None;
 //! while let Some(m) = q.next().await {
 //!     if let claude_agent_sdk::Message::Result(r) = m? {
 //!         session_id = r.session_id.clone();
 //!     }
 //! }
+//! let session_id = session_id.expect("a session id");
 //! // Later, anywhere the store is reachable: resume from the store alone.
 //! let options = Options::builder().session_store(store.clone()).resume(session_id).build();
 //! let options = claude_agent_sdk::store::resume_from_store(options).await?;
