@@ -11,6 +11,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { AsyncLocalStorage } from 'node:async_hooks'
+import v8 from 'node:v8'
+import vm from 'node:vm'
 import * as official from '@anthropic-ai/claude-agent-sdk'
 import { sdk as ours, collect, mockOptions, readLog } from './helpers/sdk.mjs'
 
@@ -214,8 +216,7 @@ test('options refused with a store, with the official messages', async () => {
   }
 })
 
-test('a query left mid-turn (break) still sends what waits to the store', async () => {
-  const source = `
+const MID_TURN = `
   import path from 'node:path'
   export default async function (cli) {
     await cli.initialize()
@@ -226,10 +227,12 @@ test('a query left mid-turn (break) still sends what waits to the store', async 
     cli.assistantText('working', { session_id: '${SID}' })
     await cli.waitStdinClosed()
   }`
+
+test('a query left mid-turn (break) still sends what waits to the store', async () => {
   const appended = {}
   for (const [name, sdk] of [['ours', ours], ['official', official]]) {
     appended[name] = []
-    const { options } = mockOptions(source)
+    const { options } = mockOptions(MID_TURN)
     options.env.CLAUDE_CONFIG_DIR = configDir()
     options.sessionStore = { append: async (key, entries) => appended[name].push(...entries.map((e) => e.uuid)), load: async () => null }
     for await (const m of sdk.query({ prompt: 'hi', options })) if (m.type === 'assistant') break
@@ -238,4 +241,38 @@ test('a query left mid-turn (break) still sends what waits to the store', async 
   for (let i = 0; i < 250 && appended.ours.length === 0; i++) await new Promise((r) => setTimeout(r, 20))
   assert.deepStrictEqual(appended.ours, appended.official)
   assert.deepStrictEqual(appended.ours, ['u1'])
+})
+
+test('an append answered after the query was left and collected still reaches the engine', async () => {
+  const gc = globalThis.Bun ? () => globalThis.Bun.gc(true) : (v8.setFlagsFromString('--expose-gc'), vm.runInNewContext('gc'))
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+  let calls = 0
+  let release
+  const gate = new Promise((r) => (release = r))
+  const store = {
+    async append() {
+      if (++calls === 1) {
+        await gate
+        throw new Error('store down')
+      }
+    },
+    load: async () => null,
+  }
+  await (async () => {
+    const { options } = mockOptions(MID_TURN)
+    options.env.CLAUDE_CONFIG_DIR = configDir()
+    options.sessionStore = store
+    for await (const m of ours.query({ prompt: 'hi', options })) if (m.type === 'assistant') break
+  })()
+  for (let i = 0; i < 250 && calls === 0; i++) await sleep(20)
+  assert.equal(calls, 1)
+  // Nothing holds the query now: collect it while the store works.
+  for (let i = 0; i < 5; i++) {
+    gc()
+    await sleep(10)
+  }
+  release()
+  // The failure reaches the engine, which tries again (200 ms later), rather than waiting 60 s.
+  for (let i = 0; i < 250 && calls < 2; i++) await sleep(20)
+  assert.equal(calls, 2)
 })

@@ -86,6 +86,9 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
   // Weak: the engine holds this dispatcher for the session's life, and a strong reference back
   // to the session would keep an abandoned Query (and its CLI) from ever being collected.
   let sessionRef
+  // With a session store: answers reach the engine even once the session is collected (its
+  // last batch is sent after the query was left). It holds the engine's host, not the session.
+  let replier
 
   function track(requestId) {
     const call = new RunningCall()
@@ -97,10 +100,10 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
   // answer, never an unhandled rejection.
   function reply(requestId, ok, text) {
     try {
-      sessionRef?.deref()?.reply(requestId, ok, text)
+      ;(sessionRef?.deref() ?? replier)?.reply(requestId, ok, text)
     } catch (err) {
       try {
-        sessionRef?.deref()?.reply(requestId, false, `The SDK could not send the callback's answer: ${errorText(err)}`)
+        ;(sessionRef?.deref() ?? replier)?.reply(requestId, false, `The SDK could not send the callback's answer: ${errorText(err)}`)
       } catch {}
     }
   }
@@ -251,7 +254,10 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
   return {
     dispatch,
     abortAll,
-    attach: (s) => { sessionRef = new WeakRef(s) },
+    attach: (s) => {
+      sessionRef = new WeakRef(s)
+      if (sessionStore) replier = s.replier()
+    },
   }
 }
 

@@ -94,6 +94,21 @@ pub struct NativeSession {
   end: Arc<Mutex<Option<claude_agent_sdk::Error>>>,
 }
 
+/// Answers a session's calls without holding the session (`NativeSession.replier()`).
+#[napi]
+pub struct NativeReplier {
+  host: Arc<JsHost>,
+}
+
+#[napi]
+impl NativeReplier {
+  /// As `NativeSession.reply()`.
+  #[napi]
+  pub fn reply(&self, request_id: String, ok: bool, text: String) {
+    self.host.reply(&request_id, if ok { Ok(text) } else { Err(text) });
+  }
+}
+
 /// Starts a session: validates options, finds the CLI, spawns it, writes `initialize` (and the
 /// prompt). Errors (bad option, no CLI) are thrown with their `code`.
 #[napi(ts_args_type = "params: StartParams, dispatch: (kind: string, requestId: string, payload: string) => unknown")]
@@ -173,6 +188,14 @@ impl NativeSession {
   #[napi]
   pub fn reply(&self, request_id: String, ok: bool, text: String) {
     self.host.reply(&request_id, if ok { Ok(text) } else { Err(text) });
+  }
+
+  /// Answers calls without the session: a query with a session store keeps one, because the
+  /// engine still sends the store's last batch after the query was left (and its session
+  /// collected), and waits for the answer. It holds the host only, not the session.
+  #[napi]
+  pub fn replier(&self) -> NativeReplier {
+    NativeReplier { host: self.host.clone() }
   }
 
   /// Output of a host-started process.
