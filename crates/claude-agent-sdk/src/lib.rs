@@ -84,7 +84,7 @@ pub use query::{
   QueryControl, SettingsFile, SlashCommand,
 };
 pub use server::{McpServer, McpServerBuilder};
-pub use store::{InMemorySessionStore, SessionKey, SessionStore, SessionStoreFlush};
+pub use store::{InMemorySessionStore, SessionKey, SessionStore, SessionStoreFlush, SessionSummaryEntry, StoredSession};
 pub use tool::{input_schema, tool, Content, IntoToolResult, Tool, ToolResult};
 
 #[cfg(test)]

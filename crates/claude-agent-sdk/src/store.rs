@@ -80,6 +80,19 @@ pub struct StoredSession {
   pub mtime: i64,
 }
 
+/// A session's incrementally kept summary (the TypeScript SDK's `SessionSummaryEntry`, which
+/// its stores keep with `foldSessionSummary` inside `append`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionSummaryEntry {
+  /// The session id.
+  pub session_id: String,
+  /// When the summary was written, on the same clock as [`StoredSession::mtime`].
+  pub mtime: i64,
+  /// The SDK's own state: keep it as it is, do not interpret it.
+  pub data: serde_json::Map<String, Value>,
+}
+
 /// What a store method failed with: any error, shown by its `Display` (in a `mirror_error`
 /// message, or in the error a resume ends with).
 pub type StoreError = Box<dyn std::error::Error + Send + Sync>;
@@ -105,6 +118,12 @@ pub trait SessionStore: Send + Sync + 'static {
   /// ([`OptionsBuilder::continue_conversation`](crate::OptionsBuilder::continue_conversation))
   /// from the store.
   fn list_sessions<'a>(&'a self, _project_key: &'a str) -> Option<StoreFuture<'a, Vec<StoredSession>>> {
+    None
+  }
+
+  /// The summaries of a project's sessions in one call, for stores that keep them (the
+  /// TypeScript SDK's listings read them instead of loading each session).
+  fn list_session_summaries<'a>(&'a self, _project_key: &'a str) -> Option<StoreFuture<'a, Vec<SessionSummaryEntry>>> {
     None
   }
 
@@ -142,7 +161,8 @@ impl SessionStoreFlush {
 }
 
 /// A [`SessionStore`] in memory, as the TypeScript SDK's `InMemorySessionStore`: for tests, and
-/// as a model for your own.
+/// as a model for your own. (It keeps no summaries: those are folded by the TypeScript SDK's
+/// `foldSessionSummary`.)
 #[derive(Debug, Default)]
 pub struct InMemorySessionStore {
   inner: Mutex<Memory>,
