@@ -534,6 +534,90 @@ mod tests {
     assert_eq!(store.calls.lock().unwrap().len(), 1);
   }
 
+  /// A host whose store appends wait for the test to answer them.
+  struct Gate(mpsc::UnboundedSender<Reply>);
+
+  impl Host for Gate {
+    fn invoke(&self, calls: Vec<(HostCall, Reply)>) {
+      for (call, reply) in calls {
+        assert_eq!(call.kind, CallKind::StoreAppend);
+        let _ = self.0.send(reply);
+      }
+    }
+    fn cancel(&self, _: &str) {}
+  }
+
+  fn kinds(lines: Vec<Vec<u8>>) -> Vec<String> {
+    lines
+      .iter()
+      .map(|l| {
+        let v: serde_json::Value = serde_json::from_slice(l).unwrap();
+        format!("{}{}", v["type"].as_str().unwrap(), v["subtype"].as_str().map(|s| format!("/{s}")).unwrap_or_default())
+      })
+      .collect()
+  }
+
+  /// The session loop with a mirror: the `result` (and what follows it) waits until the store
+  /// has answered for the turn's entries; a lost batch's `mirror_error` comes first; control
+  /// traffic goes on meanwhile; frames never reach the consumer.
+  #[tokio::test]
+  async fn the_loop_holds_a_result_until_the_store_has_the_turn() {
+    use crate::cli::custom::{host_process, HostProcessEvent};
+    use crate::session::{start, ProcessSpec, SessionSpec};
+    let (written_tx, mut written) = mpsc::unbounded_channel::<Vec<u8>>();
+    let (process, feed) = host_process(Arc::new(move |e| {
+      if let HostProcessEvent::Write(bytes) = e {
+        let _ = written_tx.send(bytes);
+      }
+    }));
+    let (gate_tx, mut appends) = mpsc::unbounded_channel();
+    let mut spec = MirrorSpec::new("/c/projects".into(), false);
+    spec.backoff = vec![]; // one try: a failure is reported at once
+    let started = start(
+      SessionSpec {
+        process: ProcessSpec::Host(process),
+        initialize: serde_json::json!({ "subtype": "initialize" }),
+        servers: vec![],
+        prompt: None,
+        can_use_tool: false,
+        dialogs: Default::default(),
+        forward_stderr: false,
+        initialize_timeout: Duration::from_secs(60),
+        queue_bytes: crate::session::DEFAULT_QUEUE_BYTES,
+        message_text: Default::default(),
+        mirror: Some(spec),
+      },
+      Arc::new(Gate(gate_tx)),
+    )
+    .unwrap();
+    let mut messages = started.messages;
+    let init: serde_json::Value = serde_json::from_slice(written.recv().await.unwrap().trim_ascii()).unwrap();
+    let line = |v: serde_json::Value| feed.stdout(format!("{v}\n").into_bytes());
+    line(serde_json::json!({ "type": "control_response", "response": { "subtype": "success", "request_id": init["request_id"], "response": {} } }));
+    line(serde_json::json!({ "type": "assistant", "message": { "content": [] } }));
+    feed.stdout(frame("a", &["user", "assistant"]).into_bytes());
+    feed.stdout(b"\n".to_vec());
+    line(serde_json::json!({ "type": "result", "subtype": "success" }));
+    line(serde_json::json!({ "type": "system", "subtype": "after" }));
+    // The append is asked for once the loop has read the result: nothing after the assistant
+    // message has reached the consumer.
+    let reply = tokio::time::timeout(Duration::from_secs(20), appends.recv()).await.expect("the result's flush asks the store").unwrap();
+    assert_eq!(kinds(messages.next_batch(16, 1 << 20).await.unwrap().unwrap()), ["assistant"]);
+    assert!(messages.try_batch(16, 1 << 20).is_none(), "the result waits for the store");
+    // A control request is still answered while the result waits.
+    line(serde_json::json!({ "type": "control_request", "request_id": "r1", "request": { "subtype": "mcp_message", "server_name": "nope", "message": { "jsonrpc": "2.0", "id": 1, "method": "ping" } } }));
+    let answer = String::from_utf8(written.recv().await.unwrap()).unwrap();
+    assert!(answer.contains("\"r1\""), "{answer}");
+    reply.send(Err("store down".into()));
+    let mut seen = vec![];
+    while seen.len() < 3 {
+      seen.extend(kinds(messages.next_batch(16, 1 << 20).await.unwrap().unwrap()));
+    }
+    assert_eq!(seen, ["system/mirror_error", "result/success", "system/after"]);
+    feed.exited(crate::cli::child::ExitInfo { code: Some(0), signal: None });
+    assert!(messages.next_batch(16, 1 << 20).await.is_none(), "the clean end");
+  }
+
   #[test]
   fn sizes_count_as_javascript_does() {
     assert_eq!(utf16_len("abc"), 3);
