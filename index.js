@@ -7,24 +7,24 @@ const { tool } = require('./lib/tool')
 const { createSdkMcpServer } = require('./lib/mcp-server')
 const { AbortError } = require('./lib/errors')
 const constants = require('./lib/constants')
-const { lazyFunction, lazyClass } = require('./lib/lazy')
+const { lazyModule, lazyFunction, lazyClass } = require('./lib/lazy')
 
-const settings = () => require('./lib/settings')
-const directConnect = () => require('./lib/direct-connect')
-const sessions = () => require('./lib/sessions')
+const settings = lazyModule(() => require('./lib/settings'))
+const directConnect = lazyModule(() => require('./lib/direct-connect'))
+const sessions = lazyModule(() => require('./lib/sessions'))
 
 module.exports = {
   query, startup, tool, createSdkMcpServer, AbortError,
   ...constants,
-  prewarm: lazyFunction('prewarm', 0, () => require('./lib/prewarm')),
+  prewarm: lazyFunction('prewarm', 0, lazyModule(() => require('./lib/prewarm'))),
   resolveSettings: lazyFunction('resolveSettings', 0, settings),
   filterEscalatingDefaultMode: lazyFunction('filterEscalatingDefaultMode', 1, settings),
-  matchDeniedModels: lazyFunction('matchDeniedModels', 2, () => require('./lib/denied-models')),
+  matchDeniedModels: lazyFunction('matchDeniedModels', 2, lazyModule(() => require('./lib/denied-models'))),
   DirectConnectTransport: lazyClass('DirectConnectTransport', directConnect),
   DirectConnectError: lazyClass('DirectConnectError', directConnect),
   parseDirectConnectUrl: lazyFunction('parseDirectConnectUrl', 1, directConnect),
-  FileIndex: lazyClass('FileIndex', () => require('./lib/file-index')),
-  CommandMatcher: lazyClass('CommandMatcher', () => require('./lib/command-matcher')),
+  FileIndex: lazyClass('FileIndex', lazyModule(() => require('./lib/file-index'))),
+  CommandMatcher: lazyClass('CommandMatcher', lazyModule(() => require('./lib/command-matcher'))),
 }
 // Session functions (lib/sessions.js): transcripts read and written by the engine.
 for (const [name, length] of [

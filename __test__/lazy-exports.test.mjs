@@ -46,6 +46,8 @@ test('lazy functions behave as the modules\' own', async () => {
   // Calls forward arguments, results and throws.
   assert.deepEqual(cjs.parseDirectConnectUrl('cc://example.com:8080'), real('direct-connect').parseDirectConnectUrl('cc://example.com:8080'))
   assert.deepEqual(cjs.parseDirectConnectUrl('cc://tok@example.com'), real('direct-connect').parseDirectConnectUrl('cc://tok@example.com'))
+  // An error a module's own code makes names the export as its class, whichever export loaded it.
+  assert.throws(() => cjs.parseDirectConnectUrl('cc+unix:///tmp/s'), (e) => e.constructor === cjs.DirectConnectError)
   assert.throws(() => cjs.foldSessionSummary(), (e) => { assert.throws(() => real('sessions').foldSessionSummary(), { message: e.message }); return true })
   assert.deepEqual(await cjs.matchDeniedModels(['claude-x', 'claude-y'], ['claude-x']), await real('denied-models').matchDeniedModels(['claude-x', 'claude-y'], ['claude-x']))
   assert.equal(await cjs.getSessionInfo('not-a-uuid', { dir: root }), await real('sessions').getSessionInfo('not-a-uuid', { dir: root }))
@@ -77,6 +79,8 @@ test('lazy classes behave as the modules\' own', async () => {
   const store = new sdk.InMemorySessionStore()
   assert.ok(store instanceof sdk.InMemorySessionStore)
   assert.ok(store instanceof real('sessions').InMemorySessionStore)
+  assert.equal(store.constructor, sdk.InMemorySessionStore)
+  assert.equal(sdk.InMemorySessionStore.prototype.constructor, sdk.InMemorySessionStore)
   const key = { projectKey: 'p', sessionId: 's' }
   await store.append(key, [{ type: 'user', n: 1 }])
   assert.deepEqual(await store.load(key), [{ type: 'user', n: 1 }])
@@ -90,6 +94,8 @@ test('lazy classes behave as the modules\' own', async () => {
   const err = new sdk.DirectConnectError('boom')
   assert.ok(err instanceof Error && err instanceof sdk.DirectConnectError)
   assert.equal(err.message, 'boom')
+  assert.equal(err.constructor, sdk.DirectConnectError)
+  assert.equal(mine.constructor, MyStore)
   const index = new sdk.FileIndex()
   assert.ok(index instanceof sdk.FileIndex)
 })

@@ -6,13 +6,33 @@
 // out the same one, before and after the load — and behaves as the module's own.
 
 /**
+ * A module loaded on the first use of any of its lazy exports. Once loaded, the instances of its
+ * lazy classes name the export as their `constructor`, as an instance's names its class.
+ */
+function lazyModule(load) {
+  let mod
+  const classes = []
+  const get = () => {
+    if (mod === undefined) {
+      mod = load()
+      for (const [name, proxy] of classes) {
+        Object.defineProperty(mod[name].prototype, 'constructor', { value: proxy, writable: true, configurable: true, enumerable: false })
+      }
+    }
+    return mod
+  }
+  get.classes = classes
+  return get
+}
+
+/**
  * A function that loads its module on the first call and forwards every call to the module's
  * export `name` (same `this`, arguments and result). `length` is the real function's (checked by
- * __test__/surface-exports.test.mjs).
+ * __test__/lazy-exports.test.mjs).
  */
-function lazyFunction(name, length, load) {
+function lazyFunction(name, length, mod) {
   let real
-  const fn = { [name](...args) { return (real ??= load()[name]).apply(this, args) } }[name]
+  const fn = { [name](...args) { return (real ??= mod()[name]).apply(this, args) } }[name]
   Object.defineProperty(fn, 'length', { value: length })
   return fn
 }
@@ -21,9 +41,8 @@ function lazyFunction(name, length, load) {
  * A class that loads its module on first use: a Proxy whose every operation (`new`, `extends`,
  * `instanceof`, static members, property reads and writes) goes to the module's export `name`.
  */
-function lazyClass(name, load) {
-  let real
-  const cls = () => (real ??= load()[name])
+function lazyClass(name, mod) {
+  const cls = () => mod()[name]
   // A bound function: constructible, with no own `prototype` to contradict the real class's.
   const target = function () {}.bind(null)
   Object.defineProperty(target, 'name', { value: name })
@@ -45,7 +64,8 @@ function lazyClass(name, load) {
     getPrototypeOf: () => Reflect.getPrototypeOf(cls()),
     setPrototypeOf: (_, proto) => Reflect.setPrototypeOf(cls(), proto),
   })
+  mod.classes.push([name, proxy])
   return proxy
 }
 
-module.exports = { lazyFunction, lazyClass }
+module.exports = { lazyModule, lazyFunction, lazyClass }
