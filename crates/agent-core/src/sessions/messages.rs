@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use super::chain;
+use super::hidden;
 use super::list;
 use super::paths;
 use super::transcript::{parse_entries, Entry, Raw};
@@ -248,9 +249,15 @@ pub fn kinds_keep_origin(origin: Option<&str>) -> bool {
 
 /// The messages of the main conversation of a transcript's text.
 pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
+  let text = super::voice::normalized(text);
+  let text: &str = &text;
   let mut entries = parse_entries(text, &["user", "assistant", "progress", "system", "attachment"]);
   let (list, leaf) = chain::walk_to_leaf(&mut entries);
-  let list = super::queued::show(text, &mut entries, list, leaf);
+  let all = entries.len();
+  let list = super::queued::show(text, &mut entries, list, leaf, |entries, chain| {
+    let chain = hidden::put_back_virtual(entries, chain, all);
+    hidden::add_host_rows(entries, chain, &hidden::host_rows(text), all)
+  });
   chain::mark_local_commands(&mut entries, &list);
   let kept: Vec<usize> = list
     .into_iter()
@@ -260,6 +267,7 @@ pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
       kind_ok && !quiet_turn_closer(e) && !(e.meta && !kinds_keep_origin(e.origin_text())) && !e.sidechain && !e.has_team()
     })
     .collect();
+  let kept = hidden::hide_calls(&mut entries, kept);
   let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], None, None)).collect();
   to_json(&out)
 }
@@ -272,6 +280,12 @@ pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
 /// faulting them in cost more than reading the file. The blocking pool's threads end when idle,
 /// and their buffers with them.
 fn with_text<R>(path: &Path, f: impl FnOnce(&str) -> R) -> Option<R> {
+  with_text_skipping(path, false, f)
+}
+
+/// [`with_text`]; with `skip`, a transcript over [`precompact::FROM`] is read from its last
+/// compaction boundary without a preserved segment, as the official reads it.
+fn with_text_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&str) -> R) -> Option<R> {
   use std::io::Read;
   /// The largest buffer a thread keeps between calls.
   const KEEP_BUFFER: usize = 32 << 20;
@@ -281,6 +295,11 @@ fn with_text<R>(path: &Path, f: impl FnOnce(&str) -> R) -> Option<R> {
   let mut buf = BUFFER.with(|b| std::mem::take(&mut *b.borrow_mut()));
   buf.clear();
   let read = std::fs::File::open(path).and_then(|mut file| file.read_to_end(&mut buf));
+  if skip && matches!(read, Ok(n) if n > super::precompact::FROM) {
+    let kept = super::precompact::skip(&buf);
+    buf.clear();
+    buf.extend_from_slice(&kept);
+  }
   let out = match read {
     Err(_) => None,
     Ok(_) => Some(match std::str::from_utf8(&buf) {
@@ -295,12 +314,12 @@ fn with_text<R>(path: &Path, f: impl FnOnce(&str) -> R) -> Option<R> {
   out
 }
 
-pub fn session_messages(session_id: &str, dir: Option<&str>, include_system: bool, p: &Page) -> String {
+pub fn session_messages(session_id: &str, dir: Option<&str>, include_system: bool, p: &Page, precompact_skip: bool) -> String {
   if !paths::is_uuid(session_id) {
     return "[]".into();
   }
   let Some(loc) = list::locate(session_id, dir) else { return "[]".into() };
-  with_text(&loc.path, |text| conversation_json(text, include_system, p)).unwrap_or_else(|| "[]".into())
+  with_text_skipping(&loc.path, precompact_skip, |text| conversation_json(text, include_system, p)).unwrap_or_else(|| "[]".into())
 }
 
 /// `<project>/<sessionId>/subagents`, for a session found under `dir` or anywhere.
@@ -358,7 +377,9 @@ pub fn subagent_messages(session_id: &str, agent_id: &str, dir: Option<&str>, p:
 pub fn subagent_json(text: &str, tool_use_id: Option<&str>, parent_agent: Option<&str>, p: &Page) -> String {
   let tool_use_id = tool_use_id.filter(|s| valid_tool_id(s)).map(str::to_string);
   let parent_agent = parent_agent.filter(|s| valid_tool_id(s)).map(str::to_string);
-  let mut entries = parse_entries(&text, &["user", "assistant", "attachment"]);
+  let text = super::voice::normalized(text);
+  let text: &str = &text;
+  let mut entries = parse_entries(text, &["user", "assistant", "attachment"]);
   // The chain from the last message back.
   let Some(last) = entries.iter().rposition(|e| e.is_message()) else { return "[]".into() };
   let by_uuid: std::collections::HashMap<String, usize> = entries.iter().enumerate().map(|(i, e)| (e.uuid().to_string(), i)).collect();
@@ -373,9 +394,13 @@ pub fn subagent_json(text: &str, tool_use_id: Option<&str>, parent_agent: Option
     cur = entries[c].parent().filter(|p| !p.is_empty()).and_then(|p| by_uuid.get(p).copied());
   }
   list.reverse();
+  let all = entries.len();
+  let list = hidden::put_back_virtual(&entries, list, all);
+  let list = hidden::add_host_rows(&mut entries, list, &hidden::host_rows(text), all);
   let list = super::queued::show_subagent(text, &mut entries, list);
   chain::mark_local_commands(&mut entries, &list);
   let kept: Vec<usize> = list.into_iter().filter(|&i| entries[i].is_message()).collect();
+  let kept = hidden::hide_calls(&mut entries, kept);
   let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], tool_use_id.as_deref(), parent_agent.as_deref())).collect();
   to_json(&out)
 }

@@ -83,6 +83,14 @@ pub struct Entry<'a> {
   pub queued_command: bool,
   pub denial_kind: Option<Raw<'a>>,
   pub denial_unanswered: Option<Raw<'a>>,
+  /// `isVirtual: true` (a row the host ran, written beside the conversation).
+  pub is_virtual: bool,
+  /// `hostHiddenToolUseIds` (the tool calls the host ran and hid), raw.
+  pub host_hidden: Option<Raw<'a>>,
+  /// `ranByToolUseId` (the hidden call a virtual row belongs to), raw.
+  pub ran_by: Option<Raw<'a>>,
+  /// `hostContent` (what the host showed for a hidden call), raw.
+  pub host_content: Option<Raw<'a>>,
   /// Set on entries rewritten by the chain walk (compaction relinking).
   pub relinked_parent: Option<Option<String>>,
   /// Marked by the local-command pass.
@@ -101,10 +109,12 @@ pub struct Made {
   pub message: String,
   /// The `origin` JSON text.
   pub origin: Option<String>,
+  /// `ranByToolUseId` of a virtual row made from a `host-row` line.
+  pub ran_by: Option<String>,
 }
 
 /// The top-level keys an [`Entry`] is read from, in the order of [`Entry::from_fields`].
-const KEYS: [&str; 23] = [
+const KEYS: [&str; 27] = [
   "type",
   "uuid",
   "parentUuid",
@@ -128,6 +138,10 @@ const KEYS: [&str; 23] = [
   "isQueuedCommand",
   "toolDenialKind",
   "toolDenialUnanswered",
+  "isVirtual",
+  "hostHiddenToolUseIds",
+  "ranByToolUseId",
+  "hostContent",
 ];
 
 /// A key's place in [`KEYS`], told apart by its length and a letter or two before one
@@ -158,6 +172,10 @@ fn slot(k: &[u8]) -> Option<usize> {
     (15, b'i') => 20,
     (14, b't') => 21,
     (20, b't') => 22,
+    (9, b'i') => 23,
+    (20, b'h') => 24,
+    (14, b'r') => 25,
+    (11, b'h') => 26,
     _ => return None,
   };
   (KEYS[n].as_bytes() == k).then_some(n)
@@ -199,7 +217,7 @@ fn nested<'a, T: Deserialize<'a>>(v: Option<&'a str>) -> Result<Option<T>, ()> {
 }
 
 impl<'a> Entry<'a> {
-  fn from_fields(f: &[Option<&'a str>; 23], esc: u64) -> Result<Entry<'a>, ()> {
+  fn from_fields(f: &[Option<&'a str>; 27], esc: u64) -> Result<Entry<'a>, ()> {
     Ok(Entry {
       kind: str_field(f[0], esc & (1 << 0) != 0)?,
       uuid: str_field(f[1], esc & (1 << 1) != 0)?,
@@ -224,6 +242,10 @@ impl<'a> Entry<'a> {
       queued_command: flag(f[20]),
       denial_kind: raw(f[21]),
       denial_unanswered: raw(f[22]),
+      is_virtual: flag(f[23]),
+      host_hidden: raw(f[24]),
+      ran_by: raw(f[25]),
+      host_content: raw(f[26]),
       relinked_parent: None,
       completed_local_command: false,
       attachment_raw: raw(f[11]),
@@ -233,7 +255,7 @@ impl<'a> Entry<'a> {
 
   /// One line as an entry; `None` when it is not a JSON object or a field has the wrong kind.
   pub fn parse(line: &'a str, controls: bool, skimmer: &mut super::skim::Skimmer) -> Option<Entry<'a>> {
-    let mut f = [None; 23];
+    let mut f = [None; 27];
     let esc = skimmer.object_slots(line, controls, slot, &mut f)?;
     Entry::from_fields(&f, esc).ok()
   }
@@ -269,6 +291,17 @@ impl<'a> Entry<'a> {
       Some(m) => m.origin.as_deref(),
       None => self.origin.map(|o| o.get()),
     }
+  }
+  /// An assistant entry that hid tool calls or ran for one (official `gc`).
+  pub fn hides_tools(&self) -> bool {
+    self.kind() == "assistant" && (self.host_hidden.map_or(false, |h| h.get().starts_with('[')) || self.ran_by_text().is_some())
+  }
+  /// `ranByToolUseId` when it is a string.
+  pub fn ran_by_text(&self) -> Option<String> {
+    if let Some(r) = self.made.as_ref().and_then(|m| m.ran_by.clone()) {
+      return Some(r);
+    }
+    self.ran_by.filter(|r| r.get().starts_with('"')).and_then(|r| serde_json::from_str(r.get()).ok())
   }
   pub fn has_team(&self) -> bool {
     self.team_name.map_or(false, |t| !matches!(t.get(), "null" | "\"\"" | "false" | "0"))
