@@ -18,6 +18,7 @@
 
 pub mod chain;
 pub mod cut;
+pub mod dataflow;
 pub mod fork;
 pub mod hidden;
 pub mod info;
