@@ -296,9 +296,7 @@ fn with_text_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&str) -> R) -> 
   buf.clear();
   let read = std::fs::File::open(path).and_then(|mut file| file.read_to_end(&mut buf));
   if skip && matches!(read, Ok(n) if n > super::precompact::FROM) {
-    let kept = super::precompact::skip(&buf);
-    buf.clear();
-    buf.extend_from_slice(&kept);
+    super::precompact::skip(&mut buf);
   }
   let out = match read {
     Err(_) => None,

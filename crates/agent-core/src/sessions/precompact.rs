@@ -33,131 +33,160 @@ fn resets(line: &[u8]) -> bool {
   !(truthy("preservedSegment") || truthy("preservedMessages"))
 }
 
-fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
-  if from > hay.len() {
+fn find(hay: &[u8], needle: &[u8], from: usize, to: usize) -> Option<usize> {
+  if from > to {
     return None;
   }
-  memchr::memmem::find(&hay[from..], needle).map(|n| n + from)
+  memchr::memmem::find(&hay[from..to], needle).map(|n| n + from)
 }
 
+/// What is kept, as ranges of the file's bytes (the official copies them into a new buffer;
+/// here they are moved down in place).
 #[derive(Default)]
 struct State {
-  out: Vec<u8>,
-  last_snapshot: Option<Vec<u8>>,
-  carry: Vec<u8>,
-  /// A snapshot line that began in the previous chunk: its length there and here.
+  out: Vec<(usize, usize)>,
+  last_snapshot: Option<(usize, usize)>,
+  /// The unfinished last line of the previous chunk: it starts here and runs to the chunk's end.
+  carry: Option<usize>,
+  /// A snapshot line that began in the previous chunk.
   straddle: Option<(usize, usize)>,
-  /// The carry as it was before this chunk (a straddling snapshot's first part).
-  carry_before: Vec<u8>,
 }
 
 impl State {
-  /// Finishes the line carried from the previous chunk (official `oF`); returns where this
-  /// chunk's own lines start, or 0 when the carry is to be joined to the chunk.
-  fn finish_carry(&mut self, chunk: &[u8]) -> usize {
-    self.straddle = None;
-    if self.carry.is_empty() {
-      return 0;
+  fn keep(&mut self, a: usize, b: usize) {
+    if a >= b {
+      return;
     }
-    let Some(nl) = memchr::memchr(b'\n', chunk) else { return 0 };
-    let start = nl + 1;
-    if self.carry.starts_with(SNAPSHOT) {
-      self.straddle = Some((self.carry.len(), start));
-      self.last_snapshot = None;
-    } else if self.carry.len() < SNAPSHOT.len() {
-      return 0;
-    } else {
-      if self.carry.starts_with(SYSTEM) {
-        let mut line = self.carry.clone();
-        line.extend_from_slice(&chunk[..nl]);
-        if resets(&line) {
-          self.out.clear();
-          self.last_snapshot = None;
-        }
-      }
-      self.out.extend_from_slice(&self.carry);
-      self.out.extend_from_slice(&chunk[..start]);
+    match self.out.last_mut() {
+      Some(last) if last.1 == a => last.1 = b,
+      _ => self.out.push((a, b)),
     }
-    self.carry.clear();
-    start
   }
 
-  /// The complete lines of `p` (official `sF`, `iF`, `aF`).
-  fn lines(&mut self, p: &[u8], chunk: &[u8]) {
-    let mut marker = find(p, MARKER, 0);
-    let (mut pending, mut s) = (0usize, 0usize);
+  /// Finishes the line carried into the chunk `[cs, ce)` (official `oF`); returns where the
+  /// chunk's own lines start, or `None` when the carry is to be read with the chunk.
+  fn finish_carry(&mut self, b: &[u8], cs: usize, ce: usize) -> Option<usize> {
+    self.straddle = None;
+    let carry = self.carry?;
+    let nl = memchr::memchr(b'\n', &b[cs..ce])? + cs;
+    let start = nl + 1;
+    let text = &b[carry..cs];
+    if text.starts_with(SNAPSHOT) {
+      self.straddle = Some((carry, start));
+      self.last_snapshot = None;
+    } else if text.len() < SNAPSHOT.len() {
+      return None;
+    } else {
+      if text.starts_with(SYSTEM) && resets(&b[carry..nl]) {
+        self.out.clear();
+        self.last_snapshot = None;
+      }
+      self.keep(carry, start);
+    }
+    self.carry = None;
+    Some(start)
+  }
+
+  /// The complete lines of `[ps, pe)` (official `sF`, `iF`, `aF`).
+  fn lines(&mut self, b: &[u8], ps: usize, pe: usize) {
+    let mut marker = find(b, MARKER, ps, pe);
+    let (mut pending, mut s) = (ps, ps);
     let mut snapshot: Option<(usize, usize)> = None;
-    let mut nl = memchr::memchr(b'\n', p);
+    let mut nl = memchr::memchr(b'\n', &b[ps..pe]).map(|n| n + ps);
     while let Some(l) = nl {
       let c = l + 1;
       if let Some(r) = marker {
         if r < s {
-          marker = find(p, MARKER, s);
+          marker = find(b, MARKER, s, pe);
         }
       }
-      if p[s..c].starts_with(SNAPSHOT) {
-        self.out.extend_from_slice(&p[pending..s]);
+      if b[s..c].starts_with(SNAPSHOT) {
+        self.keep(pending, s);
         snapshot = Some((s, c));
         pending = c;
       } else if let Some(r) = marker.filter(|&r| r >= s && r < (s + MARKER_WITHIN).min(c)) {
-        if resets(&p[s..l]) {
+        if resets(&b[s..l]) {
           self.out.clear();
           self.last_snapshot = None;
           snapshot = None;
           self.straddle = None;
           pending = s;
         }
-        marker = find(p, MARKER, r + MARKER.len());
+        marker = find(b, MARKER, r + MARKER.len(), pe);
       }
       s = c;
-      nl = memchr::memchr(b'\n', &p[s..]).map(|n| n + s);
+      nl = memchr::memchr(b'\n', &b[s..pe]).map(|n| n + s);
     }
-    self.out.extend_from_slice(&p[pending..s]);
-    if let Some((a, b)) = snapshot {
-      self.last_snapshot = Some(p[a..b].to_vec());
-    } else if let Some((carried, here)) = self.straddle {
-      let mut snap = self.carry_before[..carried].to_vec();
-      snap.extend_from_slice(&chunk[..here]);
-      self.last_snapshot = Some(snap);
+    self.keep(pending, s);
+    if snapshot.is_some() {
+      self.last_snapshot = snapshot;
+    } else if self.straddle.is_some() {
+      self.last_snapshot = self.straddle;
     }
-    self.carry = p[s..].to_vec();
+    self.carry = (s < pe).then_some(s);
   }
 }
 
-/// The bytes the official reads of a transcript over [`FROM`].
-pub fn skip(bytes: &[u8]) -> Vec<u8> {
+/// Keeps of a transcript over [`FROM`] what the official reads of it, in place.
+pub fn skip(buf: &mut Vec<u8>) {
+  // With no boundary and no snapshot line everything is kept as it is.
+  if memchr::memmem::find(buf, MARKER).is_none() && memchr::memmem::find(buf, SNAPSHOT).is_none() {
+    return;
+  }
+  let b: &[u8] = buf;
   let mut st = State::default();
-  let mut at = 0;
-  while at < bytes.len() {
-    let chunk = &bytes[at..(at + CHUNK).min(bytes.len())];
-    at += chunk.len();
-    let carried = st.carry.clone();
-    let start = st.finish_carry(chunk);
-    let joined;
-    let p: &[u8] = if !st.carry.is_empty() {
-      let mut j = st.carry.clone();
-      j.extend_from_slice(&chunk[start..]);
-      joined = j;
-      &joined
-    } else {
-      &chunk[start..]
+  let mut cs = 0;
+  while cs < b.len() {
+    let ce = (cs + CHUNK).min(b.len());
+    let ps = match st.finish_carry(b, cs, ce) {
+      Some(start) => start,
+      None => st.carry.unwrap_or(cs),
     };
-    st.carry_before = carried;
-    st.lines(p, chunk);
+    st.lines(b, ps, ce);
+    cs = ce;
   }
-  if !st.carry.is_empty() {
-    if st.carry.starts_with(SNAPSHOT) {
-      st.last_snapshot = Some(std::mem::take(&mut st.carry));
+  if let Some(c) = st.carry {
+    if b[c..].starts_with(SNAPSHOT) {
+      st.last_snapshot = Some((c, b.len()));
     } else {
-      let c = std::mem::take(&mut st.carry);
-      st.out.extend_from_slice(&c);
+      st.keep(c, b.len());
     }
   }
-  if let Some(snap) = st.last_snapshot.take() {
-    if st.out.last().map_or(false, |&b| b != b'\n') {
-      st.out.push(b'\n');
-    }
-    st.out.extend_from_slice(&snap);
+  let snapshot = st.last_snapshot.map(|(a, z)| b[a..z].to_vec());
+  if st.out == [(0, buf.len())] && snapshot.is_none() {
+    return;
   }
-  st.out
+  let mut len = 0;
+  for (a, z) in st.out {
+    buf.copy_within(a..z, len);
+    len += z - a;
+  }
+  buf.truncate(len);
+  if let Some(snap) = snapshot {
+    if buf.last().map_or(false, |&c| c != b'\n') {
+      buf.push(b'\n');
+    }
+    buf.extend_from_slice(&snap);
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn run(text: &str) -> String {
+    let mut b = text.as_bytes().to_vec();
+    skip(&mut b);
+    String::from_utf8(b).unwrap()
+  }
+
+  #[test]
+  fn from_the_last_plain_boundary_with_the_last_snapshot_at_the_end() {
+    let boundary = r#"{"type":"system","subtype":"compact_boundary","uuid":"b"}"#;
+    let kept = r#"{"type":"system","subtype":"compact_boundary","compactMetadata":{"preservedSegment":{}}}"#;
+    let snap = r#"{"type":"attribution-snapshot","n":1}"#;
+    let text = format!("{{\"a\":1}}\n{snap}\n{boundary}\n{{\"b\":2}}\n{kept}\n{snap}\n{{\"c\":3}}");
+    assert_eq!(run(&text), format!("{boundary}\n{{\"b\":2}}\n{kept}\n{{\"c\":3}}\n{snap}\n"));
+    assert_eq!(run("{\"a\":1}\n{\"b\":2}\n"), "{\"a\":1}\n{\"b\":2}\n");
+  }
 }
