@@ -10,7 +10,7 @@ use super::chain;
 use super::hidden;
 use super::list;
 use super::paths;
-use super::transcript::{parse_entries, Entry, Raw};
+use super::transcript::{parse_entries_seen, Entry, Raw, Seen};
 
 #[derive(Default, Clone, Debug)]
 pub struct Page {
@@ -247,16 +247,28 @@ pub fn kinds_keep_origin(origin: Option<&str>) -> bool {
   matches!(v.get("kind").and_then(|k| k.as_str()), Some("channel" | "observer" | "observer-activity" | "slack-ping" | "voice-call" | "peer"))
 }
 
+const MAIN_KINDS: [&str; 5] = ["user", "assistant", "progress", "system", "attachment"];
+
 /// The messages of the main conversation of a transcript's text.
 pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
-  let text = super::voice::normalized(text);
-  let text: &str = &text;
-  let mut entries = parse_entries(text, &["user", "assistant", "progress", "system", "attachment"]);
+  let (entries, seen) = parse_entries_seen(text, &MAIN_KINDS);
+  if seen.voice {
+    // Voice-call records read as the entries they carry: the text is rewritten and read again.
+    drop(entries);
+    let text = super::voice::normalized(text).into_owned();
+    let (entries, seen) = parse_entries_seen(&text, &MAIN_KINDS);
+    return conversation_of(&text, entries, seen, include_system, p);
+  }
+  conversation_of(text, entries, seen, include_system, p)
+}
+
+fn conversation_of<'a>(text: &'a str, mut entries: Vec<Entry<'a>>, seen: Seen, include_system: bool, p: &Page) -> String {
   let (list, leaf) = chain::walk_to_leaf(&mut entries);
   let all = entries.len();
-  let list = super::queued::show(text, &mut entries, list, leaf, |entries, chain| {
+  let rows = if seen.host_row { hidden::host_rows(text) } else { Vec::new() };
+  let list = super::queued::show(text, seen.queued, &mut entries, list, leaf, |entries, chain| {
     let chain = hidden::put_back_virtual(entries, chain, all);
-    hidden::add_host_rows(entries, chain, &hidden::host_rows(text), all)
+    hidden::add_host_rows(entries, chain, &rows, all)
   });
   chain::mark_local_commands(&mut entries, &list);
   let kept: Vec<usize> = list
@@ -373,19 +385,28 @@ pub fn subagent_messages(session_id: &str, agent_id: &str, dir: Option<&str>, p:
 
 /// The messages of a subagent transcript's text, attributed to the tool call that ran it.
 pub fn subagent_json(text: &str, tool_use_id: Option<&str>, parent_agent: Option<&str>, p: &Page) -> String {
+  const KINDS: [&str; 3] = ["user", "assistant", "attachment"];
+  let (entries, seen) = parse_entries_seen(text, &KINDS);
+  if seen.voice {
+    drop(entries);
+    let text = super::voice::normalized(text).into_owned();
+    let (entries, seen) = parse_entries_seen(&text, &KINDS);
+    return subagent_of(&text, entries, seen, tool_use_id, parent_agent, p);
+  }
+  subagent_of(text, entries, seen, tool_use_id, parent_agent, p)
+}
+
+fn subagent_of<'a>(text: &'a str, mut entries: Vec<Entry<'a>>, seen: Seen, tool_use_id: Option<&str>, parent_agent: Option<&str>, p: &Page) -> String {
   let tool_use_id = tool_use_id.filter(|s| valid_tool_id(s)).map(str::to_string);
   let parent_agent = parent_agent.filter(|s| valid_tool_id(s)).map(str::to_string);
-  let text = super::voice::normalized(text);
-  let text: &str = &text;
-  let mut entries = parse_entries(text, &["user", "assistant", "attachment"]);
   // The chain from the last message back.
   let Some(last) = entries.iter().rposition(|e| e.is_message()) else { return "[]".into() };
   let by_uuid: std::collections::HashMap<String, usize> = entries.iter().enumerate().map(|(i, e)| (e.uuid().to_string(), i)).collect();
   let mut list = Vec::new();
-  let mut seen = std::collections::HashSet::new();
+  let mut walked = std::collections::HashSet::new();
   let mut cur = Some(last);
   while let Some(c) = cur {
-    if !seen.insert(entries[c].uuid().to_string()) {
+    if !walked.insert(entries[c].uuid().to_string()) {
       break;
     }
     list.push(c);
@@ -394,8 +415,9 @@ pub fn subagent_json(text: &str, tool_use_id: Option<&str>, parent_agent: Option
   list.reverse();
   let all = entries.len();
   let list = hidden::put_back_virtual(&entries, list, all);
-  let list = hidden::add_host_rows(&mut entries, list, &hidden::host_rows(text), all);
-  let list = super::queued::show_subagent(text, &mut entries, list);
+  let rows = if seen.host_row { hidden::host_rows(text) } else { Vec::new() };
+  let list = hidden::add_host_rows(&mut entries, list, &rows, all);
+  let list = super::queued::show_subagent(seen.queued, &mut entries, list);
   chain::mark_local_commands(&mut entries, &list);
   let kept: Vec<usize> = list.into_iter().filter(|&i| entries[i].is_message()).collect();
   let kept = hidden::hide_calls(&mut entries, kept);
@@ -410,7 +432,7 @@ mod tests {
   #[test]
   fn direct_json_matches_serde() {
     let text = "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"s\\\"q\",\"timestamp\":\"t\\u0001\",\"isMeta\":true,\"origin\":{\"kind\":\"channel\"},\"message\":{\"role\":\"user\",\"content\":\"h\\u00e9\u{e9}\"}}\n{\"type\":\"assistant\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"isCompactSummary\":true,\"message\":{\"id\":\"m\",\"content\":[]}}\n{\"type\":\"user\",\"uuid\":\"u3\",\"isQueuedCommand\":true,\"toolDenialKind\":\"user-rejected\",\"toolDenialUnanswered\":\"stream-closed\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\"}]}}\n";
-    let entries = parse_entries(text, &["user", "assistant"]);
+    let entries = super::transcript::parse_entries(text, &["user", "assistant"]);
     assert_eq!(entries.len(), 3);
     let list: Vec<OutMessage<'_>> = entries.iter().map(|e| out_message(e, Some("t\\x"), None)).collect();
     assert_eq!(to_json(&list), serde_json::to_string(&list).unwrap());

@@ -391,8 +391,9 @@ fn as_user<'a>(e: &Entry<'a>, keep_meta: bool, uuids: &mut HashSet<String>) -> O
 /// `widen` turns the chain into the list the commands are looked for in (the host's virtual
 /// rows put in); the trailing commands are found from the chain itself, as the official finds
 /// them.
-pub fn show<'a>(text: &str, entries: &mut Vec<Entry<'a>>, chain: Vec<usize>, leaf: Option<usize>, widen: impl FnOnce(&mut Vec<Entry<'a>>, Vec<usize>) -> Vec<usize>) -> Vec<usize> {
-  if !scan::has(text, "queued_command") {
+/// `queued`: whether the transcript has a queued-command attachment at all.
+pub fn show<'a>(text: &str, queued: bool, entries: &mut Vec<Entry<'a>>, chain: Vec<usize>, leaf: Option<usize>, widen: impl FnOnce(&mut Vec<Entry<'a>>, Vec<usize>) -> Vec<usize>) -> Vec<usize> {
+  if !queued {
     return widen(entries, chain);
   }
   let trail = leaf.map(|l| trailing(entries, &chain, l)).unwrap_or_default();
@@ -405,8 +406,8 @@ pub fn show<'a>(text: &str, entries: &mut Vec<Entry<'a>>, chain: Vec<usize>, lea
 
 /// [`show`] for a subagent's conversation: meta commands too, nothing trailing, no delivery
 /// records (the official's `KT` with `keepMeta`).
-pub fn show_subagent(text: &str, entries: &mut Vec<Entry<'_>>, list: Vec<usize>) -> Vec<usize> {
-  if !scan::has(text, "queued_command") {
+pub fn show_subagent(queued: bool, entries: &mut Vec<Entry<'_>>, list: Vec<usize>) -> Vec<usize> {
+  if !queued {
     return list;
   }
   let n = list.len();

@@ -599,6 +599,32 @@ pub fn block_ids(e: &Entry<'_>, kind: &str) -> Vec<String> {
 /// transcript is cut at line ends into parts parsed on a few threads (the entries keep their
 /// file order).
 pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
+  parse_entries_seen(text, kinds).0
+}
+
+/// What the line scan saw besides the entries it keeps: lines the conversation passes read
+/// whole, which are looked for only when one was seen (instead of a search of the whole text
+/// per kind).
+#[derive(Default, Clone, Copy)]
+pub struct Seen {
+  /// A `system` line of subtype `voice_call_talk`.
+  pub voice: bool,
+  /// A `host-row` line.
+  pub host_row: bool,
+  /// A kept attachment entry of type `queued_command`.
+  pub queued: bool,
+}
+
+impl Seen {
+  fn add(&mut self, o: Seen) {
+    self.voice |= o.voice;
+    self.host_row |= o.host_row;
+    self.queued |= o.queued;
+  }
+}
+
+/// [`parse_entries`], and what else the scan saw.
+pub fn parse_entries_seen<'a>(text: &'a str, kinds: &[&str]) -> (Vec<Entry<'a>>, Seen) {
   /// Below this a transcript is parsed on the calling thread: the line scanner reads the 6 MB
   /// bench transcript in about 2.5 ms, and on a shared machine waiting for extra threads to be
   /// scheduled cost more than they saved (native call median 15.5 ms on one thread, 19.6–35 ms
@@ -606,7 +632,9 @@ pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
   const PARALLEL_FROM: usize = 16 << 20;
   let threads = if text.len() >= PARALLEL_FROM { std::thread::available_parallelism().map_or(1, |n| n.get()).min(4) } else { 1 };
   if threads <= 1 {
-    return parse_part(text, kinds);
+    let mut seen = Seen::default();
+    let out = parse_part(text, kinds, &mut seen);
+    return (out, seen);
   }
   let bytes = text.as_bytes();
   let mut parts = Vec::with_capacity(threads);
@@ -625,20 +653,27 @@ pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
   std::thread::scope(|s| {
     let mut handles = Vec::with_capacity(parts.len());
     for &part in &parts[1..] {
-      match std::thread::Builder::new().spawn_scoped(s, move || parse_part(part, kinds)) {
+      match std::thread::Builder::new().spawn_scoped(s, move || {
+        let mut seen = Seen::default();
+        (parse_part(part, kinds, &mut seen), seen)
+      }) {
         Ok(h) => handles.push(Ok(h)),
         // No thread to be had: this part is parsed here, in order.
         Err(_) => handles.push(Err(part)),
       }
     }
-    let mut done = vec![parse_part(parts[0], kinds)];
+    let mut seen = Seen::default();
+    let mut done = vec![parse_part(parts[0], kinds, &mut seen)];
     for h in handles {
       match h {
         Ok(h) => match h.join() {
-          Ok(v) => done.push(v),
+          Ok((v, o)) => {
+            done.push(v);
+            seen.add(o);
+          }
           Err(panic) => std::panic::resume_unwind(panic),
         },
-        Err(part) => done.push(parse_part(part, kinds)),
+        Err(part) => done.push(parse_part(part, kinds, &mut seen)),
       }
     }
     // One allocation of the final size (growing the first part's vector would hold both).
@@ -646,11 +681,11 @@ pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
     for v in done {
       out.extend(v);
     }
-    out
+    (out, seen)
   })
 }
 
-fn parse_part<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
+fn parse_part<'a>(text: &'a str, kinds: &[&str], seen: &mut Seen) -> Vec<Entry<'a>> {
   let mut out = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
   let controls = super::skim::has_controls(text.as_bytes());
   let mut skimmer = super::skim::Skimmer::default();
@@ -659,7 +694,19 @@ fn parse_part<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
     if line.is_empty() {
       continue;
     }
-    let Some(e) = Entry::parse(line, controls, &mut skimmer) else { continue };
+    let Some(e) = Entry::parse(line, controls, &mut skimmer) else {
+      // A line the scanner does not take (such as one with a lone surrogate escape) may still
+      // be one of these to `JSON.parse`: the passes that read them then search the text.
+      seen.voice |= super::scan::has(line, "voice_call_talk");
+      seen.host_row |= super::scan::has(line, "host-row");
+      continue;
+    };
+    match e.kind() {
+      "system" if e.subtype.as_deref() == Some("voice_call_talk") => seen.voice = true,
+      "host-row" => seen.host_row = true,
+      "attachment" if e.attachment.as_ref().and_then(|a| a.kind.as_deref()) == Some("queued_command") => seen.queued = true,
+      _ => {}
+    }
     if e.uuid.is_some() && kinds.contains(&e.kind()) {
       out.push(e);
     }
