@@ -284,32 +284,60 @@ fn conversation_of<'a>(text: &'a str, mut entries: Vec<Entry<'a>>, seen: Seen, i
   to_json(&out)
 }
 
-/// Reads a whole transcript (lossy UTF-8); `None` when it cannot be read.
 /// Reads a whole transcript (lossy UTF-8) and hands its text to `f`; `None` when it cannot be
-/// read. The bytes go into a buffer this thread keeps for its next transcript when it is at
-/// most [`KEEP_BUFFER`] long: a fresh multi-megabyte buffer per call would be new pages from
-/// the kernel each time (the allocator hands a freed buffer that size back to the system), and
-/// faulting them in cost more than reading the file. The blocking pool's threads end when idle,
-/// and their buffers with them.
+/// read.
 fn with_text<R>(path: &Path, f: impl FnOnce(&str) -> R) -> Option<R> {
   with_text_skipping(path, false, f)
 }
 
-/// [`with_text`]; with `skip`, a transcript over [`precompact::FROM`] is read from its last
-/// compaction boundary without a preserved segment, as the official reads it.
+/// Fills `buf` with the bytes of `f` at `at`.
+fn read_exact_at(f: &std::fs::File, mut buf: &mut [u8], mut at: usize) -> std::io::Result<()> {
+  while !buf.is_empty() {
+    match super::info::read_at(f, buf, at as u64) {
+      Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+      Ok(n) => {
+        buf = &mut buf[n..];
+        at += n;
+      }
+      Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+      Err(e) => return Err(e),
+    }
+  }
+  Ok(())
+}
+
+/// [`with_text`]; with `skip`, a transcript over [`precompact::FROM`] is read as the official
+/// reads it: from its last compaction boundary without a preserved segment (read from the end
+/// backward, so the part before is not read at all).
+///
+/// The bytes go into a buffer kept for the next call when it is at most [`KEEP_BUFFER`] long:
+/// a fresh multi-megabyte buffer per call would be new pages from the kernel each time (the
+/// allocator hands a freed buffer that size back to the system), and faulting them in cost more
+/// than reading the file. One buffer is kept for the process (the calls run on libuv's pool,
+/// whose threads live as long as the process): at most 8 MiB held between calls.
 fn with_text_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&str) -> R) -> Option<R> {
   use std::io::Read;
-  /// The largest buffer a thread keeps between calls.
-  const KEEP_BUFFER: usize = 32 << 20;
-  thread_local! {
-    static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-  }
-  let mut buf = BUFFER.with(|b| std::mem::take(&mut *b.borrow_mut()));
+  /// The largest buffer kept between calls.
+  const KEEP_BUFFER: usize = 8 << 20;
+  static SPARE: std::sync::Mutex<Vec<u8>> = std::sync::Mutex::new(Vec::new());
+  let mut buf = SPARE.try_lock().map(|mut b| std::mem::take(&mut *b)).unwrap_or_default();
   buf.clear();
-  let read = std::fs::File::open(path).and_then(|mut file| file.read_to_end(&mut buf));
-  if skip && matches!(read, Ok(n) if n > super::precompact::FROM) {
-    super::precompact::skip(&mut buf);
-  }
+  let read = std::fs::File::open(path).and_then(|mut file| {
+    let size = file.metadata()?.len() as usize;
+    if skip && size > super::precompact::FROM {
+      match super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, out, at)) {
+        // Shorter than it was a moment ago (rewritten meanwhile): read as it is now.
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+          let size = file.metadata()?.len() as usize;
+          super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, out, at))?;
+        }
+        r => r?,
+      }
+      Ok(buf.len())
+    } else {
+      file.read_to_end(&mut buf)
+    }
+  });
   let out = match read {
     Err(_) => None,
     Ok(_) => Some(match std::str::from_utf8(&buf) {
@@ -319,7 +347,11 @@ fn with_text_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&str) -> R) -> 
   };
   if buf.capacity() <= KEEP_BUFFER {
     buf.clear();
-    BUFFER.with(|b| *b.borrow_mut() = buf);
+    if let Ok(mut spare) = SPARE.try_lock() {
+      if spare.capacity() < buf.capacity() {
+        *spare = buf;
+      }
+    }
   }
   out
 }
@@ -432,7 +464,7 @@ mod tests {
   #[test]
   fn direct_json_matches_serde() {
     let text = "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"s\\\"q\",\"timestamp\":\"t\\u0001\",\"isMeta\":true,\"origin\":{\"kind\":\"channel\"},\"message\":{\"role\":\"user\",\"content\":\"h\\u00e9\u{e9}\"}}\n{\"type\":\"assistant\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"isCompactSummary\":true,\"message\":{\"id\":\"m\",\"content\":[]}}\n{\"type\":\"user\",\"uuid\":\"u3\",\"isQueuedCommand\":true,\"toolDenialKind\":\"user-rejected\",\"toolDenialUnanswered\":\"stream-closed\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\"}]}}\n";
-    let entries = super::transcript::parse_entries(text, &["user", "assistant"]);
+    let entries = crate::sessions::transcript::parse_entries(text, &["user", "assistant"]);
     assert_eq!(entries.len(), 3);
     let list: Vec<OutMessage<'_>> = entries.iter().map(|e| out_message(e, Some("t\\x"), None)).collect();
     assert_eq!(to_json(&list), serde_json::to_string(&list).unwrap());

@@ -4,6 +4,12 @@
 //! and a boundary is recognised differently inside a chunk (the `"compact_boundary"` marker in
 //! the line's first 256 bytes) and across a chunk edge (the line starts with
 //! `{"type":"system"`); this follows the same chunks so it finds the same boundaries.
+//!
+//! The official reads the whole file forward. Which lines it takes for boundaries depends only
+//! on each line and where it lies against the chunk edges, so here the file is read from its
+//! end backward until the last boundary is found ([`read`]): the part before it is not read at
+//! all. [`skip`], the forward reading as the official does it, is kept as the reference the
+//! backward reading is tested against.
 
 use serde_json::Value;
 
@@ -33,6 +39,7 @@ fn resets(line: &[u8]) -> bool {
   !(truthy("preservedSegment") || truthy("preservedMessages"))
 }
 
+#[cfg(test)]
 fn find(hay: &[u8], needle: &[u8], from: usize, to: usize) -> Option<usize> {
   if from > to {
     return None;
@@ -40,8 +47,8 @@ fn find(hay: &[u8], needle: &[u8], from: usize, to: usize) -> Option<usize> {
   memchr::memmem::find(&hay[from..to], needle).map(|n| n + from)
 }
 
-/// What is kept, as ranges of the file's bytes (the official copies them into a new buffer;
-/// here they are moved down in place).
+/// The forward reading (tests): what is kept, as ranges of the file's bytes.
+#[cfg(test)]
 #[derive(Default)]
 struct State {
   out: Vec<(usize, usize)>,
@@ -52,6 +59,7 @@ struct State {
   straddle: Option<(usize, usize)>,
 }
 
+#[cfg(test)]
 impl State {
   fn keep(&mut self, a: usize, b: usize) {
     if a >= b {
@@ -127,8 +135,10 @@ impl State {
   }
 }
 
-/// Keeps of a transcript over [`FROM`] what the official reads of it, in place.
-pub fn skip(buf: &mut Vec<u8>) {
+/// Keeps of a transcript over [`FROM`] what the official reads of it, in place, reading it
+/// forward in `chunk`-byte chunks as the official does.
+#[cfg(test)]
+fn skip(buf: &mut Vec<u8>, chunk: usize) {
   // With no boundary and no snapshot line everything is kept as it is.
   if memchr::memmem::find(buf, MARKER).is_none() && memchr::memmem::find(buf, SNAPSHOT).is_none() {
     return;
@@ -137,7 +147,7 @@ pub fn skip(buf: &mut Vec<u8>) {
   let mut st = State::default();
   let mut cs = 0;
   while cs < b.len() {
-    let ce = (cs + CHUNK).min(b.len());
+    let ce = (cs + chunk).min(b.len());
     let ps = match st.finish_carry(b, cs, ce) {
       Some(start) => start,
       None => st.carry.unwrap_or(cs),
@@ -170,14 +180,163 @@ pub fn skip(buf: &mut Vec<u8>) {
   }
 }
 
+/// Whether the line `[s, l)` (its line feed at `l`) is one the official resets its reading at,
+/// reading in `chunk`-byte chunks: a plain boundary, recognised by the marker in its first 256
+/// bytes when the official reads it within one chunk, and by its start `{"type":"system"` when
+/// it reaches past a chunk edge (unless it starts less than 30 bytes before that edge and ends
+/// within the next chunk: the official then reads it joined to that chunk).
+fn resets_at(line: &[u8], s: usize, l: usize, chunk: usize) -> bool {
+  if line.starts_with(SNAPSHOT) {
+    return false;
+  }
+  let edge = (s / chunk + 1) * chunk;
+  let across = l >= edge && !(edge - s < SNAPSHOT.len() && l < edge + chunk);
+  if across {
+    line.starts_with(SYSTEM) && resets(line)
+  } else {
+    memchr::memmem::find(&line[..line.len().min(MARKER_WITHIN + MARKER.len() - 1)], MARKER).map_or(false, |r| r < MARKER_WITHIN) && resets(line)
+  }
+}
+
+/// Reads a transcript of `size` bytes as the official reads one over [`FROM`], into `out`
+/// (cleared), from its end backward: `read_at(offset, buffer)` fills `buffer` with the bytes at
+/// `offset`. The last 2 MiB are read first, then twice as much each time until the last plain
+/// boundary is among whole lines read (or the start is reached).
+pub fn read(size: usize, out: &mut Vec<u8>, read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+  read_with(size, 2 * CHUNK, out, read_at)
+}
+
+fn read_with(size: usize, first: usize, out: &mut Vec<u8>, read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+  read_with_chunk(size, first, CHUNK, out, read_at)
+}
+
+fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, mut read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+  out.clear();
+  // `out` holds the bytes from `start` to the end.
+  let mut start = size.saturating_sub(first);
+  out.resize(size - start, 0);
+  read_at(start, out)?;
+  // Lines starting at or after this were looked at (none yet).
+  let mut checked = size;
+  let found = loop {
+    // The first line start in `out`: after its first line feed, or its start at the file's.
+    let first_line = if start == 0 { Some(0) } else { memchr::memchr(b'\n', &out[..]).map(|n| start + n + 1) };
+    if let Some(from) = first_line.filter(|&f| f < checked) {
+      // Whole lines starting in [from, checked): the last that resets wins.
+      let mut last = None;
+      let mut s = from;
+      while s < checked {
+        let Some(l) = memchr::memchr(b'\n', &out[s - start..]).map(|n| s + n) else { break };
+        let line = &out[s - start..l - start];
+        if (memchr::memmem::find(line, MARKER).is_some() || line.starts_with(SYSTEM)) && resets_at(line, s, l, chunk) {
+          last = Some(s);
+        }
+        s = l + 1;
+      }
+      checked = from;
+      if last.is_some() {
+        break last;
+      }
+    }
+    if start == 0 {
+      break None;
+    }
+    // Twice as much before what was read.
+    let more = (size - start).max(first);
+    let from = start.saturating_sub(more);
+    let mut head = vec![0u8; start - from + out.len()];
+    read_at(from, &mut head[..start - from])?;
+    head[start - from..].copy_from_slice(out);
+    *out = head;
+    start = from;
+  };
+  // Keep from the boundary (or the start), without snapshot lines but the last, which goes last.
+  let keep_from = found.unwrap_or(0) - start;
+  let mut snapshot: Option<Vec<u8>> = None;
+  let mut len = 0;
+  let mut s = keep_from;
+  while s < out.len() {
+    let end = memchr::memchr(b'\n', &out[s..]).map_or(out.len(), |n| s + n + 1);
+    if out[s..end].starts_with(SNAPSHOT) {
+      snapshot = Some(out[s..end].to_vec());
+    } else {
+      out.copy_within(s..end, len);
+      len += end - s;
+    }
+    s = end;
+  }
+  out.truncate(len);
+  if let Some(snap) = snapshot {
+    if out.last().map_or(false, |&c| c != b'\n') {
+      out.push(b'\n');
+    }
+    out.extend_from_slice(&snap);
+  }
+  Ok(())
+}
+
 #[cfg(test)]
 mod tests {
   use super::*;
 
   fn run(text: &str) -> String {
     let mut b = text.as_bytes().to_vec();
-    skip(&mut b);
+    skip(&mut b, CHUNK);
+    let mut r = Vec::new();
+    read_with(text.len(), 16, &mut r, |at, out| Ok(out.copy_from_slice(&text.as_bytes()[at..at + out.len()]))).unwrap();
+    assert_eq!(r, b);
     String::from_utf8(b).unwrap()
+  }
+
+  /// Random transcripts of boundaries (plain, preserved, marker late in the line, not starting
+  /// with {"type":"system"), snapshots and padding, read forward in small chunks and backward:
+  /// the same bytes are kept.
+  #[test]
+  fn backward_reading_keeps_what_forward_reading_keeps() {
+    let mut seed = 0x9e3779b97f4a7c15u64;
+    let mut rand = move |n: usize| {
+      seed ^= seed << 13;
+      seed ^= seed >> 7;
+      seed ^= seed << 17;
+      (seed % n as u64) as usize
+    };
+    let kinds = [
+      r#"{"type":"system","subtype":"compact_boundary","uuid":"x"}"#.to_string(),
+      r#"{"parentUuid":null,"type":"system","subtype":"compact_boundary","uuid":"y"}"#.to_string(),
+      r#"{"type":"system","subtype":"compact_boundary","compactMetadata":{"preservedMessages":{"uuids":[]}}}"#.to_string(),
+      format!(r#"{{"type":"system","pad":"{}","subtype":"compact_boundary"}}"#, "p".repeat(250)),
+      r#"{"type":"attribution-snapshot","n":1}"#.to_string(),
+      r#"{"type":"attribution-snapshot","n":2,"x":"compact_boundary"}"#.to_string(),
+      r#"{"type":"user","text":"plain"}"#.to_string(),
+      r#"{"type":"system","subtype":"informational"}"#.to_string(),
+      "not json \"compact_boundary\"".to_string(),
+    ];
+    let mut changed = 0;
+    for round in 0..3000 {
+      let mut text = String::new();
+      for _ in 0..rand(14) {
+        let k = &kinds[rand(kinds.len())];
+        if rand(3) == 0 {
+          text.push_str(&format!(r#"{{"type":"user","pad":"{}"}}"#, "z".repeat(rand(90))));
+          text.push('\n');
+        }
+        text.push_str(k);
+        text.push('\n');
+      }
+      if rand(2) == 0 {
+        text.push_str(&kinds[rand(kinds.len())]);
+      }
+      let chunk = [16, 31, 64, 100, 1 << 20][rand(5)];
+      let mut forward = text.as_bytes().to_vec();
+      skip(&mut forward, chunk);
+      changed += usize::from(forward != text.as_bytes());
+      for first in [1, 7, 64] {
+        let mut backward = Vec::new();
+        read_with_chunk(text.len(), first, chunk, &mut backward, |at, out| Ok(out.copy_from_slice(&text.as_bytes()[at..at + out.len()]))).unwrap();
+        assert_eq!(String::from_utf8_lossy(&backward), String::from_utf8_lossy(&forward), "round {round}, chunk {chunk}, first {first}:\n{text}");
+      }
+    }
+    assert!(changed > 1500, "most transcripts had something skipped or moved ({changed})");
   }
 
   #[test]
