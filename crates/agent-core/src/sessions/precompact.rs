@@ -210,8 +210,17 @@ fn read_with(size: usize, first: usize, out: &mut Vec<u8>, read_at: impl FnMut(u
   read_with_chunk(size, first, CHUNK, out, read_at)
 }
 
+/// A searcher for `needle`, built once.
+fn finder(cell: &'static std::sync::OnceLock<memchr::memmem::Finder<'static>>, needle: &'static [u8]) -> &'static memchr::memmem::Finder<'static> {
+  cell.get_or_init(|| memchr::memmem::Finder::new(needle))
+}
+
 fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, mut read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+  static MARKERS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+  static SNAPSHOTS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+  let markers = finder(&MARKERS, MARKER);
   out.clear();
+  out.reserve(size);
   // `out` holds the bytes from `start` to the end.
   let mut start = size.saturating_sub(first);
   out.resize(size - start, 0);
@@ -222,16 +231,35 @@ fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, m
     // The first line start in `out`: after its first line feed, or its start at the file's.
     let first_line = if start == 0 { Some(0) } else { memchr::memchr(b'\n', &out[..]).map(|n| start + n + 1) };
     if let Some(from) = first_line.filter(|&f| f < checked) {
-      // Whole lines starting in [from, checked): the last that resets wins.
-      let mut last = None;
-      let mut s = from;
-      while s < checked {
-        let Some(l) = memchr::memchr(b'\n', &out[s - start..]).map(|n| s + n) else { break };
-        let line = &out[s - start..l - start];
-        if (memchr::memmem::find(line, MARKER).is_some() || line.starts_with(SYSTEM)) && resets_at(line, s, l, chunk) {
-          last = Some(s);
+      // Whole lines starting in [from, checked) that may reset: those with the marker, and
+      // those reaching past a chunk edge. The last that resets wins.
+      let mut last: Option<usize> = None;
+      let line_at = |at: usize| -> (usize, Option<usize>) {
+        let s = memchr::memrchr(b'\n', &out[..at - start]).map_or(start, |n| start + n + 1);
+        (s, memchr::memchr(b'\n', &out[at - start..]).map(|n| at + n))
+      };
+      let consider = |s: usize, l: Option<usize>, last: &mut Option<usize>| {
+        if let Some(l) = l {
+          if s >= from && s < checked && last.map_or(true, |x| s > x) && resets_at(&out[s - start..l - start], s, l, chunk) {
+            *last = Some(s);
+          }
         }
-        s = l + 1;
+      };
+      // (`checked` is a line start: the lines starting before it end before it.)
+      for m in markers.find_iter(&out[from - start..checked - start]) {
+        let at = from + m;
+        let (s, l) = line_at(at);
+        if at - s < MARKER_WITHIN {
+          consider(s, l, &mut last);
+        }
+      }
+      let mut edge = (from / chunk + 1) * chunk;
+      while edge < checked {
+        let (s, l) = line_at(edge);
+        if s < edge {
+          consider(s, l, &mut last);
+        }
+        edge += chunk;
       }
       checked = from;
       if last.is_some() {
@@ -241,32 +269,36 @@ fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, m
     if start == 0 {
       break None;
     }
-    // Twice as much before what was read.
-    let more = (size - start).max(first);
-    let from = start.saturating_sub(more);
-    let mut head = vec![0u8; start - from + out.len()];
-    read_at(from, &mut head[..start - from])?;
-    head[start - from..].copy_from_slice(out);
-    *out = head;
-    start = from;
+    // Twice as much before what was read, read in front of it.
+    let more = (size - start).max(first).min(start);
+    let had = out.len();
+    out.resize(had + more, 0);
+    out.copy_within(0..had, more);
+    start -= more;
+    read_at(start, &mut out[..more])?;
   };
   // Keep from the boundary (or the start), without snapshot lines but the last, which goes last.
-  let keep_from = found.unwrap_or(0) - start;
-  let mut snapshot: Option<Vec<u8>> = None;
+  let keep_from = found.unwrap_or(start) - start;
+  let mut snapshot: Option<(usize, usize)> = None;
   let mut len = 0;
-  let mut s = keep_from;
-  while s < out.len() {
-    let end = memchr::memchr(b'\n', &out[s..]).map_or(out.len(), |n| s + n + 1);
-    if out[s..end].starts_with(SNAPSHOT) {
-      snapshot = Some(out[s..end].to_vec());
-    } else {
-      out.copy_within(s..end, len);
-      len += end - s;
+  let mut run = keep_from;
+  let found_at: Vec<usize> = finder(&SNAPSHOTS, SNAPSHOT).find_iter(&out[keep_from..]).map(|m| keep_from + m).filter(|&s| s + start == 0 || out[s - 1] == b'\n').collect();
+  for s in found_at {
+    if s < run {
+      continue;
     }
-    s = end;
+    let end = memchr::memchr(b'\n', &out[s..]).map_or(out.len(), |n| s + n + 1);
+    out.copy_within(run..s, len);
+    len += s - run;
+    run = end;
+    snapshot = Some((s, end));
   }
+  let snap = snapshot.map(|(a, z)| out[a..z].to_vec());
+  let total = out.len();
+  out.copy_within(run..total, len);
+  len += total - run;
   out.truncate(len);
-  if let Some(snap) = snapshot {
+  if let Some(snap) = snap {
     if out.last().map_or(false, |&c| c != b'\n') {
       out.push(b'\n');
     }
@@ -330,7 +362,7 @@ mod tests {
       let mut forward = text.as_bytes().to_vec();
       skip(&mut forward, chunk);
       changed += usize::from(forward != text.as_bytes());
-      for first in [1, 7, 64] {
+      for first in [1, 7, 13, 29, 64, 200] {
         let mut backward = Vec::new();
         read_with_chunk(text.len(), first, chunk, &mut backward, |at, out| Ok(out.copy_from_slice(&text.as_bytes()[at..at + out.len()]))).unwrap();
         assert_eq!(String::from_utf8_lossy(&backward), String::from_utf8_lossy(&forward), "round {round}, chunk {chunk}, first {first}:\n{text}");
