@@ -85,3 +85,56 @@ test('a session resumed from a store is written out as the official writes it', 
   assert.deepStrictEqual(mine.files, theirs.files)
   assert.deepStrictEqual(mine, theirs)
 })
+
+// On macOS the official asks the login keychain (`security find-generic-password`) for the
+// credentials when no config folder, API key or OAuth token is set, and prefers its answer to
+// `~/.claude/.credentials.json`. Run on any platform: `process.platform` says darwin, a fake
+// `security` on PATH answers (and records how it was asked), HOME holds the config folder.
+async function runOnMac(sdk, { answer, env = {} }) {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'store-resume-home-'))
+  const bin = path.join(home, 'bin')
+  fs.mkdirSync(path.join(home, '.claude'), { recursive: true })
+  fs.mkdirSync(bin)
+  fs.writeFileSync(path.join(home, '.claude', '.credentials.json'), JSON.stringify({ claudeAiOauth: { accessToken: 'from-file' } }))
+  const asked = path.join(home, 'asked')
+  const reply = answer === undefined ? 'exit 44' : `printf '%s\\n' '${answer}'`
+  fs.writeFileSync(path.join(bin, 'security'), `#!/bin/sh\nprintf '%s|' "$@" >> '${asked}'\necho >> '${asked}'\n${reply}\n`, { mode: 0o755 })
+  const saved = { platform: Object.getOwnPropertyDescriptor(process, 'platform'), env: { ...process.env } }
+  Object.defineProperty(process, 'platform', { value: 'darwin' })
+  for (const k of ['CLAUDE_CONFIG_DIR', 'ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_SECURESTORAGE_CONFIG_DIR', 'CLAUDE_CODE_CUSTOM_OAUTH_URL']) delete process.env[k]
+  Object.assign(process.env, { HOME: home, USER: 'ada', PATH: `${bin}${path.delimiter}${process.env.PATH}` }, env)
+  try {
+    // The CLI's env is a copy of this process's, made after the changes above.
+    const { log, options } = mockOptions(SCENARIO, { resume: SESSION, sessionStore: store() })
+    const { error } = await collect(sdk.query({ prompt: 'go', options }))
+    assert.equal(error, null)
+    const [seen] = scenarioRecords(log)
+    const credentials = seen.files.find(([f]) => f === '.credentials.json')
+    return { credentials, asked: fs.existsSync(asked) ? fs.readFileSync(asked, 'utf8') : null }
+  } finally {
+    Object.defineProperty(process, 'platform', saved.platform)
+    for (const k of Object.keys(process.env)) if (!(k in saved.env)) delete process.env[k]
+    Object.assign(process.env, saved.env)
+    fs.rmSync(home, { recursive: true, force: true })
+  }
+}
+
+test('on macOS a resume takes the keychain credentials as the official does', { skip: process.platform === 'win32' }, async () => {
+  const cases = [
+    // The keychain answers: its credentials, without the refresh token.
+    { answer: '{"claudeAiOauth":{"accessToken":"from-keychain","refreshToken":"r"}}' },
+    // It has none: the file's.
+    { answer: undefined },
+    // A config folder of its own: a hashed item name.
+    { answer: '{"k":1}', env: { CLAUDE_SECURESTORAGE_CONFIG_DIR: '/Users/ada/alt' } },
+    // An API key: the keychain is not asked.
+    { answer: '{"k":2}', env: { ANTHROPIC_API_KEY: 'sk-test' } },
+  ]
+  for (const c of cases) {
+    const [mine, theirs] = [await runOnMac(ours, c), await runOnMac(official, c)]
+    assert.deepStrictEqual(mine, theirs, JSON.stringify(c))
+  }
+  const first = await runOnMac(ours, cases[0])
+  assert.deepStrictEqual(first.credentials, ['.credentials.json', '{"claudeAiOauth":{"accessToken":"from-keychain"}}', '600'])
+  assert.equal(first.asked, 'find-generic-password|-a|ada|-w|-s|Claude Code-credentials|\n')
+})

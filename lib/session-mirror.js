@@ -153,6 +153,14 @@ function checkStoreOptions(options) {
   }
 }
 
+/** The `env` option as strings (a value JavaScript calls false says nothing), or undefined. */
+function envStrings(env) {
+  if (env == null || typeof env !== 'object') return undefined
+  const out = {}
+  for (const [k, v] of Object.entries(env)) if (v != null) out[k] = typeof v === 'string' ? v : v ? String(v) : ''
+  return out
+}
+
 /**
  * Loads a stored session (and its subagents) into a fresh config folder for the CLI to resume
  * from. Resolves with `{ dir, sessionId }`, or null when there is nothing to resume.
@@ -198,6 +206,10 @@ async function materialize(options) {
     subagents,
     configFrom: configDirOf(options),
     globalFrom: options.env?.CLAUDE_CONFIG_DIR ?? process.env.CLAUDE_CONFIG_DIR ?? os.homedir(),
+    // On macOS the official prefers the login keychain's credentials (engine: sessions/keychain.rs).
+    keychain: process.platform === 'darwin',
+    optionsEnv: envStrings(options.env),
+    hostEnv: process.platform === 'darwin' ? envStrings(process.env) : undefined,
   })
   return { dir, sessionId }
 }

@@ -5,6 +5,7 @@
 //! entries come from the user's store (loaded by the host); this writes them, off the host's
 //! event loop. On any failure the folder is removed.
 
+use std::collections::HashMap;
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
@@ -45,6 +46,17 @@ pub struct Request {
   pub config_from: PathBuf,
   /// The folder holding the global `.claude.json`.
   pub global_from: PathBuf,
+  /// Whether this platform keeps credentials in a login keychain (macOS) that the official
+  /// consults ([`super::keychain`]).
+  #[serde(default)]
+  pub keychain: bool,
+  /// The query's `env` option, when given (where the official looks for the variables that
+  /// make it skip the keychain).
+  #[serde(default)]
+  pub options_env: Option<HashMap<String, String>>,
+  /// The host's environment, when the host keeps its own (see [`super::keychain::read_for`]).
+  #[serde(default)]
+  pub host_env: Option<HashMap<String, String>>,
 }
 
 /// A name that is one plain path component (no separator, no `..`).
@@ -139,11 +151,26 @@ fn copy_from(from: &Path, to: &Path) -> std::io::Result<()> {
   }
 }
 
+/// The credentials: the keychain's where the official asks it and it answers, else the config
+/// folder's file (none when neither has them); without refresh tokens either way.
+fn write_credentials(r: &Request) -> std::io::Result<()> {
+  let file = match fs::read(r.config_from.join(".credentials.json")) {
+    Ok(bytes) => Some(bytes),
+    Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+    Err(e) => return Err(e),
+  };
+  let from_keychain = if r.keychain { super::keychain::read_for(r.options_env.as_ref(), r.host_env.as_ref()).map_err(std::io::Error::other)? } else { None };
+  match from_keychain.map(String::into_bytes).or(file) {
+    Some(bytes) => private_file(&r.dir.join(".credentials.json"), &without_refresh_tokens(bytes)),
+    None => Ok(()),
+  }
+}
+
 fn write_all(r: &Request) -> std::io::Result<()> {
   let project_dir = r.dir.join("projects").join(&r.project_key);
   private_dir(&project_dir)?;
   private_file(&project_dir.join(format!("{}.jsonl", r.session_id)), r.text.as_bytes())?;
-  write_from(&r.config_from.join(".credentials.json"), &r.dir.join(".credentials.json"), without_refresh_tokens)?;
+  write_credentials(r)?;
   for suffix in OAUTH_SUFFIXES {
     let name = format!(".claude{suffix}.json");
     copy_from(&r.global_from.join(&name), &r.dir.join(&name))?;
@@ -230,6 +257,9 @@ mod tests {
       ],
       config_from: config.clone(),
       global_from: config.clone(),
+      keychain: false,
+      options_env: None,
+      host_env: None,
     };
     let out: Value = serde_json::from_str(&materialize(&r).unwrap()).unwrap();
     assert_eq!(out["dir"], dir.to_str().unwrap());
@@ -269,6 +299,9 @@ mod tests {
       subagents: vec![],
       config_from: dir.clone(),
       global_from: dir.clone(),
+      keychain: false,
+      options_env: None,
+      host_env: None,
     };
     assert!(materialize(&r("../x", "0a1b2c3d-4e5f-6789-abcd-ef0123456789")).is_err());
     assert!(materialize(&r("p", "../../etc")).is_err());

@@ -11,7 +11,8 @@
 //! - [`chain`]: the conversation chain (compaction, leaf, split assistant messages).
 //! - [`messages`]: the `SessionMessage` output of a chain, subagents.
 //! - [`mutate`], [`fork`], [`write`]: crash-safe changes.
-//! - [`materialize`]: a stored session written out for the CLI to resume.
+//! - [`materialize`]: a stored session written out for the CLI to resume ([`keychain`]: the
+//!   macOS login keychain as its credentials' source).
 //!
 //! [`call`] is the one entry point the bindings use: an operation name and JSON arguments in,
 //! JSON text out. It does blocking file I/O: call it off any event loop thread.
@@ -23,6 +24,7 @@ pub mod fork;
 pub mod hidden;
 pub mod info;
 pub mod list;
+pub mod keychain;
 pub mod materialize;
 pub mod messages;
 pub mod mutate;
