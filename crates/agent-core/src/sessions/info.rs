@@ -38,12 +38,12 @@ fn read_window(f: &File, offset: u64, n: usize) -> std::io::Result<Vec<u8>> {
 }
 
 #[cfg(unix)]
-pub(crate) fn read_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+fn read_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
   std::os::unix::fs::FileExt::read_at(f, buf, offset)
 }
 
 #[cfg(windows)]
-pub(crate) fn read_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+fn read_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
   std::os::windows::fs::FileExt::seek_read(f, buf, offset)
 }
 

@@ -290,18 +290,12 @@ fn with_text<R>(path: &Path, f: impl FnOnce(&str) -> R) -> Option<R> {
   with_text_skipping(path, false, f)
 }
 
-/// Fills `buf` with the bytes of `f` at `at`.
-fn read_exact_at(f: &std::fs::File, mut buf: &mut [u8], mut at: usize) -> std::io::Result<()> {
-  while !buf.is_empty() {
-    match super::info::read_at(f, buf, at as u64) {
-      Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
-      Ok(n) => {
-        buf = &mut buf[n..];
-        at += n;
-      }
-      Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-      Err(e) => return Err(e),
-    }
+/// Appends the `len` bytes of `f` at `at` to `out`.
+fn append_at(mut f: &std::fs::File, at: usize, len: usize, out: &mut Vec<u8>) -> std::io::Result<()> {
+  use std::io::{Read, Seek};
+  f.seek(std::io::SeekFrom::Start(at as u64))?;
+  if f.take(len as u64).read_to_end(out)? != len {
+    return Err(std::io::ErrorKind::UnexpectedEof.into());
   }
   Ok(())
 }
@@ -325,11 +319,11 @@ fn with_text_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&str) -> R) -> 
   let read = std::fs::File::open(path).and_then(|mut file| {
     let size = file.metadata()?.len() as usize;
     if skip && size > super::precompact::FROM {
-      match super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, out, at)) {
+      match super::precompact::read(size, &mut buf, |at, len, out| append_at(&file, at, len, out)) {
         // Shorter than it was a moment ago (rewritten meanwhile): read as it is now.
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
           let size = file.metadata()?.len() as usize;
-          super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, out, at))?;
+          super::precompact::read(size, &mut buf, |at, len, out| append_at(&file, at, len, out))?;
         }
         r => r?,
       }

@@ -199,14 +199,14 @@ fn resets_at(line: &[u8], s: usize, l: usize, chunk: usize) -> bool {
 }
 
 /// Reads a transcript of `size` bytes as the official reads one over [`FROM`], into `out`
-/// (cleared), from its end backward: `read_at(offset, buffer)` fills `buffer` with the bytes at
-/// `offset`. The last 2 MiB are read first, then twice as much each time until the last plain
+/// (cleared), from its end backward: `read_at(offset, len, out)` appends the `len` bytes at
+/// `offset` to `out` (without zero-filling them first). The last 2 MiB are read first, then twice as much each time until the last plain
 /// boundary is among whole lines read (or the start is reached).
-pub fn read(size: usize, out: &mut Vec<u8>, read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+pub fn read(size: usize, out: &mut Vec<u8>, read_at: impl FnMut(usize, usize, &mut Vec<u8>) -> std::io::Result<()>) -> std::io::Result<()> {
   read_with(size, 2 * CHUNK, out, read_at)
 }
 
-fn read_with(size: usize, first: usize, out: &mut Vec<u8>, read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+fn read_with(size: usize, first: usize, out: &mut Vec<u8>, read_at: impl FnMut(usize, usize, &mut Vec<u8>) -> std::io::Result<()>) -> std::io::Result<()> {
   read_with_chunk(size, first, CHUNK, out, read_at)
 }
 
@@ -215,7 +215,7 @@ fn finder(cell: &'static std::sync::OnceLock<memchr::memmem::Finder<'static>>, n
   cell.get_or_init(|| memchr::memmem::Finder::new(needle))
 }
 
-fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, mut read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, mut read_at: impl FnMut(usize, usize, &mut Vec<u8>) -> std::io::Result<()>) -> std::io::Result<()> {
   static MARKERS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
   static SNAPSHOTS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
   let markers = finder(&MARKERS, MARKER);
@@ -223,8 +223,7 @@ fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, m
   out.reserve(size);
   // `out` holds the bytes from `start` to the end.
   let mut start = size.saturating_sub(first);
-  out.resize(size - start, 0);
-  read_at(start, out)?;
+  read_at(start, size - start, out)?;
   // Lines starting at or after this were looked at (none yet).
   let mut checked = size;
   let found = loop {
@@ -269,13 +268,11 @@ fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, m
     if start == 0 {
       break None;
     }
-    // Twice as much before what was read, read in front of it.
+    // Twice as much before what was read, read after it and turned to the front.
     let more = (size - start).max(first).min(start);
-    let had = out.len();
-    out.resize(had + more, 0);
-    out.copy_within(0..had, more);
     start -= more;
-    read_at(start, &mut out[..more])?;
+    read_at(start, more, out)?;
+    out.rotate_right(more);
   };
   // Keep from the boundary (or the start), without snapshot lines but the last, which goes last.
   let keep_from = found.unwrap_or(start) - start;
@@ -315,7 +312,7 @@ mod tests {
     let mut b = text.as_bytes().to_vec();
     skip(&mut b, CHUNK);
     let mut r = Vec::new();
-    read_with(text.len(), 16, &mut r, |at, out| Ok(out.copy_from_slice(&text.as_bytes()[at..at + out.len()]))).unwrap();
+    read_with(text.len(), 16, &mut r, |at, len, out| Ok(out.extend_from_slice(&text.as_bytes()[at..at + len]))).unwrap();
     assert_eq!(r, b);
     String::from_utf8(b).unwrap()
   }
@@ -364,7 +361,7 @@ mod tests {
       changed += usize::from(forward != text.as_bytes());
       for first in [1, 7, 13, 29, 64, 200] {
         let mut backward = Vec::new();
-        read_with_chunk(text.len(), first, chunk, &mut backward, |at, out| Ok(out.copy_from_slice(&text.as_bytes()[at..at + out.len()]))).unwrap();
+        read_with_chunk(text.len(), first, chunk, &mut backward, |at, len, out| Ok(out.extend_from_slice(&text.as_bytes()[at..at + len]))).unwrap();
         assert_eq!(String::from_utf8_lossy(&backward), String::from_utf8_lossy(&forward), "round {round}, chunk {chunk}, first {first}:\n{text}");
       }
     }
