@@ -301,8 +301,8 @@ fn append_at(mut f: &std::fs::File, at: usize, len: usize, out: &mut Vec<u8>) ->
 }
 
 /// [`with_text`]; with `skip`, a transcript over [`precompact::FROM`] is read as the official
-/// reads it: from its last compaction boundary without a preserved segment (read from the end
-/// backward, so the part before is not read at all).
+/// reads it: from its last compaction boundary without a preserved segment (its last 2 MiB read
+/// first: a boundary there spares reading the part before it).
 ///
 /// The bytes go into a buffer kept for the next call when it is at most [`KEEP_BUFFER`] long:
 /// a fresh multi-megabyte buffer per call would be new pages from the kernel each time (the

@@ -6,9 +6,8 @@
 //! `{"type":"system"`); this follows the same chunks so it finds the same boundaries.
 //!
 //! The official reads the whole file forward. Which lines it takes for boundaries depends only
-//! on each line and where it lies against the chunk edges, so here the file is read from its
-//! end backward until the last boundary is found ([`read`]): the part before it is not read at
-//! all. [`skip`], the forward reading as the official does it, is kept as the reference the
+//! on each line and where it lies against the chunk edges, so here the last 2 MiB are read
+//! first ([`read`]): when the last boundary is there, the part before it is not read at all. [`skip`], the forward reading as the official does it, is kept as the reference the
 //! backward reading is tested against.
 
 use serde_json::Value;
@@ -200,8 +199,8 @@ fn resets_at(line: &[u8], s: usize, l: usize, chunk: usize) -> bool {
 
 /// Reads a transcript of `size` bytes as the official reads one over [`FROM`], into `out`
 /// (cleared), from its end backward: `read_at(offset, len, out)` appends the `len` bytes at
-/// `offset` to `out` (without zero-filling them first). The last 2 MiB are read first, then twice as much each time until the last plain
-/// boundary is among whole lines read (or the start is reached).
+/// `offset` to `out` (without zero-filling them first). The last 2 MiB are read first; when
+/// the last plain boundary is not among their whole lines, the whole file.
 pub fn read(size: usize, out: &mut Vec<u8>, read_at: impl FnMut(usize, usize, &mut Vec<u8>) -> std::io::Result<()>) -> std::io::Result<()> {
   read_with(size, 2 * CHUNK, out, read_at)
 }
@@ -260,7 +259,6 @@ fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, m
         }
         edge += chunk;
       }
-      checked = from;
       if last.is_some() {
         break last;
       }
@@ -268,11 +266,13 @@ fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, m
     if start == 0 {
       break None;
     }
-    // Twice as much before what was read, read after it and turned to the front.
-    let more = (size - start).max(first).min(start);
-    start -= more;
-    read_at(start, more, out)?;
-    out.rotate_right(more);
+    // Not in the last part: the whole file, read again from its start (a boundary, when there
+    // is one, is usually near the end; when there is none, reading the part read twice costs
+    // less than putting the parts together).
+    out.clear();
+    start = 0;
+    checked = size;
+    read_at(0, size, out)?;
   };
   // Keep from the boundary (or the start), without snapshot lines but the last, which goes last.
   let keep_from = found.unwrap_or(start) - start;
