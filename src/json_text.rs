@@ -7,11 +7,6 @@ use napi::{Error, Result, Status};
 pub struct JsonArrayText(Vec<u8>);
 
 impl JsonArrayText {
-  /// Latin-1 JSON text as it is (the session functions' results).
-  pub fn latin1(text: Vec<u8>) -> Self {
-    Self(text)
-  }
-
   /// Latin-1 JSON lines joined into the text of one JSON array. A batch of one message that is
   /// an object (`{` first, as every CLI message) is that message's text as it is; JS tells it
   /// from an array by its first character. A large message then costs no copy on the JS thread

@@ -54,7 +54,7 @@ pub use host::{Call, CallKind, CallResult, Host, Reply};
 pub use process::{ProcessEvent, ProcessFeed, ProcessSink};
 pub use server::{ServerAction, ServerDef};
 pub use session::{AbortHandle, Chunk, MessageQueue, Session};
-pub use sessions::{is_session_id, sessions_call, sessions_call_latin1, SessionsFailure};
+pub use sessions::{is_session_id, sessions_call, SessionsFailure};
 
 use crate::error::{Error, Result};
 
