@@ -81,6 +81,7 @@ ok = run('node', process.execPath, ['--test', '--test-concurrency=2', ...selecte
 // end; the Node running this script runs everything.
 const OTHER_NODES_RUN = ['__test__/surface-helpers.test.mjs', '__test__/engine-routing.test.mjs', '__test__/engine-lifecycle.test.mjs', '__test__/query-control.test.mjs', '__test__/module-formats.test.mjs', '__test__/e2e-real-cli.test.mjs', '__test__/async-context.test.mjs', '__test__/workers.test.mjs']
 OTHER_NODES_RUN.push('__test__/large-strings.test.mjs')
+OTHER_NODES_RUN.push('__test__/lazy-exports.test.mjs')
 // Node 24 (AsyncLocalStorage on AsyncContextFrame): where it differs, async context in callbacks,
 // Workers, the module formats and the real CLI.
 const NODE24_RUN = ['__test__/module-formats.test.mjs', '__test__/e2e-real-cli.test.mjs', '__test__/async-context.test.mjs', '__test__/workers.test.mjs']
