@@ -118,4 +118,71 @@ describe('forkSession up to every entry, side by side', () => {
     assert.equal(lines.filter((l) => l.forkedFrom).at(-1).attachment?.prompt, 'queued')
     assert.deepStrictEqual(lines.filter((l) => !l.forkedFrom).map((l) => l.type), ['history-suppression', 'hybrid-organization', 'content-replacement', 'atis-latch', 'tools-used', 'custom-title'])
   })
+
+  it('data-flow and derived-from records, and a voice call\'s folded command, as the official carries them', async () => {
+    const other = uuidFrom(rand)
+    const { sessionId, file } = write([
+      {
+        type: 'data-flow-records',
+        v: 1,
+        records: [
+          { tool_name: 'Read', tool_use_id: 'toolu_1', source: { type: 'file', id: '/a' }, touched: { kind: 'artifact', id: 'art1', action: 'read' } },
+          { tool_use_id: 'toolu_2', inner_call_index: 2, carried: true },
+          { event_id: 'ev1', tool_name: 'x', no_message: true, implicit: true },
+          { response_id: 'msg_abc', listed: ['msg_old', 'bad id'], mark_sent_by: 'u' },
+          { response_id: 'msg_keep' },
+          { tool_use_id: 'bad\u0001' },
+          'not an object',
+          { tool_name: 'Srv', tool_use_id: 'toolu_3', server: { type: 'claude_ai_connector', id: 'mcpsrv_01' + 'H8xN5jZ3qKdWm2LpR7vTbY', directory_id: null }, mcp_tool_name: 'search' },
+          { tool_use_id: 'toolu_4', server: { type: 'client_configured', transport: 'stdio', plugin_id_hash: 'h' }, touched: { kind: 'memory', id: null, action: 'copy', to: 'm2' } },
+          { tool_use_id: 'toolu_5', server: null, source: { type: 'web', id: null } },
+          { tool_use_id: 'toolu_6', inner_call_index: -1 },
+        ],
+      },
+      { id: 'u1', parent: null, ...user('one'), dataFlowOn: true },
+      { id: 'a1', ...assistant('answer one'), dataFlowOn: true },
+      {
+        type: 'data-flow-records',
+        v: 1,
+        records: [
+          { tool_use_id: 'toolu_2', inner_call_index: 2, tool_name: '' },
+          { tool_use_id: 'toolu_1', tool_name: 'Read', source: { type: 'file', id: '/a' }, touched: { kind: 'artifact', id: 'art1', action: 'read' }, no_message: true },
+          { response_id: 'msg_def', listed: ['msg_abc'] },
+        ],
+      },
+      { type: 'data-flow-records', v: 1, sessionId: other, records: [{ response_id: 'msg_zzz' }, { tool_use_id: 'toolu_o', tool_name: 'Bash' }] },
+      { type: 'data-flow-incomplete', sessionId: other, codes: [3, 3, 300, 'x'] },
+      { type: 'data-flow-records', v: 1, agentId: 'sub', records: [{ tool_use_id: 'toolu_sub' }] },
+      { type: 'data-flow-records', v: 2, records: [] },
+      { type: 'derived-from', v: 1, sessions: [{ type: 'claude_code_session', id: other, via: 'resume', started: '2026-01-01' }, { type: 'unknown', id: null, via: 'teleport' }, { type: 'bogus' }] },
+      { id: 'u2', ...user('two'), forkedFrom: { sessionId: 'an-earlier-session', messageUuid: 'x' } },
+      { id: 'v1', type: 'system', subtype: 'voice_call_talk', content: 'spoken', origin: { kind: 'voice-call' }, fold: { command: { source_uuid: '@u1', commandMode: 'prompt' } } },
+      { id: 'a2', ...assistant('answer two') },
+      { id: 'b1', parent: null, logicalParentUuid: '@a2', ...boundary({}) },
+      { id: 'u3', parent: 'b1', ...user('three') },
+    ])
+    assert.ok((await forkEverywhere(ours, official, sessionId, file)) >= 7)
+    const fork = await ours.forkSession(sessionId)
+    const lines = fs.readFileSync(path.join(path.dirname(file), `${fork.sessionId}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    assert.deepStrictEqual(lines.filter((l) => !l.forkedFrom).map((l) => l.type), ['data-flow-incomplete', 'data-flow-records', 'derived-from', 'custom-title'])
+    const voice = lines.find((l) => l.subtype === 'voice_call_talk')
+    assert.equal(voice.fold.command.source_uuid, lines.find((l) => l.message?.content === 'one').uuid, 'the folded command names the fork\'s entry')
+  })
+
+  it('a derived-from record alone, and data-flow records of another session only', async () => {
+    const other = uuidFrom(rand)
+    const a = write([
+      { type: 'derived-from', v: 1, sessions: [{ type: 'claude_code_session', id: other, via: 'clear' }, { type: 'claude_code_session', id: other, via: 'clear' }] },
+      { id: 'u1', parent: null, ...user('one') },
+      { id: 'a1', ...assistant('answer one') },
+    ])
+    assert.ok((await forkEverywhere(ours, official, a.sessionId, a.file)) >= 2)
+    const b = write([
+      { type: 'data-flow-records', v: 1, sessionId: other, records: [{ tool_use_id: 'toolu_o', tool_name: 'Bash' }] },
+      { id: 'u1', parent: null, ...user('one') },
+      { id: 'a1', ...assistant('answer one') },
+      { type: 'data-flow-records', v: 1, snapshot: true, records: [{ tool_use_id: 'toolu_s' }, { tool_use_id: 'toolu_s' }] },
+    ])
+    assert.ok((await forkEverywhere(ours, official, b.sessionId, b.file)) >= 2)
+  })
 })

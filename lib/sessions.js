@@ -136,6 +136,8 @@ async function getSessionMessages(sessionId, options) {
     limit: options?.limit,
     offset: options?.offset,
     includeSystemMessages: options?.includeSystemMessages ?? false,
+    // Over 5 MiB the official reads from the last compaction boundary unless this is set.
+    precompactSkip: !['1', 'true', 'yes', 'on'].includes(String(process.env.CLAUDE_CODE_DISABLE_PRECOMPACT_SKIP ?? '').toLowerCase().trim()),
   }))
 }
 

@@ -18,6 +18,7 @@ export function forkLines(file) {
     if (n === lastForked || !o.forkedFrom) delete o.timestamp
     if (!o.forkedFrom) delete o.ts
     if (typeof o.attachment?.source_uuid === 'string') o.attachment.source_uuid = orig.get(o.attachment.source_uuid) ?? o.attachment.source_uuid
+    if (typeof o.fold?.command?.source_uuid === 'string') o.fold.command.source_uuid = orig.get(o.fold.command.source_uuid) ?? o.fold.command.source_uuid
     const seg = o.compactMetadata?.preservedSegment
     if (seg) for (const k of ['headUuid', 'anchorUuid', 'tailUuid']) if (k in seg) seg[k] = map(seg[k])
     const pm = o.compactMetadata?.preservedMessages
@@ -40,6 +41,7 @@ export async function forkEverywhere(ours, official, sessionId, file) {
   for (const e of entries) {
     if (typeof e.uuid === 'string' && e.isSidechain !== true) targets.add(e.uuid)
     if (typeof e.attachment?.source_uuid === 'string') targets.add(e.attachment.source_uuid)
+    if (typeof e.fold?.command?.source_uuid === 'string') targets.add(e.fold.command.source_uuid)
   }
   const outcome = async (sdk, upToMessageId) => {
     try {

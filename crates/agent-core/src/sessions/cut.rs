@@ -72,8 +72,13 @@ fn kept_uuids(v: &Value) -> Vec<&str> {
   out
 }
 
-/// The source uuid of a queued command attachment (official `Np`).
+/// The source uuid of a queued command attachment, or of a voice call's folded command
+/// (official `Np`).
 fn source_uuid(v: &Value) -> Option<&str> {
+  if s(v, "type") == Some("system") && s(v, "subtype") == Some("voice_call_talk") {
+    let cmd = v.get("fold")?.as_object()?.get("command")?.as_object()?;
+    return cmd.get("source_uuid").and_then(Value::as_str).filter(|u| !u.is_empty());
+  }
   if s(v, "type") != Some("attachment") {
     return None;
   }

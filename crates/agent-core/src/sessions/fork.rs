@@ -151,6 +151,7 @@ pub fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&str>, tit
   let mut atis: Option<String> = None;
   let mut tools: Option<Vec<Value>> = None;
   let mut organizations: Vec<String> = Vec::new();
+  let mut flow = super::dataflow::Reader::default();
   for line in text.split('\n') {
     let line = line.trim_start_matches(|c: char| (c as u32) <= 32);
     if line.is_empty() {
@@ -159,6 +160,7 @@ pub fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&str>, tit
     let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
     let kind = s(&v, "type").unwrap_or("");
     if KINDS.contains(&kind) && v.get("uuid").map_or(false, Value::is_string) {
+      flow.entry(&v);
       entries.push(v);
     } else if kind == "content-replacement" && s(&v, "sessionId") == Some(id) {
       if let Some(Value::Array(r)) = v.get("replacements") {
@@ -180,6 +182,8 @@ pub fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&str>, tit
           organizations.push(o);
         }
       }
+    } else if flow.other(&v, id) {
+      // A data-flow or derived-from record, folded into `flow`.
     } else if kind == "relocated" && s(&v, "sessionId") == Some(id) {
       if let Some(c) = s(&v, "relocatedCwd").filter(|c| !c.is_empty()) {
         relocated = Some(c.to_string());
@@ -259,6 +263,19 @@ pub fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&str>, tit
         }
       }
     }
+    // A voice call's folded command: its source uuid remapped (official `Z$`).
+    if s(y, "type") == Some("system") && s(y, "subtype") == Some("voice_call_talk") {
+      if let Some(Value::Object(fold)) = y.get("fold") {
+        if let Some(Value::Object(cmd)) = fold.get("command") {
+          if let Some(mapped) = cmd.get("source_uuid").and_then(Value::as_str).filter(|u| !u.is_empty()).and_then(|u| new_ids.get(u)) {
+            let (mut fold, mut cmd) = (fold.clone(), cmd.clone());
+            cmd.insert("source_uuid".into(), Value::String(mapped.clone()));
+            fold.insert("command".into(), Value::Object(cmd));
+            put(&mut o, "fold", Some(Value::Object(fold)));
+          }
+        }
+      }
+    }
     if s(y, "type") == Some("system") {
       if let Some(m) = y.get("compactMetadata").and_then(|m| remap_compact(m, &kept_ids)) {
         put(&mut o, "compactMetadata", Some(m));
@@ -300,6 +317,10 @@ pub fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&str>, tit
   }
   if let Some(t) = tools {
     out.push_str(&serde_json::json!({ "type": "tools-used", "sessionId": fork_id, "tools": t }).to_string());
+    out.push('\n');
+  }
+  for record in flow.closing(id, &fork_id) {
+    out.push_str(&record.to_string());
     out.push('\n');
   }
   if let Some(c) = relocated {

@@ -7,9 +7,10 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use super::chain;
+use super::hidden;
 use super::list;
 use super::paths;
-use super::transcript::{parse_entries, Entry, Raw};
+use super::transcript::{parse_entries_seen, Entry, Raw, Seen};
 
 #[derive(Default, Clone, Debug)]
 pub struct Page {
@@ -246,11 +247,29 @@ pub fn kinds_keep_origin(origin: Option<&str>) -> bool {
   matches!(v.get("kind").and_then(|k| k.as_str()), Some("channel" | "observer" | "observer-activity" | "slack-ping" | "voice-call" | "peer"))
 }
 
+const MAIN_KINDS: [&str; 5] = ["user", "assistant", "progress", "system", "attachment"];
+
 /// The messages of the main conversation of a transcript's text.
 pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
-  let mut entries = parse_entries(text, &["user", "assistant", "progress", "system", "attachment"]);
+  let (entries, seen) = parse_entries_seen(text, &MAIN_KINDS);
+  if seen.voice {
+    // Voice-call records read as the entries they carry: the text is rewritten and read again.
+    drop(entries);
+    let text = super::voice::normalized(text).into_owned();
+    let (entries, seen) = parse_entries_seen(&text, &MAIN_KINDS);
+    return conversation_of(&text, entries, seen, include_system, p);
+  }
+  conversation_of(text, entries, seen, include_system, p)
+}
+
+fn conversation_of<'a>(text: &'a str, mut entries: Vec<Entry<'a>>, seen: Seen, include_system: bool, p: &Page) -> String {
   let (list, leaf) = chain::walk_to_leaf(&mut entries);
-  let list = super::queued::show(text, &mut entries, list, leaf);
+  let all = entries.len();
+  let rows = if seen.host_row { hidden::host_rows(text) } else { Vec::new() };
+  let list = super::queued::show(text, seen.queued, &mut entries, list, leaf, |entries, chain| {
+    let chain = hidden::put_back_virtual(entries, chain, all);
+    hidden::add_host_rows(entries, chain, &rows, all)
+  });
   chain::mark_local_commands(&mut entries, &list);
   let kept: Vec<usize> = list
     .into_iter()
@@ -260,27 +279,59 @@ pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
       kind_ok && !quiet_turn_closer(e) && !(e.meta && !kinds_keep_origin(e.origin_text())) && !e.sidechain && !e.has_team()
     })
     .collect();
+  let kept = hidden::hide_calls(&mut entries, kept);
   let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], None, None)).collect();
   to_json(&out)
 }
 
-/// Reads a whole transcript (lossy UTF-8); `None` when it cannot be read.
 /// Reads a whole transcript (lossy UTF-8) and hands its text to `f`; `None` when it cannot be
-/// read. The bytes go into a buffer this thread keeps for its next transcript when it is at
-/// most [`KEEP_BUFFER`] long: a fresh multi-megabyte buffer per call would be new pages from
-/// the kernel each time (the allocator hands a freed buffer that size back to the system), and
-/// faulting them in cost more than reading the file. The blocking pool's threads end when idle,
-/// and their buffers with them.
+/// read.
 fn with_text<R>(path: &Path, f: impl FnOnce(&str) -> R) -> Option<R> {
-  use std::io::Read;
-  /// The largest buffer a thread keeps between calls.
-  const KEEP_BUFFER: usize = 32 << 20;
-  thread_local! {
-    static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+  with_text_skipping(path, false, f)
+}
+
+/// Appends the `len` bytes of `f` at `at` to `out`.
+fn append_at(mut f: &std::fs::File, at: usize, len: usize, out: &mut Vec<u8>) -> std::io::Result<()> {
+  use std::io::{Read, Seek};
+  f.seek(std::io::SeekFrom::Start(at as u64))?;
+  if f.take(len as u64).read_to_end(out)? != len {
+    return Err(std::io::ErrorKind::UnexpectedEof.into());
   }
-  let mut buf = BUFFER.with(|b| std::mem::take(&mut *b.borrow_mut()));
+  Ok(())
+}
+
+/// [`with_text`]; with `skip`, a transcript over [`precompact::FROM`] is read as the official
+/// reads it: from its last compaction boundary without a preserved segment (its last 2 MiB read
+/// first: a boundary there spares reading the part before it).
+///
+/// The bytes go into a buffer kept for the next call when it is at most [`KEEP_BUFFER`] long:
+/// a fresh multi-megabyte buffer per call would be new pages from the kernel each time (the
+/// allocator hands a freed buffer that size back to the system), and faulting them in cost more
+/// than reading the file. One buffer is kept for the process (the calls run on libuv's pool,
+/// whose threads live as long as the process): at most 8 MiB held between calls.
+fn with_text_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&str) -> R) -> Option<R> {
+  use std::io::Read;
+  /// The largest buffer kept between calls.
+  const KEEP_BUFFER: usize = 8 << 20;
+  static SPARE: std::sync::Mutex<Vec<u8>> = std::sync::Mutex::new(Vec::new());
+  let mut buf = SPARE.try_lock().map(|mut b| std::mem::take(&mut *b)).unwrap_or_default();
   buf.clear();
-  let read = std::fs::File::open(path).and_then(|mut file| file.read_to_end(&mut buf));
+  let read = std::fs::File::open(path).and_then(|mut file| {
+    let size = file.metadata()?.len() as usize;
+    if skip && size > super::precompact::FROM {
+      match super::precompact::read(size, &mut buf, |at, len, out| append_at(&file, at, len, out)) {
+        // Shorter than it was a moment ago (rewritten meanwhile): read as it is now.
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+          let size = file.metadata()?.len() as usize;
+          super::precompact::read(size, &mut buf, |at, len, out| append_at(&file, at, len, out))?;
+        }
+        r => r?,
+      }
+      Ok(buf.len())
+    } else {
+      file.read_to_end(&mut buf)
+    }
+  });
   let out = match read {
     Err(_) => None,
     Ok(_) => Some(match std::str::from_utf8(&buf) {
@@ -290,17 +341,21 @@ fn with_text<R>(path: &Path, f: impl FnOnce(&str) -> R) -> Option<R> {
   };
   if buf.capacity() <= KEEP_BUFFER {
     buf.clear();
-    BUFFER.with(|b| *b.borrow_mut() = buf);
+    if let Ok(mut spare) = SPARE.try_lock() {
+      if spare.capacity() < buf.capacity() {
+        *spare = buf;
+      }
+    }
   }
   out
 }
 
-pub fn session_messages(session_id: &str, dir: Option<&str>, include_system: bool, p: &Page) -> String {
+pub fn session_messages(session_id: &str, dir: Option<&str>, include_system: bool, p: &Page, precompact_skip: bool) -> String {
   if !paths::is_uuid(session_id) {
     return "[]".into();
   }
   let Some(loc) = list::locate(session_id, dir) else { return "[]".into() };
-  with_text(&loc.path, |text| conversation_json(text, include_system, p)).unwrap_or_else(|| "[]".into())
+  with_text_skipping(&loc.path, precompact_skip, |text| conversation_json(text, include_system, p)).unwrap_or_else(|| "[]".into())
 }
 
 /// `<project>/<sessionId>/subagents`, for a session found under `dir` or anywhere.
@@ -356,26 +411,42 @@ pub fn subagent_messages(session_id: &str, agent_id: &str, dir: Option<&str>, p:
 
 /// The messages of a subagent transcript's text, attributed to the tool call that ran it.
 pub fn subagent_json(text: &str, tool_use_id: Option<&str>, parent_agent: Option<&str>, p: &Page) -> String {
+  const KINDS: [&str; 3] = ["user", "assistant", "attachment"];
+  let (entries, seen) = parse_entries_seen(text, &KINDS);
+  if seen.voice {
+    drop(entries);
+    let text = super::voice::normalized(text).into_owned();
+    let (entries, seen) = parse_entries_seen(&text, &KINDS);
+    return subagent_of(&text, entries, seen, tool_use_id, parent_agent, p);
+  }
+  subagent_of(text, entries, seen, tool_use_id, parent_agent, p)
+}
+
+fn subagent_of<'a>(text: &'a str, mut entries: Vec<Entry<'a>>, seen: Seen, tool_use_id: Option<&str>, parent_agent: Option<&str>, p: &Page) -> String {
   let tool_use_id = tool_use_id.filter(|s| valid_tool_id(s)).map(str::to_string);
   let parent_agent = parent_agent.filter(|s| valid_tool_id(s)).map(str::to_string);
-  let mut entries = parse_entries(&text, &["user", "assistant", "attachment"]);
   // The chain from the last message back.
   let Some(last) = entries.iter().rposition(|e| e.is_message()) else { return "[]".into() };
   let by_uuid: std::collections::HashMap<String, usize> = entries.iter().enumerate().map(|(i, e)| (e.uuid().to_string(), i)).collect();
   let mut list = Vec::new();
-  let mut seen = std::collections::HashSet::new();
+  let mut walked = std::collections::HashSet::new();
   let mut cur = Some(last);
   while let Some(c) = cur {
-    if !seen.insert(entries[c].uuid().to_string()) {
+    if !walked.insert(entries[c].uuid().to_string()) {
       break;
     }
     list.push(c);
     cur = entries[c].parent().filter(|p| !p.is_empty()).and_then(|p| by_uuid.get(p).copied());
   }
   list.reverse();
-  let list = super::queued::show_subagent(text, &mut entries, list);
+  let all = entries.len();
+  let list = hidden::put_back_virtual(&entries, list, all);
+  let rows = if seen.host_row { hidden::host_rows(text) } else { Vec::new() };
+  let list = hidden::add_host_rows(&mut entries, list, &rows, all);
+  let list = super::queued::show_subagent(seen.queued, &mut entries, list);
   chain::mark_local_commands(&mut entries, &list);
   let kept: Vec<usize> = list.into_iter().filter(|&i| entries[i].is_message()).collect();
+  let kept = hidden::hide_calls(&mut entries, kept);
   let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], tool_use_id.as_deref(), parent_agent.as_deref())).collect();
   to_json(&out)
 }
@@ -387,7 +458,7 @@ mod tests {
   #[test]
   fn direct_json_matches_serde() {
     let text = "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"s\\\"q\",\"timestamp\":\"t\\u0001\",\"isMeta\":true,\"origin\":{\"kind\":\"channel\"},\"message\":{\"role\":\"user\",\"content\":\"h\\u00e9\u{e9}\"}}\n{\"type\":\"assistant\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"isCompactSummary\":true,\"message\":{\"id\":\"m\",\"content\":[]}}\n{\"type\":\"user\",\"uuid\":\"u3\",\"isQueuedCommand\":true,\"toolDenialKind\":\"user-rejected\",\"toolDenialUnanswered\":\"stream-closed\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\"}]}}\n";
-    let entries = parse_entries(text, &["user", "assistant"]);
+    let entries = crate::sessions::transcript::parse_entries(text, &["user", "assistant"]);
     assert_eq!(entries.len(), 3);
     let list: Vec<OutMessage<'_>> = entries.iter().map(|e| out_message(e, Some("t\\x"), None)).collect();
     assert_eq!(to_json(&list), serde_json::to_string(&list).unwrap());

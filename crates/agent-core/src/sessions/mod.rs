@@ -19,7 +19,9 @@
 
 pub mod chain;
 pub mod cut;
+pub mod dataflow;
 pub mod fork;
+pub mod hidden;
 pub mod info;
 pub mod list;
 pub mod keychain;
@@ -27,10 +29,12 @@ pub mod materialize;
 pub mod messages;
 pub mod mutate;
 pub mod paths;
+pub mod precompact;
 pub mod queued;
 pub mod scan;
 pub mod skim;
 pub mod transcript;
+pub mod voice;
 pub mod write;
 
 use serde_json::Value;
@@ -117,7 +121,12 @@ fn run(op: &str, a: &Value) -> Result<String, Failure> {
         None => "null".into(),
       }
     }
-    "messages" => messages::session_messages(id, dir, opt_bool(&a, "includeSystemMessages").unwrap_or(false), &page(&a)),
+    "messages" => {
+      // The official's CLAUDE_CODE_DISABLE_PRECOMPACT_SKIP ("1", "true", "yes" or "on"), as the
+      // caller's runtime sees it, else as this process's environment has it.
+      let skip = opt_bool(&a, "precompactSkip").unwrap_or_else(|| !std::env::var("CLAUDE_CODE_DISABLE_PRECOMPACT_SKIP").map_or(false, |v| matches!(v.trim().to_lowercase().as_str(), "1" | "true" | "yes" | "on")));
+      messages::session_messages(id, dir, opt_bool(&a, "includeSystemMessages").unwrap_or(false), &page(&a), skip)
+    }
     "messagesFromText" => messages::conversation_json(opt_str(&a, "text").unwrap_or(""), opt_bool(&a, "includeSystemMessages").unwrap_or(false), &page(&a)),
     "subagents" => serde_json::to_string(&messages::list_subagents(id, dir)).unwrap_or_else(|_| "[]".into()),
     "subagentMessages" => messages::subagent_messages(id, opt_str(&a, "agentId").unwrap_or(""), dir, &page(&a)),

@@ -380,7 +380,7 @@ fn as_user<'a>(e: &Entry<'a>, keep_meta: bool, uuids: &mut HashSet<String>) -> O
     queued_command: true,
     sidechain: e.sidechain,
     team_name: e.team_name,
-    made: Some(Box::new(Made { message: format!("{{\"role\":\"user\",\"content\":{prompt}}}"), origin: command_origin(&c).map(|o| o.to_string()) })),
+    made: Some(Box::new(Made { message: format!("{{\"role\":\"user\",\"content\":{prompt}}}"), origin: command_origin(&c).map(|o| o.to_string()), ran_by: None })),
     ..Entry::default()
   })
 }
@@ -388,11 +388,16 @@ fn as_user<'a>(e: &Entry<'a>, keep_meta: bool, uuids: &mut HashSet<String>) -> O
 /// The conversation `list` (the chain, first to last) with the queued commands the official
 /// shows turned into user messages (new entries appended to `entries`), and those trailing the
 /// leaf appended.
-pub fn show(text: &str, entries: &mut Vec<Entry<'_>>, mut list: Vec<usize>, leaf: Option<usize>) -> Vec<usize> {
-  if !scan::has(text, "queued_command") {
-    return list;
+/// `widen` turns the chain into the list the commands are looked for in (the host's virtual
+/// rows put in); the trailing commands are found from the chain itself, as the official finds
+/// them.
+/// `queued`: whether the transcript has a queued-command attachment at all.
+pub fn show<'a>(text: &str, queued: bool, entries: &mut Vec<Entry<'a>>, chain: Vec<usize>, leaf: Option<usize>, widen: impl FnOnce(&mut Vec<Entry<'a>>, Vec<usize>) -> Vec<usize>) -> Vec<usize> {
+  if !queued {
+    return widen(entries, chain);
   }
-  let trail = leaf.map(|l| trailing(entries, &list, l)).unwrap_or_default();
+  let trail = leaf.map(|l| trailing(entries, &chain, l)).unwrap_or_default();
+  let mut list = widen(entries, chain);
   let trail_from = list.len();
   list.extend(&trail);
   let delivered = delivered(text);
@@ -401,8 +406,8 @@ pub fn show(text: &str, entries: &mut Vec<Entry<'_>>, mut list: Vec<usize>, leaf
 
 /// [`show`] for a subagent's conversation: meta commands too, nothing trailing, no delivery
 /// records (the official's `KT` with `keepMeta`).
-pub fn show_subagent(text: &str, entries: &mut Vec<Entry<'_>>, list: Vec<usize>) -> Vec<usize> {
-  if !scan::has(text, "queued_command") {
+pub fn show_subagent(queued: bool, entries: &mut Vec<Entry<'_>>, list: Vec<usize>) -> Vec<usize> {
+  if !queued {
     return list;
   }
   let n = list.len();

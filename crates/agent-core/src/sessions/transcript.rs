@@ -83,6 +83,14 @@ pub struct Entry<'a> {
   pub queued_command: bool,
   pub denial_kind: Option<Raw<'a>>,
   pub denial_unanswered: Option<Raw<'a>>,
+  /// `isVirtual: true` (a row the host ran, written beside the conversation).
+  pub is_virtual: bool,
+  /// `hostHiddenToolUseIds` (the tool calls the host ran and hid), raw.
+  pub host_hidden: Option<Raw<'a>>,
+  /// `ranByToolUseId` (the hidden call a virtual row belongs to), raw.
+  pub ran_by: Option<Raw<'a>>,
+  /// `hostContent` (what the host showed for a hidden call), raw.
+  pub host_content: Option<Raw<'a>>,
   /// Set on entries rewritten by the chain walk (compaction relinking).
   pub relinked_parent: Option<Option<String>>,
   /// Marked by the local-command pass.
@@ -101,10 +109,12 @@ pub struct Made {
   pub message: String,
   /// The `origin` JSON text.
   pub origin: Option<String>,
+  /// `ranByToolUseId` of a virtual row made from a `host-row` line.
+  pub ran_by: Option<String>,
 }
 
 /// The top-level keys an [`Entry`] is read from, in the order of [`Entry::from_fields`].
-const KEYS: [&str; 23] = [
+const KEYS: [&str; 27] = [
   "type",
   "uuid",
   "parentUuid",
@@ -128,6 +138,10 @@ const KEYS: [&str; 23] = [
   "isQueuedCommand",
   "toolDenialKind",
   "toolDenialUnanswered",
+  "isVirtual",
+  "hostHiddenToolUseIds",
+  "ranByToolUseId",
+  "hostContent",
 ];
 
 /// A key's place in [`KEYS`], told apart by its length and a letter or two before one
@@ -158,6 +172,10 @@ fn slot(k: &[u8]) -> Option<usize> {
     (15, b'i') => 20,
     (14, b't') => 21,
     (20, b't') => 22,
+    (9, b'i') => 23,
+    (20, b'h') => 24,
+    (14, b'r') => 25,
+    (11, b'h') => 26,
     _ => return None,
   };
   (KEYS[n].as_bytes() == k).then_some(n)
@@ -199,7 +217,7 @@ fn nested<'a, T: Deserialize<'a>>(v: Option<&'a str>) -> Result<Option<T>, ()> {
 }
 
 impl<'a> Entry<'a> {
-  fn from_fields(f: &[Option<&'a str>; 23], esc: u64) -> Result<Entry<'a>, ()> {
+  fn from_fields(f: &[Option<&'a str>; 27], esc: u64) -> Result<Entry<'a>, ()> {
     Ok(Entry {
       kind: str_field(f[0], esc & (1 << 0) != 0)?,
       uuid: str_field(f[1], esc & (1 << 1) != 0)?,
@@ -224,6 +242,10 @@ impl<'a> Entry<'a> {
       queued_command: flag(f[20]),
       denial_kind: raw(f[21]),
       denial_unanswered: raw(f[22]),
+      is_virtual: flag(f[23]),
+      host_hidden: raw(f[24]),
+      ran_by: raw(f[25]),
+      host_content: raw(f[26]),
       relinked_parent: None,
       completed_local_command: false,
       attachment_raw: raw(f[11]),
@@ -233,7 +255,7 @@ impl<'a> Entry<'a> {
 
   /// One line as an entry; `None` when it is not a JSON object or a field has the wrong kind.
   pub fn parse(line: &'a str, controls: bool, skimmer: &mut super::skim::Skimmer) -> Option<Entry<'a>> {
-    let mut f = [None; 23];
+    let mut f = [None; 27];
     let esc = skimmer.object_slots(line, controls, slot, &mut f)?;
     Entry::from_fields(&f, esc).ok()
   }
@@ -269,6 +291,17 @@ impl<'a> Entry<'a> {
       Some(m) => m.origin.as_deref(),
       None => self.origin.map(|o| o.get()),
     }
+  }
+  /// An assistant entry that hid tool calls or ran for one (official `gc`).
+  pub fn hides_tools(&self) -> bool {
+    self.kind() == "assistant" && (self.host_hidden.map_or(false, |h| h.get().starts_with('[')) || self.ran_by_text().is_some())
+  }
+  /// `ranByToolUseId` when it is a string.
+  pub fn ran_by_text(&self) -> Option<String> {
+    if let Some(r) = self.made.as_ref().and_then(|m| m.ran_by.clone()) {
+      return Some(r);
+    }
+    self.ran_by.filter(|r| r.get().starts_with('"')).and_then(|r| serde_json::from_str(r.get()).ok())
   }
   pub fn has_team(&self) -> bool {
     self.team_name.map_or(false, |t| !matches!(t.get(), "null" | "\"\"" | "false" | "0"))
@@ -566,6 +599,32 @@ pub fn block_ids(e: &Entry<'_>, kind: &str) -> Vec<String> {
 /// transcript is cut at line ends into parts parsed on a few threads (the entries keep their
 /// file order).
 pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
+  parse_entries_seen(text, kinds).0
+}
+
+/// What the line scan saw besides the entries it keeps: lines the conversation passes read
+/// whole, which are looked for only when one was seen (instead of a search of the whole text
+/// per kind).
+#[derive(Default, Clone, Copy)]
+pub struct Seen {
+  /// A `system` line of subtype `voice_call_talk`.
+  pub voice: bool,
+  /// A `host-row` line.
+  pub host_row: bool,
+  /// A kept attachment entry of type `queued_command`.
+  pub queued: bool,
+}
+
+impl Seen {
+  fn add(&mut self, o: Seen) {
+    self.voice |= o.voice;
+    self.host_row |= o.host_row;
+    self.queued |= o.queued;
+  }
+}
+
+/// [`parse_entries`], and what else the scan saw.
+pub fn parse_entries_seen<'a>(text: &'a str, kinds: &[&str]) -> (Vec<Entry<'a>>, Seen) {
   /// Below this a transcript is parsed on the calling thread: the line scanner reads the 6 MB
   /// bench transcript in about 2.5 ms, and on a shared machine waiting for extra threads to be
   /// scheduled cost more than they saved (native call median 15.5 ms on one thread, 19.6–35 ms
@@ -573,7 +632,9 @@ pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
   const PARALLEL_FROM: usize = 16 << 20;
   let threads = if text.len() >= PARALLEL_FROM { std::thread::available_parallelism().map_or(1, |n| n.get()).min(4) } else { 1 };
   if threads <= 1 {
-    return parse_part(text, kinds);
+    let mut seen = Seen::default();
+    let out = parse_part(text, kinds, &mut seen);
+    return (out, seen);
   }
   let bytes = text.as_bytes();
   let mut parts = Vec::with_capacity(threads);
@@ -592,20 +653,27 @@ pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
   std::thread::scope(|s| {
     let mut handles = Vec::with_capacity(parts.len());
     for &part in &parts[1..] {
-      match std::thread::Builder::new().spawn_scoped(s, move || parse_part(part, kinds)) {
+      match std::thread::Builder::new().spawn_scoped(s, move || {
+        let mut seen = Seen::default();
+        (parse_part(part, kinds, &mut seen), seen)
+      }) {
         Ok(h) => handles.push(Ok(h)),
         // No thread to be had: this part is parsed here, in order.
         Err(_) => handles.push(Err(part)),
       }
     }
-    let mut done = vec![parse_part(parts[0], kinds)];
+    let mut seen = Seen::default();
+    let mut done = vec![parse_part(parts[0], kinds, &mut seen)];
     for h in handles {
       match h {
         Ok(h) => match h.join() {
-          Ok(v) => done.push(v),
+          Ok((v, o)) => {
+            done.push(v);
+            seen.add(o);
+          }
           Err(panic) => std::panic::resume_unwind(panic),
         },
-        Err(part) => done.push(parse_part(part, kinds)),
+        Err(part) => done.push(parse_part(part, kinds, &mut seen)),
       }
     }
     // One allocation of the final size (growing the first part's vector would hold both).
@@ -613,11 +681,11 @@ pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
     for v in done {
       out.extend(v);
     }
-    out
+    (out, seen)
   })
 }
 
-fn parse_part<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
+fn parse_part<'a>(text: &'a str, kinds: &[&str], seen: &mut Seen) -> Vec<Entry<'a>> {
   let mut out = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
   let controls = super::skim::has_controls(text.as_bytes());
   let mut skimmer = super::skim::Skimmer::default();
@@ -626,7 +694,19 @@ fn parse_part<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
     if line.is_empty() {
       continue;
     }
-    let Some(e) = Entry::parse(line, controls, &mut skimmer) else { continue };
+    let Some(e) = Entry::parse(line, controls, &mut skimmer) else {
+      // A line the scanner does not take (such as one with a lone surrogate escape) may still
+      // be one of these to `JSON.parse`: the passes that read them then search the text.
+      seen.voice |= super::scan::has(line, "voice_call_talk");
+      seen.host_row |= super::scan::has(line, "host-row");
+      continue;
+    };
+    match e.kind() {
+      "system" if e.subtype.as_deref() == Some("voice_call_talk") => seen.voice = true,
+      "host-row" => seen.host_row = true,
+      "attachment" if e.attachment.as_ref().and_then(|a| a.kind.as_deref()) == Some("queued_command") => seen.queued = true,
+      _ => {}
+    }
     if e.uuid.is_some() && kinds.contains(&e.kind()) {
       out.push(e);
     }
