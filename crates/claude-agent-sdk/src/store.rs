@@ -375,6 +375,7 @@ pub async fn resume_from_store(mut options: Options) -> Result<Options> {
   let config_from = env_var("CLAUDE_CONFIG_DIR").map(PathBuf::from).unwrap_or_else(|| home().join(".claude"));
   let global_from = env_var("CLAUDE_CONFIG_DIR").map(PathBuf::from).unwrap_or_else(home);
   let dir = std::env::temp_dir().join(format!("claude-resume-{}", raw::new_uuid()));
+  let credential_env: std::collections::HashMap<&str, String> = ["CLAUDE_CONFIG_DIR", "ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"].into_iter().filter_map(|k| env_var(k).map(|v| (k, v))).collect();
   let request = serde_json::json!({
     "dir": dir,
     "projectKey": project_key,
@@ -383,6 +384,10 @@ pub async fn resume_from_store(mut options: Options) -> Result<Options> {
     "subagents": subagents,
     "configFrom": config_from,
     "globalFrom": global_from,
+    // On macOS the credentials come from the login keychain when the CLI's environment names
+    // no other source (agent-core's sessions/keychain.rs), as the official takes them.
+    "keychain": cfg!(target_os = "macos"),
+    "optionsEnv": credential_env,
   })
   .to_string();
   tokio::task::spawn_blocking(move || raw::sessions_call("materialize", &request))
