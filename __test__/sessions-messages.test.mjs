@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import * as official from '@anthropic-ai/claude-agent-sdk'
 import { sdk as ours } from './helpers/sdk.mjs'
-import { rng, uuidFrom, writeTranscript, sanitize, tempConfig } from './helpers/session-corpus.mjs'
+import { rng, uuidFrom, writeTranscript, sanitize, tempConfig, rawTranscriptWriter } from './helpers/session-corpus.mjs'
 
 const { config, cwd } = tempConfig('sessions-messages-', { before, after })
 const rand = rng(77)
@@ -84,26 +84,8 @@ describe('getSessionMessages: rarer fields', () => {
   })
 })
 
-/**
- * A transcript from raw lines: `{ id, parent, ...fields }` where `id`/`parent` are short names
- * turned into uuids (`parent: undefined` chains to the previous line, `null` starts a root);
- * lines without `id` are written as given (queue operations).
- */
-function writeRaw(lines, { sessionId = uuidFrom(rand), file } = {}) {
-  const names = new Map()
-  const uuid = (n) => (/^[0-9a-f-]{36}$/.test(n) ? n : names.has(n) ? names.get(n) : (names.set(n, uuidFrom(rand)), names.get(n)))
-  let prev = null
-  let t = Date.UTC(2026, 3, 1)
-  const out = lines.map((l) => {
-    if (!('id' in l)) return JSON.stringify({ sessionId, timestamp: new Date((t += 1000)).toISOString(), ...l })
-    const { id, parent, ...rest } = l
-    const line = { parentUuid: parent === undefined ? prev : parent === null ? null : uuid(parent), isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.330', ...rest, uuid: uuid(id), timestamp: rest.timestamp ?? new Date((t += 1000)).toISOString() }
-    prev = line.uuid
-    return JSON.stringify(line)
-  })
-  writeTranscript(file ?? path.join(config, 'projects', sanitize(cwd), `${sessionId}.jsonl`), out, t)
-  return { sessionId, uuid }
-}
+/** Raw lines: see rawTranscriptWriter. */
+const writeRaw = rawTranscriptWriter({ rand, config, cwd, start: Date.UTC(2026, 3, 1) })
 
 const queued = (prompt, extra = {}) => ({ type: 'attachment', attachment: { type: 'queued_command', prompt, commandMode: 'prompt', ...extra } })
 

@@ -174,3 +174,28 @@ export function tempConfig(prefix, { before, after }) {
   })
   return { base, config, cwd }
 }
+
+/**
+ * A writer of hand-made transcripts in `config`'s project folder for `cwd`: `write(lines, {
+ * sessionId?, file? })` takes `{ id, parent, ...fields }` with short names for uuids (`parent`
+ * undefined: the line before; null: none), lines without `id` as entries without a chain, and
+ * strings as raw lines. Returns `{ sessionId, uuid }` (`uuid(name)`: the uuid a name got).
+ */
+export function rawTranscriptWriter({ rand, config, cwd, start }) {
+  return function writeRaw(lines, { sessionId = uuidFrom(rand), file } = {}) {
+    const names = new Map()
+    const uuid = (n) => (/^[0-9a-f-]{36}$/.test(n) ? n : names.has(n) ? names.get(n) : (names.set(n, uuidFrom(rand)), names.get(n)))
+    let prev = null
+    let t = start
+    const out = lines.map((l) => {
+      if (typeof l === 'string') return l
+      if (!('id' in l)) return JSON.stringify({ sessionId, timestamp: new Date((t += 1000)).toISOString(), ...l })
+      const { id, parent, ...rest } = l
+      const line = { parentUuid: parent === undefined ? prev : parent === null ? null : uuid(parent), isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.330', ...rest, uuid: uuid(id), timestamp: rest.timestamp ?? new Date((t += 1000)).toISOString() }
+      prev = line.uuid
+      return JSON.stringify(line)
+    })
+    writeTranscript(file ?? path.join(config, 'projects', sanitize(cwd), `${sessionId}.jsonl`), out, t)
+    return { sessionId, uuid }
+  }
+}
