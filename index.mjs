@@ -1,4 +1,8 @@
-import api from './index.js'
+import { createRequire } from 'node:module'
+
+// Loaded with require(), not `import`: an ESM import of CommonJS first runs Node's export lexer
+// over it, which the default export alone does not need.
+const api = createRequire(import.meta.url)('./index.js')
 
 export const { query, startup, tool, createSdkMcpServer, AbortError } = api
 export const {
