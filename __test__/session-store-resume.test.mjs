@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import * as official from '@anthropic-ai/claude-agent-sdk'
-import { sdk as ours, mockOptions, collect, scenarioRecords } from './helpers/sdk.mjs'
+import { sdk as ours, mockOptions, collect, scenarioRecords, eventually, readLog } from './helpers/sdk.mjs'
 
 const SCENARIO = `
 import fs from 'node:fs'
@@ -137,4 +137,48 @@ test('on macOS a resume takes the keychain credentials as the official does', { 
   const first = await runOnMac(ours, cases[0])
   assert.deepStrictEqual(first.credentials, ['.credentials.json', '{"claudeAiOauth":{"accessToken":"from-keychain"}}', '600'])
   assert.equal(first.asked, 'find-generic-password|-a|ada|-w|-s|Claude Code-credentials|\n')
+})
+
+// A store-resumed query left with `break`: the temporary config folder stays while the CLI is
+// still stopping (it may write its transcript there as it goes), and is removed once it has
+// exited, as the official removes it (after the transport's exit, not when the query is left).
+const LINGER = `
+import fs from 'node:fs'
+export default async function (cli) {
+  const root = process.env.CLAUDE_CONFIG_DIR
+  let stopping = false
+  const stop = async (why) => {
+    if (stopping) return
+    stopping = true
+    cli.log({ root, why, atStop: fs.existsSync(root) })
+    await cli.sleep(400)
+    cli.log({ root, why, later: fs.existsSync(root) })
+    await cli.exit(0)
+  }
+  cli.onSignal('SIGTERM', () => stop('SIGTERM'))
+  await cli.initialize()
+  await cli.nextUserMessage()
+  cli.assistantText('hi')
+  cli.result()
+  await cli.waitStdinClosed()
+  await stop('stdin')
+}`
+
+async function leaveEarly(sdk) {
+  const { log, options } = mockOptions(LINGER, { resume: SESSION, sessionStore: store() })
+  for await (const m of sdk.query({ prompt: 'go', options })) {
+    if (m.type === 'assistant') break
+  }
+  await eventually(() => readLog(log).some((r) => r.kind === 'exit'), 10000, 'the CLI to exit')
+  const [atStop, later] = scenarioRecords(log)
+  const root = atStop.root
+  // Gone soon after the exit (the official removes it once the exit is seen).
+  await eventually(() => !fs.existsSync(root), 5000, `${root} to be removed`)
+  return { atStop: atStop.atStop, later: later.later }
+}
+
+test('a store-resumed query left with break keeps its folder until the CLI has exited', async () => {
+  const [mine, theirs] = [await leaveEarly(ours), await leaveEarly(official)]
+  assert.deepStrictEqual(theirs, { atStop: true, later: true })
+  assert.deepStrictEqual(mine, theirs)
 })

@@ -26,6 +26,21 @@ function configDirOf(options) {
   return options.env?.CLAUDE_CONFIG_DIR ?? process.env.CLAUDE_CONFIG_DIR ?? path.join(os.homedir(), '.claude')
 }
 
+/** The errors the official tries a removal again on. */
+const BUSY = new Set(['EBUSY', 'EMFILE', 'ENFILE', 'ENOTEMPTY', 'EPERM'])
+
+/** Removes a folder as the official removes a resume's: up to 5 tries, 100-400 ms apart, while busy. */
+async function removeDir(dir) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fs.promises.rm(dir, { recursive: true, force: true })
+    } catch (e) {
+      if (attempt >= 4 || !BUSY.has(e?.code ?? '')) return
+      await new Promise((resolve) => setTimeout(resolve, (attempt + 1) * 100))
+    }
+  }
+}
+
 /** Checks the options the official rejects with a session store. */
 function checkStoreOptions(options) {
   if (options.persistSession === false) {
@@ -119,8 +134,14 @@ function startWithStore(q, prompt, options, loading) {
         opts.env = { ...(options.env ?? process.env), CLAUDE_CONFIG_DIR: found.dir }
         q._storeCleanup = () => {
           q._storeCleanup = null
-          fs.rm(found.dir, { recursive: true, force: true }, () => {})
+          // Once the CLI has exited, as the official removes it: a query left early (`break`)
+          // stops the CLI in the background, and it may still write there as it stops.
+          const session = q._session
+          const ended = session ? session.ended() : Promise.resolve()
+          ended.then(() => removeDir(found.dir), () => removeDir(found.dir))
         }
+        // Closed while the store was loading: the query never starts, nothing waits.
+        if (q._released) q._storeCleanup()
       }
     }
     q._begin(prompt, opts)

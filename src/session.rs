@@ -307,6 +307,17 @@ impl NativeSession {
     self.handle.end_input();
   }
 
+  /// Resolves once the session is over and the CLI has exited (after `close()` too, which stops
+  /// it in the background): when a store-resumed query's temporary config folder may go.
+  #[napi(ts_return_type = "Promise<void>")]
+  pub fn ended<'env>(&self, env: &'env Env) -> Result<PromiseRaw<'env, ()>> {
+    let ended = self.handle.ended();
+    env.spawn_future(async move {
+      ended.await;
+      Ok(())
+    })
+  }
+
   /// Ends the session; the stream ends cleanly (or with an abort error) at once, and the CLI is
   /// stopped in the background.
   #[napi]

@@ -55,7 +55,6 @@ pub(crate) fn start(prompt: Option<String>, options: Options) -> Result<(Session
     on_user_dialog: options.on_user_dialog.as_ref().map(|(_, f)| f.clone()),
     stderr: options.stderr.clone(),
     store: options.session_store.clone(),
-    _resume_dir: options.resume_dir.clone(),
     running: Default::default(),
     runtime,
   });
@@ -68,6 +67,15 @@ pub(crate) fn start(prompt: Option<String>, options: Options) -> Result<(Session
     message_text: raw::MessageText::Utf8,
   };
   let started = raw::start(spec, host.clone())?;
+  if let Some(dir) = options.resume_dir.clone() {
+    // A resumed session's folder goes once the CLI has exited, as the TypeScript SDK removes it
+    // (not when the query is left: the CLI may still be writing there as it stops).
+    let ended = started.session.ended();
+    tokio::spawn(async move {
+      ended.await;
+      ResumeDir::remove(dir).await;
+    });
+  }
   Ok((Session { handle: started.session, host }, message_stream(started.messages)))
 }
 
@@ -336,8 +344,6 @@ struct RustHost {
   stderr: Option<StderrFn>,
   /// The session store the transcript is mirrored to.
   store: Option<Arc<dyn SessionStore>>,
-  /// A resumed session's folder: removed when the session is over (this host is dropped).
-  _resume_dir: Option<Arc<ResumeDir>>,
   /// Calls running, by control request id: what `cancel` aborts.
   running: Arc<Mutex<HashMap<String, AbortHandle>>>,
   runtime: tokio::runtime::Handle,

@@ -65,6 +65,7 @@ pub mod raw;
 mod server;
 pub mod sessions;
 pub mod store;
+mod stored;
 mod tool;
 
 pub use dialog::{ElicitationRequest, ElicitationResult, UserDialogRequest};

@@ -132,7 +132,7 @@ pub struct ForkSession {
   pub title: Option<String>,
 }
 
-fn check_id(session_id: &str) -> Result<()> {
+pub(crate) fn check_id(session_id: &str) -> Result<()> {
   if raw::is_session_id(session_id) {
     Ok(())
   } else {
@@ -140,7 +140,7 @@ fn check_id(session_id: &str) -> Result<()> {
   }
 }
 
-fn dir_arg(dir: &Option<PathBuf>) -> Result<Value> {
+pub(crate) fn dir_arg(dir: &Option<PathBuf>) -> Result<Value> {
   match dir {
     None => Ok(Value::Null),
     Some(d) => d.to_str().filter(|s| !s.is_empty()).map(|s| json!(s)).ok_or_else(|| Error::InvalidOption(format!("Invalid `dir` {d:?}: not UTF-8"))),
@@ -150,7 +150,7 @@ fn dir_arg(dir: &Option<PathBuf>) -> Result<Value> {
 /// `CLAUDE_CODE_PROJECT_DIR_NAME` where the CLI uses it: with `CLAUDE_CONFIG_DIR` set, a name of
 /// 1-64 `[A-Za-z0-9_-]` that is not a Windows device name (every project's sessions then live in
 /// that one folder).
-fn dir_name_override() -> Option<String> {
+pub(crate) fn dir_name_override() -> Option<String> {
   std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty())?;
   let name = std::env::var("CLAUDE_CODE_PROJECT_DIR_NAME").ok()?;
   let valid = (1..=64).contains(&name.len()) && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-');
@@ -161,7 +161,7 @@ fn dir_name_override() -> Option<String> {
 }
 
 /// Runs one engine operation on the blocking pool; its JSON answer.
-async fn call<T: DeserializeOwned + Send + 'static>(op: &'static str, mut args: Map<String, Value>) -> Result<T> {
+pub(crate) async fn call<T: DeserializeOwned + Send + 'static>(op: &'static str, mut args: Map<String, Value>) -> Result<T> {
   args.retain(|_, v| !v.is_null());
   if let Some(name) = dir_name_override() {
     args.insert("projectDirName".into(), json!(name));
@@ -266,18 +266,23 @@ pub async fn rename_session(session_id: &str, title: &str, dir: Option<PathBuf>)
 /// TypeScript SDK removes them; what is left must not be empty.
 pub async fn tag_session(session_id: &str, tag: Option<&str>, dir: Option<PathBuf>) -> Result<()> {
   check_id(session_id)?;
-  let tag = match tag {
-    None => String::new(),
+  let tag = clean_tag(tag)?;
+  append(session_id, dir, json!({ "type": "tag", "tag": tag, "sessionId": session_id })).await
+}
+
+/// The tag as it is written: sanitized and trimmed; empty to clear (`None`).
+pub(crate) fn clean_tag(tag: Option<&str>) -> Result<String> {
+  match tag {
+    None => Ok(String::new()),
     Some(t) => {
       let t = sanitize_tag(t)?;
       let t = t.trim();
       if t.is_empty() {
         return Err(Error::InvalidOption("tag must be non-empty (use None to clear)".into()));
       }
-      t.to_string()
+      Ok(t.to_string())
     }
-  };
-  append(session_id, dir, json!({ "type": "tag", "tag": tag, "sessionId": session_id })).await
+  }
 }
 
 /// Whether a character is one a tag may not carry: format, private-use and unassigned code

@@ -11,6 +11,15 @@
 //! 800 ms; one that takes over 60 s is not tried again. When the last try fails the batch is
 //! dropped and a `mirror_error` system message appears in the stream; the session goes on.
 //!
+//! The [`sessions`](crate::sessions) functions have store variants here, reading and changing
+//! the sessions a store holds as the TypeScript SDK's `{ sessionStore }` options do:
+//! [`list_sessions`], [`get_session_info`], [`get_session_messages`], [`list_subagents`],
+//! [`get_subagent_messages`], [`rename_session`], [`tag_session`], [`delete_session`] and
+//! [`fork_session`]. (Archiving has none: the archived mark is not a transcript entry, and the
+//! TypeScript SDK refuses it with a store.) [`import_session_to_store`] copies a local session
+//! into a store; [`fold_session_summary`] keeps the per-session summary that lets
+//! [`list_sessions`] list a store without loading every session.
+//!
 //! ```no_run
 //! use std::sync::Arc;
 //! use claude_agent_sdk::{query, store::{InMemorySessionStore, SessionKey}, Options};
@@ -47,6 +56,11 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::options::Options;
 use crate::raw;
+
+pub use crate::stored::{
+  delete_session, fork_session, fold_session_summary, get_session_info, get_session_messages, get_subagent_messages, import_session_to_store,
+  list_sessions, list_subagents, rename_session, tag_session, ImportSession, IMPORT_BATCH,
+};
 
 /// Where a transcript is kept: its project, its session, and for a subagent's transcript the
 /// rest of its path (`subagents/agent-<id>`). The TypeScript SDK's `SessionKey`.
@@ -161,8 +175,8 @@ impl SessionStoreFlush {
 }
 
 /// A [`SessionStore`] in memory, as the TypeScript SDK's `InMemorySessionStore`: for tests, and
-/// as a model for your own. (It keeps no summaries: those are folded by the TypeScript SDK's
-/// `foldSessionSummary`.)
+/// as a model for your own. It keeps each session's summary with [`fold_session_summary`] as it
+/// appends, and lists them ([`SessionStore::list_session_summaries`]).
 #[derive(Debug, Default)]
 pub struct InMemorySessionStore {
   inner: Mutex<Memory>,
@@ -172,6 +186,7 @@ pub struct InMemorySessionStore {
 struct Memory {
   entries: BTreeMap<String, Vec<Value>>,
   mtimes: BTreeMap<String, i64>,
+  summaries: BTreeMap<String, SessionSummaryEntry>,
   last_mtime: i64,
 }
 
@@ -212,6 +227,7 @@ impl InMemorySessionStore {
     let mut m = self.memory();
     m.entries.clear();
     m.mtimes.clear();
+    m.summaries.clear();
   }
 }
 
@@ -225,6 +241,11 @@ impl SessionStore for InMemorySessionStore {
     let mtime = now.max(m.last_mtime + 1);
     m.last_mtime = mtime;
     m.mtimes.insert(k, mtime);
+    if key.subpath.is_none() {
+      let s = key_string(key);
+      let folded = fold_session_summary(m.summaries.get(&s), key, entries, Some(mtime));
+      m.summaries.insert(s, folded);
+    }
     futures::future::ready(Ok(())).boxed()
   }
 
@@ -245,6 +266,12 @@ impl SessionStore for InMemorySessionStore {
     Some(futures::future::ready(Ok(list)).boxed())
   }
 
+  fn list_session_summaries<'a>(&'a self, project_key: &'a str) -> Option<StoreFuture<'a, Vec<SessionSummaryEntry>>> {
+    let prefix = format!("{project_key}/");
+    let list = self.memory().summaries.iter().filter(|(k, _)| k.starts_with(&prefix)).map(|(_, v)| v.clone()).collect();
+    Some(futures::future::ready(Ok(list)).boxed())
+  }
+
   fn list_subkeys<'a>(&'a self, key: &'a SessionKey) -> Option<StoreFuture<'a, Vec<String>>> {
     let prefix = format!("{}/{}/", key.project_key, key.session_id);
     let subs = self.memory().entries.keys().filter_map(|k| k.strip_prefix(&prefix).map(str::to_string)).collect();
@@ -257,6 +284,7 @@ impl SessionStore for InMemorySessionStore {
     m.entries.remove(&k);
     m.mtimes.remove(&k);
     if key.subpath.is_none() {
+      m.summaries.remove(&k);
       let prefix = format!("{k}/");
       m.entries.retain(|k, _| !k.starts_with(&prefix));
       m.mtimes.retain(|k, _| !k.starts_with(&prefix));
@@ -279,9 +307,39 @@ pub(crate) fn append_call(store: Arc<dyn SessionStore>, payload: &str) -> BoxFut
   async move { store.append(&call.key, &call.entries).await.map(|()| "null".to_string()).map_err(|e| e.to_string()) }.boxed()
 }
 
-/// A resumed session's private config folder, removed when the query that uses it is over.
+/// A resumed session's private config folder, removed once the CLI that uses it has exited
+/// ([`remove`](Self::remove)), or when dropped.
 #[derive(Debug)]
 pub(crate) struct ResumeDir(pub PathBuf);
+
+impl ResumeDir {
+  /// Removes the folder once nothing else holds it (options cloned before the query keep it),
+  /// as the TypeScript SDK does: up to 5 tries, 100, 200, 300 and 400 ms apart, while the
+  /// system says the folder is busy or in use (`EBUSY`, `EMFILE`, `ENFILE`, `ENOTEMPTY`,
+  /// `EPERM`).
+  pub(crate) async fn remove(dir: Arc<ResumeDir>) {
+    let Ok(dir) = Arc::try_unwrap(dir) else { return };
+    for attempt in 1..=5u64 {
+      let path = dir.0.clone();
+      match tokio::task::spawn_blocking(move || std::fs::remove_dir_all(path)).await {
+        Ok(Err(e)) if attempt < 5 && busy(&e) => tokio::time::sleep(Duration::from_millis(attempt * 100)).await,
+        _ => break,
+      }
+    }
+    // Dropped now: a last try, which finds nothing left to remove when the above succeeded.
+  }
+}
+
+/// The errors the TypeScript SDK tries a removal again on.
+fn busy(e: &std::io::Error) -> bool {
+  use std::io::ErrorKind;
+  #[cfg(unix)]
+  const FILE_TABLE: [i32; 2] = [24, 23]; // EMFILE, ENFILE
+  #[cfg(not(unix))]
+  const FILE_TABLE: [i32; 0] = [];
+  matches!(e.kind(), ErrorKind::ResourceBusy | ErrorKind::DirectoryNotEmpty | ErrorKind::PermissionDenied)
+    || e.raw_os_error().is_some_and(|c| FILE_TABLE.contains(&c))
+}
 
 impl Drop for ResumeDir {
   fn drop(&mut self) {

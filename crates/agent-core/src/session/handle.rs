@@ -143,6 +143,17 @@ impl SessionHandle {
     let state = rx.wait_for(Option::is_some).await.map_err(|_| closed())?;
     state.clone().expect("waited for Some")
   }
+
+  /// Resolves once the session's loop is over: the CLI has exited and been reaped (after a
+  /// `close()` too, which stops it in the background). What a resumed session's temporary
+  /// config folder waits for before it is removed, as the official waits for the CLI's exit.
+  /// Does not keep the session alive.
+  pub fn ended(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+    // The loop owns the sending end of `init` and drops it as it returns; a receiver does not
+    // keep the loop alive.
+    let mut rx = self.init.clone();
+    async move { while rx.changed().await.is_ok() {} }
+  }
 }
 
 /// Aborts a session without keeping it alive (see [`SessionHandle::abort_handle`]).

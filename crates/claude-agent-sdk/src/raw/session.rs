@@ -87,6 +87,13 @@ impl Session {
   pub fn abort_handle(&self) -> AbortHandle {
     AbortHandle(self.0.abort_handle())
   }
+
+  /// Resolves once the session is over and its CLI has exited (been reaped); after a
+  /// [`close`](Self::close) too, which stops the CLI in the background. The future does not
+  /// keep the session alive.
+  pub fn ended(&self) -> impl Future<Output = ()> + Send + 'static {
+    self.0.ended()
+  }
 }
 
 impl std::fmt::Debug for Session {

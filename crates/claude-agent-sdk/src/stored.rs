@@ -1,0 +1,635 @@
+//! The session functions against a [`SessionStore`] instead of the local transcripts (the
+//! TypeScript SDK's `{ sessionStore }` variants), copying a local session into a store
+//! ([`import_session_to_store`]), and the summary a store keeps per session
+//! ([`fold_session_summary`]). Re-exported from [`store`](crate::store).
+//!
+//! Reading a stored session runs the same engine code as reading a local one (the transcript's
+//! JSONL text is built from the store's entries); the results match the TypeScript SDK's on the
+//! same entries, field for field.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::value::RawValue;
+use serde_json::{json, Map, Value};
+
+use crate::error::{Error, Result};
+use crate::raw;
+use crate::sessions::{self, ForkSession, ListSessions, SessionInfo, SessionMessage, SessionMessages};
+use crate::store::{SessionKey, SessionStore, SessionSummaryEntry, StoredSession};
+
+/// Entries per [`SessionStore::append`] call when importing (the TypeScript SDK's default).
+pub const IMPORT_BATCH: usize = 500;
+/// An import's batch also ends once its lines reach this many UTF-16 code units (1 MiB), as the
+/// TypeScript SDK counts them.
+const IMPORT_BATCH_CHARS: usize = 1 << 20;
+
+/// How [`import_session_to_store`] imports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportSession {
+  /// The project folder to find the session in (default: every project's); also the project
+  /// whose [`project_key`](crate::store::project_key) the entries are stored under (default:
+  /// the current directory's).
+  pub dir: Option<PathBuf>,
+  /// The subagents' transcripts too, each under its own subpath, with its metadata as a last
+  /// `agent_metadata` entry (default: yes).
+  pub include_subagents: bool,
+  /// At most this many entries per [`SessionStore::append`] call (default and `0`:
+  /// [`IMPORT_BATCH`]). A batch also ends at 1 MiB of JSON text.
+  pub batch_size: usize,
+}
+
+impl Default for ImportSession {
+  fn default() -> Self {
+    Self { dir: None, include_subagents: true, batch_size: IMPORT_BATCH }
+  }
+}
+
+fn store_error(what: &str, e: crate::store::StoreError) -> Error {
+  Error::Sessions(format!("{what} failed: {e}"))
+}
+
+/// The store's project key for `dir` (the current directory when `None`), as the TypeScript SDK
+/// derives it: the real path's folder name, or `CLAUDE_CODE_PROJECT_DIR_NAME` where the CLI
+/// takes it.
+fn key_of(dir: &Option<PathBuf>) -> Result<(String, PathBuf)> {
+  let cwd = resolved(dir)?;
+  let key = crate::store::project_key(&cwd, sessions::dir_name_override());
+  Ok((key, cwd))
+}
+
+/// `dir` (or the current directory) made absolute, its real path where it exists.
+fn resolved(dir: &Option<PathBuf>) -> Result<PathBuf> {
+  let here = std::env::current_dir().map_err(|e| Error::InvalidOption(format!("Invalid `dir`: the current directory cannot be read: {e}")))?;
+  let p = match dir.as_deref().filter(|d| !d.as_os_str().is_empty()) {
+    Some(d) => here.join(d),
+    None => here,
+  };
+  Ok(std::fs::canonicalize(&p).unwrap_or_else(|_| normalize(&p)))
+}
+
+/// `.` and `..` resolved lexically (`path.resolve` of a path that does not exist).
+fn normalize(p: &Path) -> PathBuf {
+  let mut out = PathBuf::new();
+  for c in p.components() {
+    match c {
+      std::path::Component::CurDir => {}
+      std::path::Component::ParentDir => {
+        out.pop();
+      }
+      c => out.push(c.as_os_str()),
+    }
+  }
+  out
+}
+
+fn to_jsonl(entries: &[Value]) -> String {
+  let mut out = String::new();
+  for e in entries {
+    out.push_str(&e.to_string());
+    out.push('\n');
+  }
+  out
+}
+
+/// A stored session's entries as JSONL text; `None` when the store has none.
+async fn load_text(store: &dyn SessionStore, key: &SessionKey) -> Result<Option<String>> {
+  let entries = store.load(key).await.map_err(|e| store_error(&format!("SessionStore.load() for session {}", key.session_id), e))?;
+  Ok(entries.filter(|e| !e.is_empty()).map(|e| to_jsonl(&e)))
+}
+
+/// A session's listing entry from its JSONL text (`mtime`: its last change).
+async fn info_from_text(session_id: &str, text: String, mtime: i64) -> Result<Option<SessionInfo>> {
+  let mut a = Map::new();
+  a.insert("sessionId".into(), json!(session_id));
+  a.insert("text".into(), Value::String(text));
+  a.insert("mtime".into(), json!(mtime));
+  sessions::call("infoFromText", a).await
+}
+
+/// The `timestamp` of the text's last line, else now (milliseconds since the epoch).
+fn last_timestamp(text: &str) -> i64 {
+  let t = text.trim_end();
+  let line = &t[t.rfind('\n').map_or(0, |i| i + 1)..];
+  serde_json::from_str::<Value>(line)
+    .ok()
+    .and_then(|v| v.get("timestamp").and_then(Value::as_str).and_then(agent_core::sessions::info::parse_iso_ms))
+    .unwrap_or_else(now_ms)
+}
+
+fn now_ms() -> i64 {
+  std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// One page of `list`, as the TypeScript SDK pages (a `limit` of 0 means none).
+fn page<T>(mut list: Vec<T>, limit: Option<usize>, offset: usize) -> Vec<T> {
+  let start = offset.min(list.len());
+  list.drain(..start);
+  if let Some(limit) = limit.filter(|l| *l > 0) {
+    list.truncate(limit);
+  }
+  list
+}
+
+/// One session's listing entry as a store answers it: `None` for a session the store does not
+/// hold or that has nothing to show; an entry with an empty summary when loading it failed.
+struct Row {
+  session_id: String,
+  mtime: i64,
+  /// `None`: still to be loaded; `Some(None)`: nothing to show.
+  info: Option<Option<SessionInfo>>,
+}
+
+fn string(d: &Map<String, Value>, k: &str) -> Option<String> {
+  d.get(k).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
+}
+
+/// A listing entry from a store's summary (`None` for a sidechain or a session with nothing to
+/// show), as the TypeScript SDK reads its own summaries.
+fn info_from_summary(s: &SessionSummaryEntry, cwd: &str) -> Option<SessionInfo> {
+  let d = &s.data;
+  if d.get("isSidechain") == Some(&Value::Bool(true)) {
+    return None;
+  }
+  let first_prompt = string(d, if d.get("firstPromptLocked") == Some(&Value::Bool(true)) { "firstPrompt" } else { "commandFallback" });
+  let custom_title = string(d, "customTitle").or_else(|| string(d, "aiTitle"));
+  let summary = custom_title.clone().or_else(|| string(d, "lastPrompt")).or_else(|| string(d, "summaryHint")).or_else(|| first_prompt.clone())?;
+  Some(SessionInfo {
+    session_id: s.session_id.clone(),
+    summary,
+    last_modified: s.mtime,
+    file_size: None,
+    custom_title,
+    first_prompt,
+    git_branch: string(d, "gitBranch"),
+    cwd: string(d, "cwd").or_else(|| Some(cwd.to_string()).filter(|c| !c.is_empty())),
+    tag: string(d, "tag"),
+    created_at: d.get("createdAt").and_then(|v| v.as_i64().or_else(|| v.as_f64().map(|f| f as i64))),
+    archived: None,
+  })
+}
+
+/// Loads each row's session and reads its listing entry, all at once; a load that fails gives
+/// an entry with an empty summary, as the TypeScript SDK's does.
+async fn infos_from_loads(store: &dyn SessionStore, rows: &[(String, i64)], project_key: &str, cwd: &str) -> Vec<SessionInfo> {
+  let loads = rows.iter().map(|(id, mtime)| async move {
+    let key = SessionKey::new(project_key, id.clone());
+    let text = load_text(store, &key).await?;
+    let Some(text) = text else { return Ok(None) };
+    let Some(mut info) = info_from_text(id, text, *mtime).await? else { return Ok(None) };
+    if info.cwd.is_none() && !cwd.is_empty() {
+      info.cwd = Some(cwd.to_string());
+    }
+    info.last_modified = *mtime;
+    Ok::<_, Error>(Some(info))
+  });
+  let settled = futures::future::join_all(loads).await;
+  settled
+    .into_iter()
+    .zip(rows)
+    .filter_map(|(r, (id, mtime))| match r {
+      Ok(info) => info,
+      Err(_) => Some(SessionInfo {
+        session_id: id.clone(),
+        summary: String::new(),
+        last_modified: *mtime,
+        file_size: None,
+        custom_title: None,
+        first_prompt: None,
+        git_branch: None,
+        cwd: None,
+        tag: None,
+        created_at: None,
+        archived: None,
+      }),
+    })
+    .collect()
+}
+
+/// The store's sessions of a project ([`ListSessions::dir`], else the current directory's),
+/// newest first; [`ListSessions::limit`] and [`ListSessions::offset`] page them (the worktree and
+/// programmatic filters apply to local transcripts only). With
+/// [`list_session_summaries`](SessionStore::list_session_summaries) the entries come from the
+/// summaries, and only sessions whose summary is missing or older than
+/// [`list_sessions`](SessionStore::list_sessions) says are loaded; otherwise each session of the
+/// page is loaded. A store with neither is an error.
+pub async fn list_sessions(store: &dyn SessionStore, options: ListSessions) -> Result<Vec<SessionInfo>> {
+  let (key, cwd) = key_of(&options.dir)?;
+  let cwd = cwd.to_string_lossy().into_owned();
+  let offset = options.offset.unwrap_or(0);
+  if let Some(summaries) = store.list_session_summaries(&key) {
+    let summaries = summaries.await.map_err(|e| store_error("SessionStore.listSessionSummaries()", e))?;
+    let listed: Option<Vec<StoredSession>> = match store.list_sessions(&key) {
+      Some(l) => Some(l.await.map_err(|e| store_error("SessionStore.listSessions()", e))?),
+      None => None,
+    };
+    // By id, the last listing of an id winning, in the order ids were first listed (a JS Map).
+    let listed: Option<Vec<(String, i64)>> = listed.map(|l| {
+      let mut out: Vec<(String, i64)> = Vec::with_capacity(l.len());
+      for s in l {
+        match out.iter_mut().find(|(id, _)| *id == s.session_id) {
+          Some(row) => row.1 = s.mtime,
+          None => out.push((s.session_id, s.mtime)),
+        }
+      }
+      out
+    });
+    let listed_mtime = |id: &str| listed.as_ref().and_then(|l| l.iter().find(|(i, _)| i == id).map(|(_, m)| *m));
+    let mut rows = Vec::new();
+    for s in &summaries {
+      let l = listed_mtime(&s.session_id);
+      if listed.is_some() && l.is_none() {
+        continue;
+      }
+      let stale = l.is_some_and(|m| s.mtime < m);
+      rows.push(Row {
+        session_id: s.session_id.clone(),
+        mtime: if stale { l.unwrap_or(s.mtime) } else { s.mtime },
+        info: if stale { None } else { Some(info_from_summary(s, &cwd)) },
+      });
+    }
+    if let Some(listed) = &listed {
+      for (id, mtime) in listed {
+        if !summaries.iter().any(|s| &s.session_id == id) {
+          rows.push(Row { session_id: id.clone(), mtime: *mtime, info: None });
+        }
+      }
+    }
+    rows.sort_by(|a, b| b.mtime.cmp(&a.mtime));
+    let mut rows = page(rows, options.limit, offset);
+    let missing: Vec<(String, i64)> = rows.iter().filter(|r| r.info.is_none()).map(|r| (r.session_id.clone(), r.mtime)).collect();
+    if !missing.is_empty() {
+      let mut found = infos_from_loads(store, &missing, &key, &cwd).await;
+      for r in rows.iter_mut().filter(|r| r.info.is_none()) {
+        let at = found.iter().position(|i| i.session_id == r.session_id);
+        r.info = Some(at.map(|i| found.swap_remove(i)));
+      }
+    }
+    return Ok(rows.into_iter().filter_map(|r| r.info.flatten()).collect());
+  }
+  let Some(list) = store.list_sessions(&key) else {
+    return Err(Error::Sessions("sessionStore.listSessions is not implemented -- cannot list sessions. Provide a store with a listSessions() method.".into()));
+  };
+  let mut rows: Vec<(String, i64)> = list.await.map_err(|e| store_error("SessionStore.listSessions()", e))?.into_iter().map(|s| (s.session_id, s.mtime)).collect();
+  rows.sort_by(|a, b| b.1.cmp(&a.1));
+  let rows = page(rows, options.limit, offset);
+  Ok(infos_from_loads(store, &rows, &key, &cwd).await)
+}
+
+/// A stored session's listing entry (its last change: the last entry's `timestamp`); `None`
+/// when the store does not hold it or it has nothing to show.
+pub async fn get_session_info(store: &dyn SessionStore, session_id: &str, dir: Option<PathBuf>) -> Result<Option<SessionInfo>> {
+  if !raw::is_session_id(session_id) {
+    return Ok(None);
+  }
+  let (key, _) = key_of(&dir)?;
+  let Some(text) = load_text(store, &SessionKey::new(key, session_id)).await? else { return Ok(None) };
+  let mtime = last_timestamp(&text);
+  info_from_text(session_id, text, mtime).await
+}
+
+/// A stored session's conversation, as [`sessions::get_session_messages`] reads a local one.
+pub async fn get_session_messages(store: &dyn SessionStore, session_id: &str, options: SessionMessages) -> Result<Vec<SessionMessage>> {
+  if !raw::is_session_id(session_id) {
+    return Ok(vec![]);
+  }
+  let (key, _) = key_of(&options.dir)?;
+  let Some(text) = load_text(store, &SessionKey::new(key, session_id)).await? else { return Ok(vec![]) };
+  let mut a = Map::new();
+  a.insert("text".into(), Value::String(text));
+  a.insert("limit".into(), json!(options.limit));
+  a.insert("offset".into(), json!(options.offset));
+  a.insert("includeSystemMessages".into(), json!(options.include_system_messages));
+  sessions::call("messagesFromText", a).await
+}
+
+/// The ids of a stored session's subagents (from the subpaths
+/// [`list_subkeys`](SessionStore::list_subkeys) gives, `subagents/.../agent-<id>`). A store
+/// without `list_subkeys` is an error.
+pub async fn list_subagents(store: &dyn SessionStore, session_id: &str, dir: Option<PathBuf>) -> Result<Vec<String>> {
+  if !raw::is_session_id(session_id) {
+    return Ok(vec![]);
+  }
+  let (key, _) = key_of(&dir)?;
+  let main = SessionKey::new(key, session_id);
+  let Some(subkeys) = store.list_subkeys(&main) else {
+    return Err(Error::Sessions("sessionStore.listSubkeys is not implemented -- cannot list subagents. Provide a store with a listSubkeys() method.".into()));
+  };
+  let subkeys = subkeys.await.map_err(|e| store_error("SessionStore.listSubkeys()", e))?;
+  let mut ids: Vec<String> = Vec::new();
+  for k in &subkeys {
+    if !k.starts_with("subagents/") {
+      continue;
+    }
+    let last = k.rsplit('/').next().unwrap_or("");
+    if let Some(id) = last.strip_prefix("agent-") {
+      if !ids.iter().any(|i| i == id) {
+        ids.push(id.to_string());
+      }
+    }
+  }
+  Ok(ids)
+}
+
+/// A stored subagent's conversation ([`SessionMessages::include_system_messages`] does not
+/// apply): the subpath [`list_subkeys`](SessionStore::list_subkeys) names for it (else
+/// `subagents/agent-<id>`), its `agent_metadata` entry saying which tool use started it.
+pub async fn get_subagent_messages(store: &dyn SessionStore, session_id: &str, agent_id: &str, options: SessionMessages) -> Result<Vec<SessionMessage>> {
+  if !raw::is_session_id(session_id) || agent_id.is_empty() {
+    return Ok(vec![]);
+  }
+  let (key, _) = key_of(&options.dir)?;
+  let main = SessionKey::new(key, session_id);
+  let wanted = format!("agent-{agent_id}");
+  let subpath = match store.list_subkeys(&main) {
+    Some(subkeys) => {
+      let subkeys = subkeys.await.map_err(|e| store_error("SessionStore.listSubkeys()", e))?;
+      match subkeys.into_iter().find(|k| k.starts_with("subagents/") && k.rsplit('/').next() == Some(wanted.as_str())) {
+        Some(k) => k,
+        None => return Ok(vec![]),
+      }
+    }
+    None => format!("subagents/{wanted}"),
+  };
+  let sub = SessionKey { subpath: Some(subpath), ..main };
+  let entries = store.load(&sub).await.map_err(|e| store_error(&format!("SessionStore.load() for session {session_id}"), e))?.unwrap_or_default();
+  let is_meta = |e: &Value| e.get("type").and_then(Value::as_str) == Some("agent_metadata");
+  let meta = entries.iter().rev().find(|e| is_meta(e)).cloned();
+  let rest: Vec<Value> = entries.into_iter().filter(|e| !is_meta(e)).collect();
+  if rest.is_empty() {
+    return Ok(vec![]);
+  }
+  let field = |k: &str| meta.as_ref().and_then(|m| m.get(k)).and_then(Value::as_str).map(|s| json!(s)).unwrap_or(Value::Null);
+  let mut a = Map::new();
+  a.insert("text".into(), Value::String(to_jsonl(&rest)));
+  a.insert("toolUseId".into(), field("toolUseId"));
+  a.insert("parentAgentId".into(), field("parentAgentId"));
+  a.insert("limit".into(), json!(options.limit));
+  a.insert("offset".into(), json!(options.offset));
+  sessions::call("subagentMessagesFromText", a).await
+}
+
+/// A `custom-title` or `tag` entry, as the TypeScript SDK appends them to a store.
+fn marker(mut fields: Map<String, Value>, session_id: &str) -> Value {
+  fields.insert("sessionId".into(), json!(session_id));
+  fields.insert("uuid".into(), json!(raw::new_uuid()));
+  fields.insert("timestamp".into(), json!(agent_core::sessions::write::now_iso()));
+  Value::Object(fields)
+}
+
+/// Gives a stored session a title (trimmed; it must not be empty): one `custom-title` entry
+/// appended.
+pub async fn rename_session(store: &dyn SessionStore, session_id: &str, title: &str, dir: Option<PathBuf>) -> Result<()> {
+  sessions::check_id(session_id)?;
+  let title = title.trim();
+  if title.is_empty() {
+    return Err(Error::InvalidOption("title must be non-empty".into()));
+  }
+  let (key, _) = key_of(&dir)?;
+  let mut f = Map::new();
+  f.insert("type".into(), json!("custom-title"));
+  f.insert("customTitle".into(), json!(title));
+  let entry = marker(f, session_id);
+  store.append(&SessionKey::new(key, session_id), &[entry]).await.map_err(|e| store_error("SessionStore.append()", e))
+}
+
+/// Tags a stored session (`None` clears the tag), with the characters
+/// [`sessions::tag_session`] removes removed: one `tag` entry appended.
+pub async fn tag_session(store: &dyn SessionStore, session_id: &str, tag: Option<&str>, dir: Option<PathBuf>) -> Result<()> {
+  sessions::check_id(session_id)?;
+  let tag = sessions::clean_tag(tag)?;
+  let (key, _) = key_of(&dir)?;
+  let mut f = Map::new();
+  f.insert("type".into(), json!("tag"));
+  f.insert("tag".into(), json!(tag));
+  let entry = marker(f, session_id);
+  store.append(&SessionKey::new(key, session_id), &[entry]).await.map_err(|e| store_error("SessionStore.append()", e))
+}
+
+/// Deletes a stored session with [`delete`](SessionStore::delete); nothing when the store has
+/// no `delete` (an append-only store), as in the TypeScript SDK.
+pub async fn delete_session(store: &dyn SessionStore, session_id: &str, dir: Option<PathBuf>) -> Result<()> {
+  sessions::check_id(session_id)?;
+  let (key, _) = key_of(&dir)?;
+  match store.delete(&SessionKey::new(key, session_id)) {
+    Some(f) => f.await.map_err(|e| store_error("SessionStore.delete()", e)),
+    None => Ok(()),
+  }
+}
+
+/// Forks a stored session as [`sessions::fork_session`] forks a local one, the fork appended to
+/// the store in one call; its id.
+pub async fn fork_session(store: &dyn SessionStore, session_id: &str, options: ForkSession) -> Result<String> {
+  sessions::check_id(session_id)?;
+  let (key, _) = key_of(&options.dir)?;
+  let entries = store.load(&SessionKey::new(key.clone(), session_id)).await.map_err(|e| store_error(&format!("SessionStore.load() for session {session_id}"), e))?;
+  let Some(entries) = entries.filter(|e| !e.is_empty()) else {
+    return Err(Error::Sessions(format!("Session {session_id} not found")));
+  };
+  #[derive(serde::Deserialize)]
+  #[serde(rename_all = "camelCase")]
+  struct Forked {
+    session_id: String,
+    entries: Vec<Value>,
+  }
+  let title = options.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
+  let mut a = Map::new();
+  a.insert("sessionId".into(), json!(session_id));
+  a.insert("text".into(), Value::String(to_jsonl(&entries)));
+  a.insert("upToMessageId".into(), json!(options.up_to_message_id));
+  a.insert("title".into(), json!(title));
+  let forked: Forked = sessions::call("forkText", a).await?;
+  store.append(&SessionKey::new(key, forked.session_id.clone()), &forked.entries).await.map_err(|e| store_error("SessionStore.append()", e))?;
+  Ok(forked.session_id)
+}
+
+/// Appends `entries` in batches of at most `batch` entries and 1 MiB of text (each entry's
+/// length as its line in the transcript has it, in UTF-16 code units, as the TypeScript SDK
+/// counts).
+async fn append_batched(store: &dyn SessionStore, key: &SessionKey, entries: Vec<Box<RawValue>>, batch: usize) -> Result<()> {
+  let mut pending: Vec<Value> = Vec::new();
+  let mut chars = 0usize;
+  for raw in entries {
+    chars += raw.get().encode_utf16().count();
+    pending.push(serde_json::from_str(raw.get()).map_err(|e| Error::Protocol(format!("an exported transcript entry is not JSON: {e}")))?);
+    if pending.len() >= batch || chars >= IMPORT_BATCH_CHARS {
+      store.append(key, &pending).await.map_err(|e| store_error("SessionStore.append()", e))?;
+      pending.clear();
+      chars = 0;
+    }
+  }
+  if !pending.is_empty() {
+    store.append(key, &pending).await.map_err(|e| store_error("SessionStore.append()", e))?;
+  }
+  Ok(())
+}
+
+/// Copies a local session (its transcript's entries, line by line; lines that are not JSON are
+/// left out) into `store`, under the project key of [`ImportSession::dir`], in batches of
+/// [`ImportSession::batch_size`] entries; then, unless told not to, each subagent's transcript
+/// under its subpath (`subagents/agent-<id>`), followed by its metadata as an `agent_metadata`
+/// entry. The TypeScript SDK's `importSessionToStore`: a store that treats `uuid` as an
+/// idempotency key can take the same session again.
+pub async fn import_session_to_store(session_id: &str, store: &dyn SessionStore, options: ImportSession) -> Result<()> {
+  sessions::check_id(session_id)?;
+  #[derive(serde::Deserialize)]
+  struct Exported {
+    main: Vec<Box<RawValue>>,
+    #[serde(default)]
+    subagents: Vec<ExportedAgent>,
+  }
+  #[derive(serde::Deserialize)]
+  struct ExportedAgent {
+    subpath: String,
+    entries: Vec<Box<RawValue>>,
+    meta: Option<Map<String, Value>>,
+  }
+  let mut a = Map::new();
+  a.insert("sessionId".into(), json!(session_id));
+  a.insert("dir".into(), sessions::dir_arg(&options.dir)?);
+  a.insert("includeSubagents".into(), json!(options.include_subagents));
+  let exported: Option<Exported> = sessions::call("exportEntries", a).await?;
+  let Some(exported) = exported else { return Err(Error::Sessions(format!("Session {session_id} not found"))) };
+  let (key, _) = key_of(&options.dir)?;
+  let batch = if options.batch_size > 0 { options.batch_size } else { IMPORT_BATCH };
+  let main = SessionKey::new(key, session_id);
+  append_batched(store, &main, exported.main, batch).await?;
+  if !options.include_subagents {
+    return Ok(());
+  }
+  for sub in exported.subagents {
+    let key = SessionKey { subpath: Some(sub.subpath), ..main.clone() };
+    append_batched(store, &key, sub.entries, batch).await?;
+    if let Some(meta) = sub.meta {
+      let mut entry = Map::new();
+      entry.insert("type".into(), json!("agent_metadata"));
+      entry.extend(meta);
+      store.append(&key, &[Value::Object(entry)]).await.map_err(|e| store_error("SessionStore.append()", e))?;
+    }
+  }
+  Ok(())
+}
+
+/// Fields taken from any entry that has them as strings, the last one winning, and the summary
+/// field each goes to.
+const LAST_WINS: [(&str, &str); 5] =
+  [("customTitle", "customTitle"), ("aiTitle", "aiTitle"), ("lastPrompt", "lastPrompt"), ("summary", "summaryHint"), ("gitBranch", "gitBranch")];
+
+/// Folds appended entries into a session's summary, as a store keeps it inside
+/// [`append`](SessionStore::append) so that [`list_sessions`] needs no load per session (the
+/// TypeScript SDK's `foldSessionSummary`, with the same `data`). `prev` is the summary so far
+/// (`None` for the session's first append); the result carries `mtime` (else `prev`'s, else 0):
+/// stamp it with the time the store wrote, on the clock its
+/// [`list_sessions`](SessionStore::list_sessions) reports. The fold is pure; a store whose appends
+/// can race for one session serializes its read-fold-write.
+///
+/// Whether it is a sidechain, when it started, its directory and its first prompt are set once;
+/// its titles, last prompt, summary, branch and tag change with every entry that has them.
+pub fn fold_session_summary(prev: Option<&SessionSummaryEntry>, key: &SessionKey, entries: &[Value], mtime: Option<i64>) -> SessionSummaryEntry {
+  let mtime = mtime.or(prev.map(|p| p.mtime)).unwrap_or(0);
+  let mut summary = match prev {
+    Some(p) => SessionSummaryEntry { session_id: p.session_id.clone(), mtime, data: p.data.clone() },
+    None => SessionSummaryEntry { session_id: key.session_id.clone(), mtime, data: Map::new() },
+  };
+  let data = &mut summary.data;
+  let no_fields = Map::new();
+  for e in entries {
+    // Entries are objects; anything else has none of the fields (and is not a sidechain).
+    let o = e.as_object().unwrap_or(&no_fields);
+    let str_of = |k: &str| o.get(k).and_then(Value::as_str);
+    if !data.contains_key("isSidechain") {
+      data.insert("isSidechain".into(), json!(o.get("isSidechain") == Some(&Value::Bool(true))));
+    }
+    if !data.contains_key("createdAt") {
+      if let Some(t) = str_of("timestamp").and_then(agent_core::sessions::info::parse_iso_ms) {
+        data.insert("createdAt".into(), json!(t));
+      }
+    }
+    if !data.contains_key("cwd") {
+      if let Some(c) = str_of("cwd").filter(|c| !c.is_empty()) {
+        data.insert("cwd".into(), json!(c));
+      }
+    }
+    fold_prompt(data, e);
+    for (from, to) in LAST_WINS {
+      if let Some(v) = str_of(from) {
+        data.insert(to.into(), json!(v));
+      }
+    }
+    if str_of("type") == Some("tag") {
+      match str_of("tag").filter(|t| !t.is_empty()) {
+        Some(t) => {
+          data.insert("tag".into(), json!(t));
+        }
+        None => {
+          data.shift_remove("tag");
+        }
+      }
+    }
+    if str_of("type") == Some("relocated") {
+      if let Some(c) = str_of("relocatedCwd").filter(|c| !c.is_empty()) {
+        data.insert("cwd".into(), json!(c));
+      }
+    }
+  }
+  summary
+}
+
+/// The first prompt, once one is seen (a slash command's name kept meanwhile as the fallback).
+fn fold_prompt(data: &mut Map<String, Value>, entry: &Value) {
+  if data.get("firstPromptLocked").is_some_and(truthy) {
+    return;
+  }
+  let had = data.get("commandFallback").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
+  let mut fallback = had.clone();
+  let prompt = agent_core::sessions::scan::prompt_of(entry, &mut fallback);
+  if let (Some(f), None) = (fallback.filter(|f| !f.is_empty()), had) {
+    data.insert("commandFallback".into(), json!(f));
+  }
+  if let Some(p) = prompt {
+    data.insert("firstPrompt".into(), json!(p));
+    data.insert("firstPromptLocked".into(), json!(true));
+  }
+}
+
+/// JavaScript's truthiness of a JSON value.
+fn truthy(v: &Value) -> bool {
+  match v {
+    Value::Null => false,
+    Value::Bool(b) => *b,
+    Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+    Value::String(s) => !s.is_empty(),
+    _ => true,
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn pages_as_the_typescript_sdk() {
+    let v = || (0..5).collect::<Vec<_>>();
+    assert_eq!(page(v(), Some(2), 1), [1, 2]);
+    assert_eq!(page(v(), Some(0), 3), [3, 4], "a limit of 0 is none");
+    assert_eq!(page(v(), None, 9), Vec::<i32>::new());
+  }
+
+  #[test]
+  fn folds() {
+    let key = SessionKey::new("p", "s");
+    let e = [
+      json!({"type":"user","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/a","message":{"content":"<command-name>/init</command-name>"}}),
+      json!({"type":"user","cwd":"/b","message":{"content":"hello"},"gitBranch":"main"}),
+      json!({"type":"tag","tag":"t"}),
+      json!({"type":"custom-title","customTitle":"T"}),
+    ];
+    let s = fold_session_summary(None, &key, &e, Some(5));
+    assert_eq!(
+      Value::Object(s.data.clone()),
+      json!({"isSidechain":false,"createdAt":1767225600000i64,"cwd":"/a","commandFallback":"/init","firstPrompt":"hello","firstPromptLocked":true,"gitBranch":"main","tag":"t","customTitle":"T"})
+    );
+    let s = fold_session_summary(Some(&s), &key, &[json!({"type":"tag","tag":""})], None);
+    assert_eq!(s.mtime, 5);
+    assert!(!s.data.contains_key("tag"));
+  }
+}
