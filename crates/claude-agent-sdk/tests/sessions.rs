@@ -10,7 +10,8 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use claude_agent_sdk::sessions::{self, ForkSession, ListSessions, SessionInfo, SessionMessage, SessionMessages};
+use claude_agent_sdk::sessions::{self, ForkSession, ListSessions, SessionMessage, SessionMessages};
+use support::{info_json, message_json, norm, without_nulls};
 use serde_json::{json, Value};
 
 fn node(args: &[&str]) -> Value {
@@ -21,39 +22,6 @@ fn node(args: &[&str]) -> Value {
     return Value::Null;
   }
   serde_json::from_slice(&out.stdout).expect("JSON")
-}
-
-fn info_json(i: &SessionInfo) -> Value {
-  let v = json!({
-    "sessionId": i.session_id, "summary": i.summary, "lastModified": i.last_modified, "fileSize": i.file_size,
-    "customTitle": i.custom_title, "firstPrompt": i.first_prompt, "gitBranch": i.git_branch, "cwd": i.cwd,
-    "tag": i.tag, "createdAt": i.created_at, "archived": i.archived,
-  });
-  without_nulls(v)
-}
-
-fn message_json(m: &SessionMessage) -> Value {
-  let mut v = json!({
-    "type": m.kind, "uuid": m.uuid, "session_id": m.session_id, "message": m.message,
-    "parent_tool_use_id": m.parent_tool_use_id, "parent_agent_id": m.parent_agent_id, "timestamp": m.timestamp,
-  });
-  v.as_object_mut().unwrap().extend(m.extra.clone());
-  without_nulls(v)
-}
-
-/// Top-level null fields dropped (absent in the official's JSON, `None` here).
-fn without_nulls(v: Value) -> Value {
-  match v {
-    Value::Object(m) => Value::Object(m.into_iter().filter(|(_, v)| !v.is_null()).collect()),
-    v => v,
-  }
-}
-
-fn norm(v: Value) -> Value {
-  match v {
-    Value::Array(a) => Value::Array(a.into_iter().map(without_nulls).collect()),
-    v => without_nulls(v),
-  }
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -211,3 +211,67 @@ async fn a_session_is_resumed_from_the_store_alone() {
   }
   assert_eq!(serde_json::from_str::<Value>(&resumed.unwrap()).unwrap()["id"], SID);
 }
+
+/// Stops slowly: once its input closes (or it is told to stop), it waits, then says whether its
+/// config folder is still there, then exits.
+const LINGER: &str = r#"
+import fs from 'node:fs'
+export default async function (cli) {
+  const root = process.env.CLAUDE_CONFIG_DIR
+  let stopping = false
+  const stop = async () => {
+    if (stopping) return
+    stopping = true
+    await cli.sleep(400)
+    cli.log({ root, later: fs.existsSync(root) })
+    await cli.exit(0)
+  }
+  cli.onSignal('SIGTERM', stop)
+  await cli.initialize()
+  await cli.nextUserMessage()
+  cli.assistantText(root)
+  cli.result()
+  await cli.waitStdinClosed()
+  await stop()
+}
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_resumed_query_dropped_early_keeps_its_folder_until_the_cli_has_exited() {
+  let Some(options) = mock("linger", LINGER) else { return };
+  let log = tempdir("linger-log").join("log.jsonl");
+  let cwd = tempdir("linger-cwd");
+  let store = Arc::new(InMemorySessionStore::new());
+  let key = SessionKey::new(claude_agent_sdk::store::project_key(&cwd, None), SID);
+  store.append(&key, &[json!({ "type": "user", "uuid": "u1", "sessionId": SID, "message": { "content": "hi" } })]).await.unwrap();
+  let options = options.env("MOCK_CLI_LOG", log.to_str().unwrap()).cwd(&cwd).session_store(store).resume(SID).build();
+  let mut q = query("again", resume_from_store(options).await.unwrap()).unwrap();
+  let mut folder = None;
+  while let Some(m) = q.next().await {
+    if let Message::Assistant(a) = m.unwrap() {
+      folder = Some(PathBuf::from(a.text()));
+      break;
+    }
+  }
+  let folder = folder.expect("the CLI named its config folder");
+  assert!(folder.file_name().unwrap().to_str().unwrap().starts_with("claude-resume-"), "{folder:?}");
+  drop(q); // as a `break` leaves a query: the CLI is stopped in the background
+  let records = || -> Vec<Value> {
+    std::fs::read_to_string(&log).unwrap_or_default().lines().filter_map(|l| serde_json::from_str(l).ok()).collect()
+  };
+  for _ in 0..500 {
+    if records().iter().any(|r| r["kind"] == "exit") {
+      break;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+  }
+  let seen = records().into_iter().find(|r| r["kind"] == "scenario").expect("the CLI reported");
+  assert_eq!(seen["data"]["later"], true, "the folder stayed while the CLI was stopping");
+  for _ in 0..250 {
+    if !folder.exists() {
+      break;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+  }
+  assert!(!folder.exists(), "{folder:?} removed once the CLI exited");
+}

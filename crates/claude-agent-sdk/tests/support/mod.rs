@@ -167,3 +167,42 @@ pub fn mock_cli_with(tag: &str, source: &str) -> Option<(PathBuf, PathBuf)> {
   std::fs::write(&scenario, source).unwrap();
   Some((repo_root().join("__test__/mock-cli/mock-cli.mjs"), scenario))
 }
+
+// ---- session values as JSON, to compare with the official SDK's output ----
+
+/// A listing entry as the official's JSON has it (absent fields left out).
+pub fn info_json(i: &claude_agent_sdk::sessions::SessionInfo) -> Value {
+  let v = serde_json::json!({
+    "sessionId": i.session_id, "summary": i.summary, "lastModified": i.last_modified, "fileSize": i.file_size,
+    "customTitle": i.custom_title, "firstPrompt": i.first_prompt, "gitBranch": i.git_branch, "cwd": i.cwd,
+    "tag": i.tag, "createdAt": i.created_at, "archived": i.archived,
+  });
+  without_nulls(v)
+}
+
+/// A session message as the official's JSON has it.
+pub fn message_json(m: &claude_agent_sdk::sessions::SessionMessage) -> Value {
+  let mut v = serde_json::json!({
+    "type": m.kind, "uuid": m.uuid, "session_id": m.session_id, "message": m.message,
+    "parent_tool_use_id": m.parent_tool_use_id, "parent_agent_id": m.parent_agent_id, "timestamp": m.timestamp,
+  });
+  v.as_object_mut().unwrap().extend(m.extra.clone());
+  without_nulls(v)
+}
+
+/// Top-level null fields dropped (absent in the official's JSON, `None` here).
+pub fn without_nulls(v: Value) -> Value {
+  match v {
+    Value::Object(m) => Value::Object(m.into_iter().filter(|(_, v)| !v.is_null()).collect()),
+    v => v,
+  }
+}
+
+/// `without_nulls` of each element of an array (or of the value).
+pub fn norm(v: Value) -> Value {
+  match v {
+    Value::Array(a) => Value::Array(a.into_iter().map(without_nulls).collect()),
+    v => without_nulls(v),
+  }
+}
+
