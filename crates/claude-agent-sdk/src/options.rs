@@ -282,6 +282,8 @@ pub struct Options {
   /// looked for (and, when found, written into this folder, removed after the query).
   pub(crate) resume_prepared: bool,
   pub(crate) resume_dir: Option<Arc<ResumeDir>>,
+  /// How long each store call of [`resume_from_store`](crate::store::resume_from_store) may take.
+  pub(crate) load_timeout: Option<std::time::Duration>,
 }
 
 impl std::fmt::Debug for Options {
@@ -916,6 +918,15 @@ impl OptionsBuilder {
   /// in batches).
   pub fn session_store_flush(mut self, flush: SessionStoreFlush) -> Self {
     self.o.data.session_store_flush = Some(flush);
+    self
+  }
+
+  /// How long each call [`resume_from_store`](crate::store::resume_from_store) makes to the
+  /// [`session_store`](Self::session_store) (`load`, `list_sessions`, `list_subkeys`) may take
+  /// before the resume fails (the TypeScript SDK's `loadTimeoutMs`; default
+  /// [`LOAD_TIMEOUT`](crate::store::LOAD_TIMEOUT), 60 s).
+  pub fn load_timeout(mut self, limit: std::time::Duration) -> Self {
+    self.o.load_timeout = Some(limit);
     self
   }
 

@@ -347,15 +347,18 @@ impl Drop for ResumeDir {
   }
 }
 
-/// How long each store call of a resume may take (the TypeScript SDK's `loadTimeoutMs`
-/// default).
+/// How long each store call of a resume may take unless
+/// [`load_timeout`](crate::OptionsBuilder::load_timeout) says otherwise (the TypeScript SDK's
+/// `loadTimeoutMs` default).
 pub const LOAD_TIMEOUT: Duration = Duration::from_secs(60);
 
-async fn timed<T>(what: String, f: StoreFuture<'_, T>) -> Result<T> {
-  match tokio::time::timeout(LOAD_TIMEOUT, f).await {
+/// A store call of a resume, given `limit` to answer: `call` names it, `about` says for what
+/// (the TypeScript SDK's wording: `SessionStore.load() timed out after 60000ms for session ...`).
+async fn timed<T>(limit: Duration, call: &str, about: String, f: StoreFuture<'_, T>) -> Result<T> {
+  match tokio::time::timeout(limit, f).await {
     Ok(Ok(v)) => Ok(v),
-    Ok(Err(e)) => Err(Error::Sessions(format!("{what} failed: {e}"))),
-    Err(_) => Err(Error::Sessions(format!("{what} timed out after {}ms", LOAD_TIMEOUT.as_millis()))),
+    Ok(Err(e)) => Err(Error::Sessions(format!("{call}{about} failed: {e}"))),
+    Err(_) => Err(Error::Sessions(format!("{call} timed out after {}ms{about}", limit.as_millis()))),
   }
 }
 
@@ -374,6 +377,7 @@ async fn timed<T>(what: String, f: StoreFuture<'_, T>) -> Result<T> {
 pub async fn resume_from_store(mut options: Options) -> Result<Options> {
   let Some(store) = options.session_store.clone() else { return Ok(options) };
   options.resume_prepared = true;
+  let limit = options.load_timeout.unwrap_or(LOAD_TIMEOUT);
   let d = &options.data;
   if d.resume.is_none() && !d.continue_conversation {
     return Ok(options);
@@ -396,26 +400,26 @@ pub async fn resume_from_store(mut options: Options) -> Result<Options> {
       let Some(list) = store.list_sessions(&project_key) else {
         return Err(Error::InvalidOption("Options.continue with sessionStore requires store.listSessions to be implemented".into()));
       };
-      let list = timed("SessionStore.listSessions()".into(), list).await?;
+      let list = timed(limit, "SessionStore.listSessions()", String::new(), list).await?;
       // The newest; of equal ones the first listed (a stable sort, as the TypeScript SDK's).
       list.into_iter().min_by_key(|s| std::cmp::Reverse(s.mtime)).map(|s| s.session_id)
     }
   };
   let Some(session_id) = session_id.filter(|id| raw::is_session_id(id)) else { return Ok(options) };
   let key = SessionKey::new(project_key.clone(), session_id.clone());
-  let entries = timed(format!("SessionStore.load() for session {session_id}"), store.load(&key)).await?.unwrap_or_default();
+  let entries = timed(limit, "SessionStore.load()", format!(" for session {session_id}"), store.load(&key)).await?.unwrap_or_default();
   if entries.is_empty() {
     return Ok(options);
   }
   let mut subagents = Vec::new();
   if let Some(subkeys) = store.list_subkeys(&key) {
-    for sub in timed(format!("SessionStore.listSubkeys() for session {session_id}"), subkeys).await? {
+    for sub in timed(limit, "SessionStore.listSubkeys()", format!(" for session {session_id}"), subkeys).await? {
       // A subpath must stay inside the session's folder (the engine checks it again).
       if sub.is_empty() || Path::new(&sub).is_absolute() || sub.split(['/', '\\']).any(|p| p == "..") {
         continue;
       }
       let sub_key = SessionKey { subpath: Some(sub.clone()), ..key.clone() };
-      let sub_entries = timed(format!("SessionStore.load() for session {session_id} subpath {sub}"), store.load(&sub_key)).await?.unwrap_or_default();
+      let sub_entries = timed(limit, "SessionStore.load()", format!(" for session {session_id} subpath {sub}"), store.load(&sub_key)).await?.unwrap_or_default();
       if sub_entries.is_empty() {
         continue;
       }

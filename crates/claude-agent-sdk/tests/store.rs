@@ -275,3 +275,25 @@ async fn a_resumed_query_dropped_early_keeps_its_folder_until_the_cli_has_exited
   }
   assert!(!folder.exists(), "{folder:?} removed once the CLI exited");
 }
+
+/// A store whose `load` never answers.
+struct Stuck;
+
+impl SessionStore for Stuck {
+  fn append<'a>(&'a self, _: &'a SessionKey, _: &'a [Value]) -> StoreFuture<'a, ()> {
+    futures::future::ready(Ok(())).boxed()
+  }
+  fn load<'a>(&'a self, _: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
+    futures::future::pending().boxed()
+  }
+}
+
+#[tokio::test]
+async fn a_resume_gives_up_on_a_store_after_the_load_timeout() {
+  let options = Options::builder().session_store(Arc::new(Stuck)).resume(SID).load_timeout(std::time::Duration::from_millis(50)).build();
+  let started = std::time::Instant::now();
+  let e = resume_from_store(options).await.unwrap_err();
+  // The TypeScript SDK's wording, with the limit given (`loadTimeoutMs`).
+  assert_eq!(e.to_string(), format!("SessionStore.load() timed out after 50ms for session {SID}"));
+  assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
