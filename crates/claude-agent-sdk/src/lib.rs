@@ -82,7 +82,7 @@ pub use options::{
 pub use permission::{PermissionContext, PermissionMode, PermissionResult};
 pub use query::{
   query, AccountInfo, AgentInfo, FileContents, InterruptReceipt, McpServerSpec, McpServerStatus, McpSetServersResult, ModelInfo, Prompt, Query,
-  QueryControl, SettingsFile, SlashCommand,
+  QueryControl, SettingsFile, SlashCommand, startup, WarmQuery,
 };
 pub use server::{McpServer, McpServerBuilder};
 pub use store::{InMemorySessionStore, SessionKey, SessionStore, SessionStoreFlush, SessionSummaryEntry, StoredSession};

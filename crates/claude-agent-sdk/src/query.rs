@@ -85,7 +85,12 @@ pub fn query(prompt: impl Into<Prompt>, options: Options) -> Result<Query> {
     Prompt::Stream(s) => (None, Some(s)),
   };
   let (session, messages) = engine::start(text, options)?;
-  let control = QueryControl { session, verbatim };
+  Ok(attach(QueryControl { session, verbatim }, messages, input, servers_in_initialize))
+}
+
+/// The query of a started session: its messages, with `input` (streaming input, or a text
+/// prompt as one user message) forwarded by a task.
+fn attach(control: QueryControl, messages: BoxStream<'static, Result<Message>>, input: Option<BoxStream<'static, UserInput>>, servers_in_initialize: bool) -> Query {
   let failure: Arc<Mutex<Option<Error>>> = Arc::default();
   // Streaming input: a task forwards the messages, then ends the input. It stops early when the
   // session is over; the query aborts it when dropped.
@@ -117,7 +122,84 @@ pub fn query(prompt: impl Into<Prompt>, options: Options) -> Result<Query> {
   });
   // After the last message: the failure found before the prompt went, if any.
   let failed = futures::stream::once(async move { failure.lock().unwrap_or_else(|p| p.into_inner()).take() }).filter_map(|f| async move { f.map(Err) });
-  Ok(Query { control, messages: messages.chain(failed).boxed(), input_task })
+  Query { control, messages: messages.chain(failed).boxed(), input_task }
+}
+
+/// Starts Claude Code before the prompt is known (the TypeScript SDK's `startup()`): the CLI is
+/// spawned and initialized now, so that [`WarmQuery::query`] later sends its prompt to a CLI
+/// that is already up. Resolves once the CLI has answered `initialize`; fails as
+/// [`query`] fails on a bad option, or with the error that ended the CLI before it answered
+/// (the initialize timeout is [`OptionsBuilder::initialize_timeout`](crate::OptionsBuilder::initialize_timeout)).
+/// Dropping the warm query unused ends the CLI, as dropping a [`Query`] does.
+///
+/// ```no_run
+/// use claude_agent_sdk::{startup, Options};
+/// use futures::StreamExt;
+///
+/// # async fn run() -> Result<(), claude_agent_sdk::Error> {
+/// let warm = startup(Options::builder().build()).await?;
+/// // ... later, when the prompt is known:
+/// let mut q = warm.query("Hello");
+/// while let Some(message) = q.next().await {
+///     println!("{:?}", message?);
+/// }
+/// # Ok(())
+/// # }
+/// ```
+pub async fn startup(options: Options) -> Result<WarmQuery> {
+  let verbatim = options.data.verbatim_prompts;
+  let servers_in_initialize = options.data.mcp_servers_delivery == Some(Delivery::Initialize) && !options.data.mcp_servers.is_empty();
+  let (session, messages) = engine::start(None, options)?;
+  let control = QueryControl { session, verbatim };
+  if let Err(e) = control.initialization_result().await {
+    control.close();
+    return Err(e);
+  }
+  Ok(WarmQuery { control: Some(control), messages: Some(messages), servers_in_initialize })
+}
+
+/// A started and initialized Claude Code waiting for its prompt ([`startup`]); its controls
+/// ([`QueryControl`]) are usable meanwhile, through `Deref`.
+pub struct WarmQuery {
+  control: Option<QueryControl>,
+  messages: Option<BoxStream<'static, Result<Message>>>,
+  servers_in_initialize: bool,
+}
+
+impl WarmQuery {
+  /// The query, with its prompt: a text prompt is sent as one user message and the input then
+  /// ends (the query ends after its result); a stream is sent as it comes.
+  pub fn query(mut self, prompt: impl Into<Prompt>) -> Query {
+    let input = match prompt.into() {
+      Prompt::Text(t) => futures::stream::iter([UserInput::text(t)]).boxed(),
+      Prompt::Stream(s) => s,
+    };
+    let (control, messages) = (self.control.take().expect("a warm query's session"), self.messages.take().expect("a warm query's messages"));
+    attach(control, messages, Some(input), self.servers_in_initialize)
+  }
+}
+
+impl std::ops::Deref for WarmQuery {
+  type Target = QueryControl;
+
+  fn deref(&self) -> &QueryControl {
+    self.control.as_ref().expect("a warm query's session")
+  }
+}
+
+impl std::fmt::Debug for WarmQuery {
+  fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    f.debug_struct("WarmQuery").field("pid", &self.control.as_ref().and_then(|c| c.pid())).finish_non_exhaustive()
+  }
+}
+
+impl Drop for WarmQuery {
+  fn drop(&mut self) {
+    // Unused: the CLI ends, as when a query is dropped.
+    if let Some(control) = self.control.take() {
+      control.session.close();
+    }
+  }
 }
 
 /// A running query: a [`Stream`] of [`Message`]s, ending after the last one (or with the error
