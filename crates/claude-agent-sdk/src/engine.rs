@@ -58,15 +58,36 @@ pub(crate) fn start(prompt: Option<String>, options: Options) -> Result<(Session
     running: Default::default(),
     runtime,
   });
+  // The app's own process, started now with the command line the SDK would run.
+  let spawned = match &options.spawn {
+    Some(spawn) => {
+      let spawn_options = crate::spawn::SpawnOptions {
+        command: launch.program.clone(),
+        args: launch.args.clone(),
+        cwd: launch.cwd.clone().map(PathBuf::from),
+        env: launch.env.clone(),
+      };
+      let process = spawn(spawn_options).map_err(|e| Error::Spawn(format!("spawn_claude_code_process failed: {e}")))?;
+      Some((process, crate::spawn::sink()))
+    }
+    None => None,
+  };
+  let (process, events) = match spawned {
+    Some((process, (sink, events))) => (Process::HostStarted(sink), Some((process, events))),
+    None => (Process::Spawn(launch), None),
+  };
   let spec = SessionSpec {
     config,
-    process: Process::Spawn(launch),
+    process,
     servers: options.sdk_servers.iter().map(|(key, s)| (key.clone(), s.inner.def.clone())).collect(),
     prompt,
     forward_stderr: options.stderr.is_some(),
     message_text: raw::MessageText::Utf8,
   };
   let started = raw::start(spec, host.clone())?;
+  if let (Some((process, events)), Some(feed)) = (events, started.feed.clone()) {
+    crate::spawn::connect(process, events, feed);
+  }
   if let Some(dir) = options.resume_dir.clone() {
     // A resumed session's folder goes once the CLI has exited, as the TypeScript SDK removes it
     // (not when the query is left: the CLI may still be writing there as it stops).

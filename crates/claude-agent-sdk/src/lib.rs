@@ -64,6 +64,7 @@ mod query;
 pub mod raw;
 mod server;
 pub mod sessions;
+pub mod spawn;
 pub mod store;
 mod stored;
 mod tool;

@@ -284,6 +284,8 @@ pub struct Options {
   pub(crate) resume_dir: Option<Arc<ResumeDir>>,
   /// How long each store call of [`resume_from_store`](crate::store::resume_from_store) may take.
   pub(crate) load_timeout: Option<std::time::Duration>,
+  /// Starts the CLI instead of the SDK.
+  pub(crate) spawn: Option<crate::spawn::SpawnFn>,
 }
 
 impl std::fmt::Debug for Options {
@@ -296,6 +298,7 @@ impl std::fmt::Debug for Options {
       .field("on_elicitation", &self.on_elicitation.is_some())
       .field("user_dialog_kinds", &self.on_user_dialog.as_ref().map(|(kinds, _)| kinds))
       .field("session_store", &self.session_store.is_some())
+      .field("spawn_claude_code_process", &self.spawn.is_some())
       .finish()
   }
 }
@@ -927,6 +930,18 @@ impl OptionsBuilder {
   /// [`LOAD_TIMEOUT`](crate::store::LOAD_TIMEOUT), 60 s).
   pub fn load_timeout(mut self, limit: std::time::Duration) -> Self {
     self.o.load_timeout = Some(limit);
+    self
+  }
+
+  /// Starts the CLI yourself (the TypeScript SDK's `spawnClaudeCodeProcess`): `f` gets the
+  /// command line the SDK would run and returns the process it started, in a container or on
+  /// another machine, say (see [`crate::spawn`]). An error from `f` fails [`query`](crate::query)
+  /// with [`Error::Spawn`](crate::Error::Spawn).
+  pub fn spawn_claude_code_process<F>(mut self, f: F) -> Self
+  where
+    F: Fn(crate::spawn::SpawnOptions) -> std::io::Result<crate::spawn::SpawnedProcess> + Send + Sync + 'static,
+  {
+    self.o.spawn = Some(Arc::new(f));
     self
   }
 
