@@ -254,7 +254,7 @@ pub async fn list_sessions(store: &dyn SessionStore, options: ListSessions) -> R
         }
       }
     }
-    rows.sort_by(|a, b| b.mtime.cmp(&a.mtime));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.mtime));
     let mut rows = page(rows, options.limit, offset);
     let missing: Vec<(String, i64)> = rows.iter().filter(|r| r.info.is_none()).map(|r| (r.session_id.clone(), r.mtime)).collect();
     if !missing.is_empty() {
@@ -270,7 +270,7 @@ pub async fn list_sessions(store: &dyn SessionStore, options: ListSessions) -> R
     return Err(Error::Sessions("sessionStore.listSessions is not implemented -- cannot list sessions. Provide a store with a listSessions() method.".into()));
   };
   let mut rows: Vec<(String, i64)> = list.await.map_err(|e| store_error("SessionStore.listSessions()", e))?.into_iter().map(|s| (s.session_id, s.mtime)).collect();
-  rows.sort_by(|a, b| b.1.cmp(&a.1));
+  rows.sort_by_key(|r| std::cmp::Reverse(r.1));
   let rows = page(rows, options.limit, offset);
   Ok(infos_from_loads(store, &rows, &key, &cwd).await)
 }

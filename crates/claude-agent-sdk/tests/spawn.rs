@@ -51,9 +51,12 @@ process.stdout.write(JSON.stringify(seen))"#,
   serde_json::from_slice(&out.stdout).expect("what the official spawner saw")
 }
 
+/// What a recording spawner was asked, with the pid it started.
+type Seen = Arc<Mutex<Vec<(SpawnOptions, u32)>>>;
+
 /// A spawner that starts the command as asked and records what it was asked, and the pid.
-fn recording() -> (Arc<Mutex<Vec<(SpawnOptions, u32)>>>, impl Fn(SpawnOptions) -> std::io::Result<SpawnedProcess> + Send + Sync + 'static) {
-  let seen: Arc<Mutex<Vec<(SpawnOptions, u32)>>> = Arc::default();
+fn recording() -> (Seen, impl Fn(SpawnOptions) -> std::io::Result<SpawnedProcess> + Send + Sync + 'static) {
+  let seen: Seen = Arc::default();
   let record = seen.clone();
   let spawner = move |o: SpawnOptions| {
     let mut command = tokio::process::Command::new(&o.command);
