@@ -20,7 +20,6 @@ use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::OnceLock;
 
 use nix::sys::signal::{kill, Signal};
@@ -140,8 +139,10 @@ struct ChildArgs {
   /// The child's ends of its stdin, stdout and stderr, each ≥ 3 (so no `dup2` overwrites another).
   stdio: [RawFd; 3],
   host: libc::pid_t,
-  /// Set by the child when it fails before `exec`: the errno.
-  error: AtomicI32,
+  /// The write end of a close-on-exec pipe: the child writes its errno there when it fails
+  /// before `exec`. (Not a shared variable: qemu-user runs CLONE_VFORK as a plain fork, where
+  /// the child's memory is a copy and the parent does not wait.)
+  error: RawFd,
 }
 
 /// Starts `launch` in its own process group with `PR_SET_PDEATHSIG` (the thread calling this is
@@ -155,6 +156,8 @@ pub fn spawn(launch: &Launch) -> io::Result<Option<Started>> {
   let (stdout_host, stdout_child) = pipe()?;
   let (stderr_host, stderr_child) = pipe()?;
   let stdio = [above_stdio(stdin_child)?, above_stdio(stdout_child)?, above_stdio(stderr_child)?];
+  let (error_r, error_w) = pipe()?;
+  let error_w = above_stdio(error_w)?;
 
   let nul = |what: &str| io::Error::new(io::ErrorKind::InvalidInput, format!("nul byte found in provided data ({what})"));
   let cstring = |s: &str, what: &str| CString::new(s).map_err(|_| nul(what));
@@ -184,7 +187,7 @@ pub fn spawn(launch: &Launch) -> io::Result<Option<Started>> {
     cwd,
     stdio: [stdio[0].as_raw_fd(), stdio[1].as_raw_fd(), stdio[2].as_raw_fd()],
     host: nix::unistd::getpid().as_raw(),
-    error: AtomicI32::new(0),
+    error: error_w.as_raw_fd(),
   };
 
   // The child's stack, in our memory; it needs little (a few syscall wrappers).
@@ -224,16 +227,20 @@ pub fn spawn(launch: &Launch) -> io::Result<Option<Started>> {
     }
     pid
   };
-  drop(stack);
   drop(stdio);
+  drop(error_w);
   let pid = Pid::from_raw(pid);
   // SAFETY: the kernel returned this descriptor to us with the child (CLONE_PIDFD).
   let pidfd = unsafe { OwnedFd::from_raw_fd(pidfd) };
-  let error = args.error.load(Ordering::Acquire);
-  if error != 0 {
-    // The child has exited (CLONE_VFORK returned without an exec): reap it.
+  // End of file once the child has exec'd (close-on-exec) or exited; its errno if it failed.
+  // Under CLONE_VFORK it is there already; under an emulated fork this waits for the exec.
+  let mut errno = [0u8; 4];
+  let n = read_full(&error_r, &mut errno);
+  drop(stack);
+  if n == errno.len() {
+    // The child exited without an exec: reap it.
     let _ = waitpid(pid, None);
-    return Err(io::Error::from_raw_os_error(error));
+    return Err(io::Error::from_raw_os_error(i32::from_ne_bytes(errno)));
   }
   // An `OwnedFd` keeps its descriptor for as long as the `AsyncFd` holds it, which is what the
   // deprecation of this constructor (tokio#8587) is about; `register_with_interest`, its
@@ -251,6 +258,22 @@ pub fn spawn(launch: &Launch) -> io::Result<Option<Started>> {
 fn unsafe_zeroed_sigset() -> libc::sigset_t {
   // SAFETY: sigset_t is a plain bit array; all zeroes is the empty set.
   unsafe { std::mem::zeroed() }
+}
+
+/// Reads until `buf` is full or end of file (retrying EINTR); the bytes read.
+fn read_full(fd: &OwnedFd, buf: &mut [u8]) -> usize {
+  let mut n = 0;
+  while n < buf.len() {
+    // SAFETY: writes at most `buf.len() - n` bytes into `buf` from offset `n`.
+    let r = unsafe { libc::read(fd.as_raw_fd(), buf[n..].as_mut_ptr().cast(), buf.len() - n) };
+    match r {
+      0 => break,
+      r if r > 0 => n += r as usize,
+      _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
+      _ => break,
+    }
+  }
+  n
 }
 
 /// A pipe, both ends close-on-exec: (read end, write end).
@@ -299,8 +322,9 @@ extern "C" fn child(arg: *mut c_void) -> c_int {
   // (the parent's thread is suspended until then).
   let a = unsafe { &*(arg as *const ChildArgs) };
   // SAFETY: only async-signal-safe system calls on values prepared by the parent.
-  let errno = unsafe { prepare_and_exec(a) };
-  a.error.store(errno.max(1), Ordering::Release);
+  let errno = unsafe { prepare_and_exec(a) }.max(1).to_ne_bytes();
+  // SAFETY: writes 4 bytes from a local array to a descriptor the parent keeps open for us.
+  unsafe { libc::write(a.error, errno.as_ptr().cast(), errno.len()) };
   // SAFETY: _exit ends this child without running any of the host's exit handlers.
   unsafe { libc::_exit(127) }
 }
