@@ -157,7 +157,8 @@ fn out_message<'a>(e: &'a Entry<'a>, parent_tool: Option<&'a str>, parent_agent:
 /// A JSON string: the text itself between quotes when nothing in it needs escaping (the
 /// common case: ids, timestamps, types), else serde_json's escaping.
 fn push_str_json(out: &mut String, s: &str) {
-  if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+  // No early exit, so the test compiles to vector compares.
+  if !s.bytes().fold(false, |bad, b| bad | (b < 0x20) | (b == b'"') | (b == b'\\')) {
     out.push('"');
     out.push_str(s);
     out.push('"');
@@ -290,12 +291,32 @@ fn with_text<R>(path: &Path, f: impl FnOnce(&str) -> R) -> Option<R> {
   with_text_skipping(path, false, f)
 }
 
-/// Appends the `len` bytes of `f` at `at` to `out`.
-fn append_at(mut f: &std::fs::File, at: usize, len: usize, out: &mut Vec<u8>) -> std::io::Result<()> {
+/// Fills `out` with the bytes of `f` at `at` (`UnexpectedEof` when the file has fewer).
+fn read_exact_at(mut f: &std::fs::File, at: usize, out: &mut [u8]) -> std::io::Result<()> {
   use std::io::{Read, Seek};
   f.seek(std::io::SeekFrom::Start(at as u64))?;
-  if f.take(len as u64).read_to_end(out)? != len {
-    return Err(std::io::ErrorKind::UnexpectedEof.into());
+  f.read_exact(out)
+}
+
+/// The whole file into `buf`, whose length is set to `size` first (its bytes overwritten, not
+/// zero-filled, when it held some already): one read of the expected size, then whatever the
+/// file has beyond it (a transcript being appended to) or less (one rewritten meanwhile).
+fn read_whole(mut f: &std::fs::File, size: usize, buf: &mut Vec<u8>) -> std::io::Result<()> {
+  use std::io::Read;
+  buf.truncate(size);
+  buf.resize(size, 0);
+  let mut n = 0;
+  while n < size {
+    match f.read(&mut buf[n..]) {
+      Ok(0) => break,
+      Ok(k) => n += k,
+      Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+      Err(e) => return Err(e),
+    }
+  }
+  buf.truncate(n);
+  if n == size {
+    f.read_to_end(buf)?;
   }
   Ok(())
 }
@@ -307,40 +328,40 @@ fn append_at(mut f: &std::fs::File, at: usize, len: usize, out: &mut Vec<u8>) ->
 /// The bytes go into a buffer kept for the next call when it is at most [`KEEP_BUFFER`] long:
 /// a fresh multi-megabyte buffer per call would be new pages from the kernel each time (the
 /// allocator hands a freed buffer that size back to the system), and faulting them in cost more
-/// than reading the file. One buffer is kept for the process (the calls run on libuv's pool,
-/// whose threads live as long as the process): at most 8 MiB held between calls.
+/// than reading the file. One buffer is kept for the process: at most 8 MiB held between calls.
+/// Its bytes are kept too (not cleared), so the next read overwrites them instead of
+/// zero-filling the buffer first.
 fn with_text_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&str) -> R) -> Option<R> {
-  use std::io::Read;
   /// The largest buffer kept between calls.
   const KEEP_BUFFER: usize = 8 << 20;
   static SPARE: std::sync::Mutex<Vec<u8>> = std::sync::Mutex::new(Vec::new());
   let mut buf = SPARE.try_lock().map(|mut b| std::mem::take(&mut *b)).unwrap_or_default();
-  buf.clear();
-  let read = std::fs::File::open(path).and_then(|mut file| {
+  let read = std::fs::File::open(path).and_then(|file| {
     let size = file.metadata()?.len() as usize;
     if skip && size > super::precompact::FROM {
-      match super::precompact::read(size, &mut buf, |at, len, out| append_at(&file, at, len, out)) {
+      match super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, at, out)) {
         // Shorter than it was a moment ago (rewritten meanwhile): read as it is now.
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
           let size = file.metadata()?.len() as usize;
-          super::precompact::read(size, &mut buf, |at, len, out| append_at(&file, at, len, out))?;
+          super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, at, out))
         }
-        r => r?,
+        r => r,
       }
-      Ok(buf.len())
     } else {
-      file.read_to_end(&mut buf)
+      read_whole(&file, size, &mut buf).map(|()| 0)
     }
   });
   let out = match read {
     Err(_) => None,
-    Ok(_) => Some(match std::str::from_utf8(&buf) {
-      Ok(text) => f(text),
-      Err(_) => f(&String::from_utf8_lossy(&buf)),
-    }),
+    Ok(from) => {
+      let bytes = &buf[from..];
+      Some(match std::str::from_utf8(bytes) {
+        Ok(text) => f(text),
+        Err(_) => f(&String::from_utf8_lossy(bytes)),
+      })
+    }
   };
   if buf.capacity() <= KEEP_BUFFER {
-    buf.clear();
     if let Ok(mut spare) = SPARE.try_lock() {
       if spare.capacity() < buf.capacity() {
         *spare = buf;

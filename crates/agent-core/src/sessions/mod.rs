@@ -41,6 +41,13 @@ use serde_json::Value;
 
 pub use mutate::Failure;
 
+/// The processors this process may run on, looked up once (on Linux the lookup reads the
+/// cgroup's quota files: a few system calls each time).
+pub(crate) fn cpus() -> usize {
+  static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+  *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 fn opt_str<'a>(a: &'a Value, k: &str) -> Option<&'a str> {
   a.get(k).and_then(Value::as_str)
 }

@@ -252,6 +252,38 @@ impl Skimmer {
     self.fields(line, &mut s, slot, out)
   }
 
+  /// Calls `f` with the text of each element of the JSON array `text`, which is a value of a
+  /// line this scanner accepted (its grammar is not checked again). Returns `false` when `text`
+  /// is not an array.
+  pub fn array_items<'a>(&mut self, text: &'a str, mut f: impl FnMut(&'a str)) -> bool {
+    let mut s = Scanner { b: text.as_bytes(), i: 0, controls: false };
+    s.ws();
+    if s.peek() != Some(b'[') {
+      return false;
+    }
+    s.i += 1;
+    s.ws();
+    if s.peek() == Some(b']') {
+      return true;
+    }
+    loop {
+      s.ws();
+      let start = s.i;
+      let ok = if s.peek() == Some(b'"') { s.string().is_some() } else { s.value(&mut self.stack).is_some() };
+      if !ok {
+        return false;
+      }
+      // Cuts at ASCII bytes: on character boundaries.
+      f(&text[start..s.i]);
+      s.ws();
+      match s.peek() {
+        Some(b',') => s.i += 1,
+        Some(b']') => return true,
+        _ => return false,
+      }
+    }
+  }
+
   fn fields<'a>(&mut self, text: &'a str, s: &mut Scanner<'a>, slot: impl Fn(&[u8]) -> Option<usize>, out: &mut [Option<&'a str>]) -> Option<u64> {
     let mut escapes = 0u64;
     s.ws();
