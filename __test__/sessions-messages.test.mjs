@@ -139,6 +139,34 @@ describe('getSessionMessages: queued commands', () => {
     }
   })
 
+  it('a voice record left a system entry joins the copies of the command it folds (official JMe reads fold.command)', async () => {
+    const source = uuidFrom(rand)
+    // Kept as a system entry: its content is not a string (a folded record with a string content
+    // and a voice-call origin would read as the command's attachment instead).
+    const voice = (extra) => ({ type: 'system', subtype: 'voice_call_talk', level: 'info', content: 42, origin: { kind: 'voice-call' }, fold: { command: { source_uuid: source, prompt: 'spoken' } }, ...extra })
+    const { sessionId } = writeRaw([
+      { id: 'u0', parent: null, ...user('start') },
+      { id: 'a0', ...toolUse('toolu_v1') },
+      { id: 'q1', ...queued('said twice', { source_uuid: source }) },
+      { id: 'q2', ...queued('said twice', { source_uuid: source }) },
+      { type: 'queue-operation', operation: 'remove', reason: 'absorbed_mid_turn', commandUuid: source, content: 'said twice' },
+      // Counted with q1 and q2: the one copy absorbed is the last of the three, this record.
+      { id: 'v1', ...voice() },
+      { id: 'r1', ...result('toolu_v1') },
+      { id: 'a1', ...assistant([{ type: 'text', text: 'answer' }]) },
+      // A fold whose command is not an object, or a record of another subtype: not counted.
+      { id: 'v2', ...voice({ fold: { command: 'x' } }) },
+      { id: 'v3', ...voice({ subtype: 'voice_call_other' }) },
+      { id: 'u1', ...user('next') },
+      { id: 'a2', ...assistant([{ type: 'text', text: 'done' }]) },
+    ])
+    for (const opts of [{}, { includeSystemMessages: true }]) {
+      const mine = norm(await ours.getSessionMessages(sessionId, opts))
+      assert.deepStrictEqual(mine, norm(await official.getSessionMessages(sessionId, opts)), JSON.stringify(opts))
+      assert.ok(!mine.some((m) => m.isQueuedCommand), 'neither copy shows: the absorbed one is the voice record')
+    }
+  })
+
   it('a subagent keeps its meta commands (the official reads subagents with keepMeta)', async () => {
     const sessionId = uuidFrom(rand)
     const dir = path.join(config, 'projects', sanitize(cwd), sessionId, 'subagents')

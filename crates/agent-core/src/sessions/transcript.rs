@@ -91,6 +91,8 @@ pub struct Entry<'a> {
   pub ran_by: Option<Raw<'a>>,
   /// `hostContent` (what the host showed for a hidden call), raw.
   pub host_content: Option<Raw<'a>>,
+  /// `fold` (of a voice-call record: the queued command it folds), raw.
+  pub fold: Option<Raw<'a>>,
   /// Set on entries rewritten by the chain walk (compaction relinking).
   pub relinked_parent: Option<Option<String>>,
   /// Marked by the local-command pass.
@@ -114,7 +116,7 @@ pub struct Made {
 }
 
 /// The top-level keys an [`Entry`] is read from, in the order of [`Entry::from_fields`].
-const KEYS: [&str; 27] = [
+const KEYS: [&str; 28] = [
   "type",
   "uuid",
   "parentUuid",
@@ -142,6 +144,7 @@ const KEYS: [&str; 27] = [
   "hostHiddenToolUseIds",
   "ranByToolUseId",
   "hostContent",
+  "fold",
 ];
 
 /// A key's place in [`KEYS`], told apart by its length and a letter or two before one
@@ -176,6 +179,7 @@ fn slot(k: &[u8]) -> Option<usize> {
     (20, b'h') => 24,
     (14, b'r') => 25,
     (11, b'h') => 26,
+    (4, b'f') => 27,
     _ => return None,
   };
   (KEYS[n].as_bytes() == k).then_some(n)
@@ -217,7 +221,7 @@ fn nested<'a, T: Deserialize<'a>>(v: Option<&'a str>) -> Result<Option<T>, ()> {
 }
 
 impl<'a> Entry<'a> {
-  fn from_fields(f: &[Option<&'a str>; 27], esc: u64) -> Result<Entry<'a>, ()> {
+  fn from_fields(f: &[Option<&'a str>; 28], esc: u64) -> Result<Entry<'a>, ()> {
     Ok(Entry {
       kind: str_field(f[0], esc & (1 << 0) != 0)?,
       uuid: str_field(f[1], esc & (1 << 1) != 0)?,
@@ -246,6 +250,7 @@ impl<'a> Entry<'a> {
       host_hidden: raw(f[24]),
       ran_by: raw(f[25]),
       host_content: raw(f[26]),
+      fold: raw(f[27]),
       relinked_parent: None,
       completed_local_command: false,
       attachment_raw: raw(f[11]),
@@ -255,7 +260,7 @@ impl<'a> Entry<'a> {
 
   /// One line as an entry; `None` when it is not a JSON object or a field has the wrong kind.
   pub fn parse(line: &'a str, controls: bool, skimmer: &mut super::skim::Skimmer) -> Option<Entry<'a>> {
-    let mut f = [None; 27];
+    let mut f = [None; 28];
     let esc = skimmer.object_slots(line, controls, slot, &mut f)?;
     Entry::from_fields(&f, esc).ok()
   }
