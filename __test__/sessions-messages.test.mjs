@@ -214,3 +214,45 @@ describe('getSessionMessages: split assistant messages', () => {
     }
   })
 })
+
+describe('getSessionMessages: lone surrogates', () => {
+  it('a lone surrogate escape (which JSON.parse takes) in any field is read as the official reads it', async () => {
+    const S = '\ud800'
+    const sessionId = uuidFrom(rand)
+    const a1 = uuidFrom(rand)
+    const line = (fields) => JSON.stringify({ isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.330', timestamp: '2026-05-01T00:00:00.000Z', ...fields })
+    writeRaw([
+      // In a uuid, a timestamp and the content; the next entry's parentUuid names that uuid.
+      line({ parentUuid: null, ...user(`hi ${S}`), uuid: `u0${S}`, timestamp: `T${'\udc00'}` }),
+      line({ parentUuid: `u0${S}`, ...assistant([{ type: 'text', text: 'yo' }]), uuid: a1, sessionId: `s${'\udbff'}` }),
+      { id: 's0', parent: a1, ...user('next') },
+      { id: 's1', type: 'system', subtype: `info${S}`, content: 'c' },
+      { id: 'c1', ...user(`<local-command-caveat>c${S}`), isMeta: true },
+      { id: 'c2', ...user(`<command-name>/x${S}`) },
+      { id: 'v1', type: 'system', subtype: 'voice_call_talk', level: 'info', content: `said ${S}`, origin: { kind: 'voice-call' } },
+      { id: 'o1', ...user('from a channel'), isMeta: true, origin: { kind: 'channel', server: `x${S}` } },
+      { id: 'q0', ...toolUse(`toolu_${S}`) },
+      { id: 'q1', type: 'attachment', attachment: { type: 'queued_command', prompt: `queued ${S}`, commandMode: 'prompt', source_uuid: `src${'\udfff'}` } },
+      { id: 'q2', ...result(`toolu_${S}`) },
+      { id: 'b1', type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', compactMetadata: { trigger: `manual${S}`, preservedSegment: { headUuid: `h${S}`, anchorUuid: 'q2', tailUuid: 'x' } } },
+      { id: 'a2', ...assistant([{ type: 'text', text: `paired 😀 \ud83d\ude00 lone ${'\ude00'}` }]) },
+    ], { sessionId })
+    for (const opts of [{}, { includeSystemMessages: true }]) {
+      const mine = norm(await ours.getSessionMessages(sessionId, opts))
+      const theirs = norm(await official.getSessionMessages(sessionId, opts))
+      assert.deepStrictEqual(mine, theirs, JSON.stringify(opts))
+      assert.ok(mine.length >= 8, `the entries with a lone surrogate are read (${mine.length})`)
+      assert.ok(mine.some((m) => m.uuid === `u0${S}` && m.timestamp === 'T\udc00'), 'the uuid and the timestamp keep their surrogate')
+    }
+    // A subagent transcript with one.
+    const dir = path.join(config, 'projects', sanitize(cwd), sessionId, 'subagents')
+    fs.mkdirSync(dir, { recursive: true })
+    writeRaw([
+      { id: 'l0', parent: null, ...user(`sub ${S}`), isSidechain: true, agentId: 'lone', timestamp: `t${S}` },
+      { id: 'l1', ...assistant([{ type: 'text', text: 'sub done' }]), isSidechain: true },
+    ], { sessionId, file: path.join(dir, 'agent-lone.jsonl') })
+    const mine = norm(await ours.getSubagentMessages(sessionId, 'lone'))
+    assert.deepStrictEqual(mine, norm(await official.getSubagentMessages(sessionId, 'lone')))
+    assert.equal(mine.length, 2)
+  })
+})

@@ -252,7 +252,19 @@ const MAIN_KINDS: [&str; 5] = ["user", "assistant", "progress", "system", "attac
 
 /// The messages of the main conversation of a transcript's text.
 pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
+  conversation_masked(text, include_system, p, false)
+}
+
+/// [`conversation_json`]; `masked`: `text` is already [`surrogate::mask`]ed.
+///
+/// [`surrogate::mask`]: super::surrogate::mask
+fn conversation_masked(text: &str, include_system: bool, p: &Page, masked: bool) -> String {
   let (entries, seen) = parse_entries_seen(text, &MAIN_KINDS);
+  if seen.lone && !masked {
+    // Read with its lone surrogates standing as characters Rust holds, written back after.
+    drop(entries);
+    return super::surrogate::unmask(&conversation_masked(&super::surrogate::mask(text), include_system, p, true));
+  }
   if seen.voice {
     // Voice-call records read as the entries they carry: the text is rewritten and read again.
     drop(entries);
@@ -432,8 +444,16 @@ pub fn subagent_messages(session_id: &str, agent_id: &str, dir: Option<&str>, p:
 
 /// The messages of a subagent transcript's text, attributed to the tool call that ran it.
 pub fn subagent_json(text: &str, tool_use_id: Option<&str>, parent_agent: Option<&str>, p: &Page) -> String {
+  subagent_masked(text, tool_use_id, parent_agent, p, false)
+}
+
+fn subagent_masked(text: &str, tool_use_id: Option<&str>, parent_agent: Option<&str>, p: &Page, masked: bool) -> String {
   const KINDS: [&str; 3] = ["user", "assistant", "attachment"];
   let (entries, seen) = parse_entries_seen(text, &KINDS);
+  if seen.lone && !masked {
+    drop(entries);
+    return super::surrogate::unmask(&subagent_masked(&super::surrogate::mask(text), tool_use_id, parent_agent, p, true));
+  }
   if seen.voice {
     drop(entries);
     let text = super::voice::normalized(text).into_owned();

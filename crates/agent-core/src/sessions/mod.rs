@@ -33,6 +33,7 @@ pub mod precompact;
 pub mod queued;
 pub mod scan;
 pub mod skim;
+pub mod surrogate;
 pub mod transcript;
 pub mod voice;
 pub mod write;

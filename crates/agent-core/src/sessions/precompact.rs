@@ -24,7 +24,8 @@ const MARKER_WITHIN: usize = 256;
 
 /// Whether a line is a compaction boundary without a preserved segment (official `CF`).
 fn resets(line: &[u8]) -> bool {
-  let Ok(Value::Object(o)) = serde_json::from_str::<Value>(&String::from_utf8_lossy(line)) else { return false };
+  // Lone surrogate escapes (which `JSON.parse` takes) masked as characters serde takes.
+  let Ok(Value::Object(o)) = serde_json::from_str::<Value>(&super::surrogate::mask(&String::from_utf8_lossy(line))) else { return false };
   if o.get("type").and_then(Value::as_str) != Some("system") || o.get("subtype").and_then(Value::as_str) != Some("compact_boundary") {
     return false;
   }

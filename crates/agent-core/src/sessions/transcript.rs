@@ -503,6 +503,8 @@ pub struct Seen {
   pub host_row: bool,
   /// A kept attachment entry of type `queued_command`.
   pub queued: bool,
+  /// A lone surrogate escape, in any line the scanner read (see [`super::surrogate`]).
+  pub lone: bool,
 }
 
 impl Seen {
@@ -510,6 +512,7 @@ impl Seen {
     self.voice |= o.voice;
     self.host_row |= o.host_row;
     self.queued |= o.queued;
+    self.lone |= o.lone;
   }
 }
 
@@ -600,6 +603,7 @@ fn parse_part<'a>(text: &'a str, kinds: &[&str], seen: &mut Seen, out: &mut Vec<
       out.push(e);
     }
   }
+  seen.lone |= skimmer.lone;
 }
 
 /// The lines of `text` (split at '\n' with memchr's SIMD search).
