@@ -20,6 +20,30 @@ const BASE: u32 = 0x10F800;
 /// `text` with every lone surrogate escape replaced by the escaped pair of the character that
 /// stands for it.
 pub fn mask(text: &str) -> String {
+  replace_lone(text, |u| {
+    let c = BASE + (u - 0xD800);
+    let (hi, lo) = (0xD800 + ((c - 0x10000) >> 10), 0xDC00 + ((c - 0x10000) & 0x3FF));
+    format!("\\u{hi:04x}\\u{lo:04x}")
+  })
+}
+
+/// JSON text with its lone surrogate escapes replaced by that of U+FFFD, the replacement
+/// character: for a reader whose strings cannot hold them (the Rust SDK's `serde_json` values),
+/// as `String::from_utf16_lossy` reads them. Borrowed as it is when it has none.
+pub fn lossy(json: &str) -> std::borrow::Cow<'_, str> {
+  if memchr::memmem::find(json.as_bytes(), b"\\u").is_none() {
+    return std::borrow::Cow::Borrowed(json);
+  }
+  let out = replace_lone(json, |_| "\\ufffd".to_string());
+  if out == json {
+    std::borrow::Cow::Borrowed(json)
+  } else {
+    std::borrow::Cow::Owned(out)
+  }
+}
+
+/// `text` with each lone surrogate escape replaced by `with(unit)`.
+fn replace_lone(text: &str, with: impl Fn(u32) -> String) -> String {
   let b = text.as_bytes();
   let mut out = String::with_capacity(text.len() + 64);
   let mut copied = 0;
@@ -33,9 +57,7 @@ pub fn mask(text: &str) -> String {
           Some(0xD800..=0xDBFF) if matches!(hex4(b.get(at + 8..at + 12)), Some(0xDC00..=0xDFFF)) && b.get(at + 6..at + 8) == Some(b"\\u") => i = at + 12,
           Some(u @ 0xD800..=0xDFFF) => {
             out.push_str(&text[copied..at]);
-            let c = BASE + (u - 0xD800);
-            let (hi, lo) = (0xD800 + ((c - 0x10000) >> 10), 0xDC00 + ((c - 0x10000) & 0x3FF));
-            out.push_str(&format!("\\u{hi:04x}\\u{lo:04x}"));
+            out.push_str(&with(u));
             copied = at + 6;
             i = at + 6;
           }
@@ -134,6 +156,9 @@ mod tests {
       assert!(!back.contains('\u{10F800}'));
     }
     assert_eq!(mask("plain \\\" text"), "plain \\\" text");
+    let v: serde_json::Value = serde_json::from_str(&lossy(text)).unwrap();
+    assert_eq!((v["a"].as_str(), v["c"].as_str(), v["d"].as_str()), (Some("x\u{FFFD}y"), Some("\u{1F600}"), Some("\\ud800")));
+    assert!(matches!(lossy(r#"{"a":"\u00e9"}"#), std::borrow::Cow::Borrowed(_)));
     assert_eq!(unmask("{\"a\":\"\u{1F600}\u{10F7FF}\"}"), "{\"a\":\"\u{1F600}\u{10F7FF}\"}");
   }
 }
