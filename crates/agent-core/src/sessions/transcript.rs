@@ -182,7 +182,25 @@ fn slot(k: &[u8]) -> Option<usize> {
     (4, b'f') => 27,
     _ => return None,
   };
-  (KEYS[n].as_bytes() == k).then_some(n)
+  same(KEYS[n].as_bytes(), k).then_some(n)
+}
+
+/// `a == b` for keys: a few overlapping word compares rather than a call to memcmp (a line has a
+/// score of keys).
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+  let n = a.len();
+  if n != b.len() {
+    return false;
+  }
+  let w8 = |s: &[u8], at: usize| s.get(at..at + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()).map(u64::from_le_bytes);
+  let w4 = |s: &[u8], at: usize| s.get(at..at + 4).and_then(|w| <[u8; 4]>::try_from(w).ok()).map(u32::from_le_bytes);
+  match n {
+    4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+    8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+    17..=32 => w8(a, 0) == w8(b, 0) && w8(a, 8) == w8(b, 8) && w8(a, n - 16) == w8(b, n - 16) && w8(a, n - 8) == w8(b, n - 8),
+    _ => a == b,
+  }
 }
 
 /// A string field: `None` when absent or null; `Err` when it is another kind of value or a
@@ -336,7 +354,7 @@ pub struct BlockPeek<'a> {
 
 /// An assistant message's `id` (a string), read without scanning the rest of the message: the
 /// parse stops at the key. `None` when the message is not an object or has no string `id`.
-pub fn message_id(e: &Entry<'_>) -> Option<String> {
+pub fn message_id<'a>(e: &Entry<'a>) -> Option<Cow<'a, str>> {
   use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, Visitor};
   struct IsId;
   impl<'de> DeserializeSeed<'de> for IsId {
@@ -377,14 +395,14 @@ pub fn message_id(e: &Entry<'_>) -> Option<String> {
   if let Some(rest) = raw.strip_prefix("{\"id\":\"") {
     if let Some(end) = memchr::memchr2(b'"', b'\\', rest.as_bytes()) {
       if rest.as_bytes()[end] == b'"' && !rest.as_bytes()[..end].iter().any(|&b| b < 0x20) {
-        return Some(rest[..end].to_string());
+        return Some(Cow::Borrowed(&rest[..end]));
       }
     }
   }
   let mut found = None;
   let mut de = serde_json::Deserializer::from_str(raw);
   let _ = serde::Deserializer::deserialize_map(&mut de, Find(&mut found));
-  found
+  found.map(Cow::Owned)
 }
 
 /// The blocks of kind `want` (`tool_use` or `tool_result`) in a message's content array, in one
@@ -392,7 +410,7 @@ pub fn message_id(e: &Entry<'_>) -> Option<String> {
 /// `tool_use_id` otherwise). A block that is not an object, or whose `type`, `id`,
 /// `tool_use_id` or `text` is neither a string nor null, or that repeats one of them, is skipped
 /// (as [`blocks`] skips it).
-pub fn tool_blocks(e: &Entry<'_>, want: &str) -> (bool, Vec<String>) {
+pub fn tool_blocks<'a>(e: &Entry<'a>, want: &str) -> (bool, Vec<Cow<'a, str>>) {
   let mut out = (false, Vec::new());
   let Some(m) = e.message else { return out };
   // The id's slot among a block's keys: `id` for `tool_use`, `tool_use_id` otherwise.
@@ -441,7 +459,7 @@ pub fn tool_blocks(e: &Entry<'_>, want: &str) -> (bool, Vec<String>) {
     }
     if values[0].as_deref() == Some(want) {
       out.0 = true;
-      out.1.extend(values[id_slot].take().map(Cow::into_owned));
+      out.1.extend(values[id_slot].take());
     }
   });
   out
@@ -667,14 +685,15 @@ mod tests {
       let e = super::Entry::parse(&line, false, &mut super::super::skim::Skimmer::default()).unwrap();
       for want in ["tool_use", "tool_result"] {
         let any = super::blocks(&e).iter().any(|b| b.kind.as_deref() == Some(want));
-        assert_eq!(super::tool_blocks(&e, want), (any, super::block_ids(&e, want)), "{m} {want}");
+        let (found, ids) = super::tool_blocks(&e, want);
+        assert_eq!((found, ids.into_iter().map(|c| c.into_owned()).collect::<Vec<_>>()), (any, super::block_ids(&e, want)), "{m} {want}");
       }
     }
     // A repeated `content`: the last counts (as with `JSON.parse`).
     let line = r#"{"type":"user","uuid":"u","message":{"content":[{"type":"tool_result","tool_use_id":"x"}],"content":[{"type":"tool_use","id":"y"},{"type":"tool_result","tool_use_id":"z"}]}}"#;
     let e = super::Entry::parse(line, false, &mut super::super::skim::Skimmer::default()).unwrap();
-    assert_eq!(super::tool_blocks(&e, "tool_result"), (true, vec!["z".to_string()]));
-    assert_eq!(super::tool_blocks(&e, "tool_use"), (true, vec!["y".to_string()]));
+    assert_eq!(super::tool_blocks(&e, "tool_result"), (true, vec!["z".into()]));
+    assert_eq!(super::tool_blocks(&e, "tool_use"), (true, vec!["y".into()]));
   }
 
   #[test]
@@ -682,7 +701,7 @@ mod tests {
     for (n, k) in super::KEYS.iter().enumerate() {
       assert_eq!(super::slot(k.as_bytes()), Some(n), "{k}");
     }
-    for k in ["cwd", "userType", "version", "gitBranch", "types", "uuid2", "closesQuietTurx", "compactMetadatX", ""] {
+    for k in ["cwd", "userType", "version", "gitBranch", "types", "uuid2", "closesQuietTurx", "compactMetadatX", "", "uuiX", "isVisibleInTranscriptOnlX", "sourceToolAssistantUUIX", "sourceToolAXsistantUUID", "hostHiddenToolUsXIds"] {
       assert_eq!(super::slot(k.as_bytes()), None, "{k}");
     }
   }
