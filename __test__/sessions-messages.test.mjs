@@ -216,7 +216,7 @@ describe('getSessionMessages: split assistant messages', () => {
 })
 
 describe('getSessionMessages: lone surrogates', () => {
-  it('a lone surrogate escape (which JSON.parse takes) in any field is read as the official reads it', async () => {
+  it('a lone surrogate escape (which JSON.parse takes) in any field is read and listed as the official reads it', async () => {
     const S = '\ud800'
     const sessionId = uuidFrom(rand)
     const a1 = uuidFrom(rand)
@@ -236,6 +236,8 @@ describe('getSessionMessages: lone surrogates', () => {
       { id: 'q2', ...result(`toolu_${S}`) },
       { id: 'b1', type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', compactMetadata: { trigger: `manual${S}`, preservedSegment: { headUuid: `h${S}`, anchorUuid: 'q2', tailUuid: 'x' } } },
       { id: 'a2', ...assistant([{ type: 'text', text: `paired 😀 \ud83d\ude00 lone ${'\ude00'}` }]) },
+      { type: 'custom-title', customTitle: `title ${S}` },
+      { type: 'tag', tag: `tag${'\udbff'}` },
     ], { sessionId })
     for (const opts of [{}, { includeSystemMessages: true }]) {
       const mine = norm(await ours.getSessionMessages(sessionId, opts))
@@ -244,6 +246,12 @@ describe('getSessionMessages: lone surrogates', () => {
       assert.ok(mine.length >= 8, `the entries with a lone surrogate are read (${mine.length})`)
       assert.ok(mine.some((m) => m.uuid === `u0${S}` && m.timestamp === 'T\udc00'), 'the uuid and the timestamp keep their surrogate')
     }
+    // The listing reads its title, tag and first prompt as the official does.
+    const info = await ours.getSessionInfo(sessionId, { dir: cwd })
+    assert.deepStrictEqual(norm(info), norm(await official.getSessionInfo(sessionId, { dir: cwd })))
+    assert.equal(info.customTitle, `title ${S}`)
+    const listed = async (sdk) => norm((await sdk.listSessions({ dir: cwd })).find((i) => i.sessionId === sessionId))
+    assert.deepStrictEqual(await listed(ours), await listed(official))
     // A subagent transcript with one.
     const dir = path.join(config, 'projects', sanitize(cwd), sessionId, 'subagents')
     fs.mkdirSync(dir, { recursive: true })

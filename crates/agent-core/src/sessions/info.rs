@@ -135,6 +135,10 @@ pub struct SessionInfo {
   pub created_at: Option<i64>,
   #[serde(skip_serializing_if = "Option::is_none")]
   pub archived: Option<bool>,
+  /// Read from text whose lone surrogates were masked (see [`super::surrogate`]): its JSON
+  /// text is to go through [`super::surrogate::unmask`].
+  #[serde(skip)]
+  pub masked: bool,
 }
 
 fn non_empty(s: Option<String>) -> Option<String> {
@@ -286,6 +290,16 @@ fn archived_state(mark: Option<(bool, i64)>, ht: &HeadTail) -> Option<bool> {
 
 /// Builds the metadata (official `Na`); `None` for a sidechain or a session with nothing to show.
 pub fn build(session_id: &str, ht: &HeadTail, project_path: Option<&str>, sidecar: Option<String>, mark: Option<(bool, i64)>) -> Option<SessionInfo> {
+  if super::surrogate::has_lone(&ht.head) || (ht.tail != ht.head && super::surrogate::has_lone(&ht.tail)) {
+    // Lone surrogate escapes (which `JSON.parse` takes): read with them masked as characters
+    // Rust holds; the caller writes them back into the JSON text.
+    let masked = HeadTail { head: super::surrogate::mask(&ht.head), tail: super::surrogate::mask(&ht.tail), mtime_ms: ht.mtime_ms, size: ht.size };
+    return build_from(session_id, &masked, project_path, sidecar, mark).map(|i| SessionInfo { masked: true, ..i });
+  }
+  build_from(session_id, ht, project_path, sidecar, mark)
+}
+
+fn build_from(session_id: &str, ht: &HeadTail, project_path: Option<&str>, sidecar: Option<String>, mark: Option<(bool, i64)>) -> Option<SessionInfo> {
   let first_line = ht.head.split('\n').next().unwrap_or("");
   if has(first_line, "\"isSidechain\":true") || has(first_line, "\"isSidechain\": true") {
     return None;
@@ -320,6 +334,7 @@ pub fn build(session_id: &str, ht: &HeadTail, project_path: Option<&str>, sideca
     tag,
     created_at,
     archived: archived_state(mark, ht),
+    masked: false,
   })
 }
 

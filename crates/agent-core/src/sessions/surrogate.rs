@@ -27,6 +27,28 @@ pub fn mask(text: &str) -> String {
   })
 }
 
+/// Whether `text` has a lone surrogate escape (searched for as `\\u`, which transcripts seldom
+/// have: `JSON.stringify` escapes only control characters and lone surrogates).
+pub fn has_lone(text: &str) -> bool {
+  let b = text.as_bytes();
+  memchr::memmem::find_iter(b, b"\\u").any(|at| {
+    // A `\u` that is itself the escaped backslash of `\\u` is not an escape: count the
+    // backslashes before it.
+    let run = b[..at].iter().rev().take_while(|&&c| c == b'\\').count();
+    if run % 2 == 1 {
+      return false;
+    }
+    match hex4(b.get(at + 2..at + 6)) {
+      Some(0xD800..=0xDBFF) => !(b.get(at + 6..at + 8) == Some(b"\\u") && matches!(hex4(b.get(at + 8..at + 12)), Some(0xDC00..=0xDFFF))),
+      Some(0xDC00..=0xDFFF) => {
+        // A low one is lone unless it ends a pair that starts right before it.
+        !(at >= 6 && b[at - 6] == b'\\' && b[at - 5] == b'u' && matches!(hex4(b.get(at - 4..at)), Some(0xD800..=0xDBFF)) && b[..at - 6].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 0)
+      }
+      _ => false,
+    }
+  })
+}
+
 /// JSON text with its lone surrogate escapes replaced by that of U+FFFD, the replacement
 /// character: for a reader whose strings cannot hold them (the Rust SDK's `serde_json` values),
 /// as `String::from_utf16_lossy` reads them. Borrowed as it is when it has none.
@@ -156,6 +178,8 @@ mod tests {
       assert!(!back.contains('\u{10F800}'));
     }
     assert_eq!(mask("plain \\\" text"), "plain \\\" text");
+    assert!(has_lone(text) && has_lone(r#""\udc00""#) && has_lone(r#""\\\ud800""#));
+    assert!(!has_lone(r#"{"c":"\ud83d\ude00","d":"\\ud800","e":"\u00e9"}"#));
     let v: serde_json::Value = serde_json::from_str(&lossy(text)).unwrap();
     assert_eq!((v["a"].as_str(), v["c"].as_str(), v["d"].as_str()), (Some("x\u{FFFD}y"), Some("\u{1F600}"), Some("\\ud800")));
     assert!(matches!(lossy(r#"{"a":"\u00e9"}"#), std::borrow::Cow::Borrowed(_)));
