@@ -210,6 +210,7 @@ async function session(cliScenario, { n, handshake, canUseTool } = {}) {
   let textChars = 0
   let result = null
   const t0 = performance.now()
+  const t0Unix = (performance.timeOrigin + t0) * 1000
   for await (const m of runQuery({ env, canUseTool })) {
     const t = performance.now()
     if (firstAt === null) firstAt = t
@@ -228,8 +229,18 @@ async function session(cliScenario, { n, handshake, canUseTool } = {}) {
   const cli = JSON.parse(fs.readFileSync(report, 'utf8'))
   fs.rmSync(report, { force: true })
   if (cli.errors) throw new Error(`${cli.errors} wrong answers (see the fake CLI's stderr)`)
+  // Where a session's start went (ms), from wall clocks on both sides: query() → the CLI's process
+  // start → its reading `initialize` → its reading the user message; its first message written →
+  // the consumer's first message.
+  const phases = cli.started_unix_us && {
+    to_cli_start: (cli.started_unix_us - t0Unix) / 1000,
+    cli_start_to_initialize: cli.spawn_to_initialize_us / 1000,
+    initialize_to_user: (cli.spawn_to_user_us - cli.spawn_to_initialize_us) / 1000,
+    first_write_to_consumer: ((performance.timeOrigin + firstAt) * 1000 - cli.first_write_unix_us) / 1000,
+  }
   return {
     cli,
+    phases,
     firstAt,
     firstMs: firstAt - t0,
     resultMs: resultAt - t0,
@@ -286,6 +297,8 @@ switch (scenario) {
       warm_result_ms: median(warm.map((s) => s.resultMs)),
       warm_end_ms: median(warm.map((s) => s.endMs)),
     }
+    // Medians of the warm sessions' phases (see session()).
+    if (warm[0].phases) figures.warm_phases_ms = Object.fromEntries(Object.keys(warm[0].phases).map((k) => [k, median(warm.map((s) => s.phases[k]))]))
     break
   }
 }

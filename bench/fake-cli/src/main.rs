@@ -61,6 +61,8 @@ struct Cli {
     started: Instant,
     init_at: Option<Instant>,
     user_at: Option<Instant>,
+    /// Wall-clock (Unix µs) of the process start, for a timeline against the host's clock.
+    started_unix_us: f64,
     /// Control requests from the SDK other than initialize (e.g. interrupt), answered `{}`.
     other_requests: u64,
     uuid_n: u64,
@@ -83,6 +85,7 @@ impl Cli {
             out: BufWriter::with_capacity(1 << 16, stdout),
             eof: false,
             started: Instant::now(),
+            started_unix_us: unix_us(),
             init_at: None,
             user_at: None,
             other_requests: 0,
@@ -387,6 +390,11 @@ fn us(d: std::time::Duration) -> f64 {
     d.as_nanos() as f64 / 1000.0
 }
 
+/// Now as Unix microseconds (wall clock; the host compares it with its own).
+fn unix_us() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64() * 1e6).unwrap_or(0.0)
+}
+
 fn main() {
     let scenario = env_str("FAKE_CLI_SCENARIO", "startup");
     let handshake = env_str("FAKE_CLI_HANDSHAKE", "manifests");
@@ -408,6 +416,10 @@ fn main() {
     report.insert("n".into(), json!(n));
     report.insert("spawn_to_initialize_us".into(), json!(us(cli.init_at.unwrap() - cli.started)));
     report.insert("spawn_to_user_us".into(), json!(us(cli.user_at.unwrap() - cli.started)));
+    // Wall-clock instants (Unix µs) for a timeline against the host's `performance.timeOrigin +
+    // performance.now()`: process start, then the first message written after the user message.
+    report.insert("started_unix_us".into(), json!(cli.started_unix_us));
+    report.insert("first_write_unix_us".into(), json!(unix_us()));
 
     cli.session_state("running");
     let mut rid: u64 = 0;

@@ -6,7 +6,8 @@
 use std::process::Stdio;
 use std::time::Duration;
 
-use tokio::process::{ChildStderr, ChildStdin, ChildStdout, Command};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::process::Command;
 
 use crate::cli::child::{ChildProcess, ExitInfo, LocalChild};
 use crate::cli::os;
@@ -17,15 +18,23 @@ use crate::error::Error;
 
 pub struct Spawned {
   pub child: LocalChild,
-  pub stdin: ChildStdin,
-  pub stdout: ChildStdout,
-  pub stderr: ChildStderr,
+  pub stdin: Box<dyn AsyncWrite + Send + Unpin>,
+  /// A second descriptor of the non-blocking stdin pipe, for writes straight from any thread
+  /// (the non-blocking flag belongs to the pipe, so this one never blocks either). None on
+  /// Windows, whose child pipes are not non-blocking: every line goes through the writer task.
+  pub direct_stdin: Option<std::fs::File>,
+  pub stdout: Box<dyn AsyncRead + Send + Unpin>,
+  pub stderr: Box<dyn AsyncRead + Send + Unpin>,
 }
 
 /// Spawns without a shell: every argument reaches the CLI as one argv entry, as given.
 /// Must be called from within a tokio runtime; any thread will do (see `os::spawn`).
 pub fn spawn(launch: &Launch) -> Result<Spawned, Error> {
   crate::cli::launch::check_command_line(launch)?;
+  #[cfg(target_os = "linux")]
+  if let Some(spawned) = spawn_without_fork(launch)? {
+    return Ok(spawned);
+  }
   let mut cmd = Command::new(&launch.program);
   cmd
     .args(&launch.args)
@@ -39,11 +48,35 @@ pub fn spawn(launch: &Launch) -> Result<Spawned, Error> {
     cmd.current_dir(cwd);
   }
   let mut child = os::spawn(cmd).map_err(|e| spawn_error(launch, e))?;
-  let (Some(stdin), Some(stdout), Some(stderr)) = (child.child.stdin.take(), child.child.stdout.take(), child.child.stderr.take()) else {
+  let Some((stdin, stdout, stderr)) = child.take_tokio_stdio() else {
     return Err(Error::Spawn("Failed to spawn Claude Code process: stdio pipes were not created".into()));
   };
   tracing::debug!(pid = child.id(), program = %launch.program, args = launch.args.len(), "spawned Claude Code");
-  Ok(Spawned { child, stdin, stdout, stderr })
+  #[cfg(unix)]
+  let direct_stdin = {
+    use std::os::fd::AsFd;
+    stdin.as_fd().try_clone_to_owned().map(std::fs::File::from).ok()
+  };
+  #[cfg(not(unix))]
+  let direct_stdin = None;
+  Ok(Spawned { child, stdin: Box::new(stdin), direct_stdin, stdout: Box::new(stdout), stderr: Box::new(stderr) })
+}
+
+/// Linux: the CLI started without a fork of the host (see `os::clone_spawn`); None where that
+/// cannot be done here.
+#[cfg(target_os = "linux")]
+fn spawn_without_fork(launch: &Launch) -> Result<Option<Spawned>, Error> {
+  use tokio::net::unix::pipe;
+  let Some((child, pipes)) = os::spawn_without_fork(launch).map_err(|e| spawn_error(launch, e))? else {
+    return Ok(None);
+  };
+  let wrap = |e: std::io::Error| Error::Spawn(format!("Failed to spawn Claude Code process: its stdio pipes: {e}"));
+  let direct_stdin = pipes.stdin.try_clone().map(std::fs::File::from).ok();
+  let stdin = pipe::Sender::from_owned_fd(pipes.stdin).map_err(wrap)?;
+  let stdout = pipe::Receiver::from_owned_fd(pipes.stdout).map_err(wrap)?;
+  let stderr = pipe::Receiver::from_owned_fd(pipes.stderr).map_err(wrap)?;
+  tracing::debug!(pid = child.id(), program = %launch.program, args = launch.args.len(), "spawned Claude Code (no fork)");
+  Ok(Some(Spawned { child, stdin: Box::new(stdin), direct_stdin, stdout: Box::new(stdout), stderr: Box::new(stderr) }))
 }
 
 fn spawn_error(launch: &Launch, e: std::io::Error) -> Error {
@@ -110,7 +143,7 @@ mod tests {
   async fn graceful_stop_closing_stdin_is_a_normal_exit() {
     // Reads stdin to its end, then exits 0.
     let mut s = spawn(&shell("cat >/dev/null", "sort >NUL")).unwrap();
-    drop(s.stdin);
+    drop((s.stdin, s.direct_stdin));
     let (status, signalled) = terminate(&mut s.child).await;
     assert!(!signalled);
     assert_eq!(status, Some(ExitInfo { code: Some(0), signal: None }));
@@ -120,7 +153,7 @@ mod tests {
   async fn a_cli_that_ignores_stdin_is_ended_by_us_and_reported_as_such() {
     let mut s = spawn(&shell("exec sleep 60", "ping -n 60 127.0.0.1 >NUL")).unwrap();
     let pid = s.child.id().unwrap();
-    drop(s.stdin);
+    drop((s.stdin, s.direct_stdin));
     let t0 = Instant::now();
     let (status, signalled) = terminate(&mut s.child).await;
     assert!(signalled);

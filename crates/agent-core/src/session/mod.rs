@@ -97,8 +97,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
     ProcessSpec::Spawn(launch) => {
       let s = process::spawn(&launch)?;
       let stderr = stderr::spawn_stderr(s.stderr, forward);
-      let direct = direct_stdin(&s.stdin);
-      (Box::new(s.child), (Box::new(s.stdin), direct), Box::new(s.stdout), stderr)
+      (Box::new(s.child), (s.stdin, s.direct_stdin), s.stdout, stderr)
     }
     // A host-started process has no stderr pipe of ours: the host sees it directly.
     ProcessSpec::Host(p) => (p.child, (p.stdin, None), p.stdout, stderr::spawn_stderr(tokio::io::empty(), None)),
@@ -141,18 +140,4 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
   drop(_entered);
   tokio::spawn(state.run(stdout).instrument(span));
   Ok(Started { handle: SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id, initialize, abort_now }, messages })
-}
-
-/// A second descriptor of the child's stdin for direct writes from any thread. tokio keeps the
-/// pipe non-blocking, and the flag belongs to the pipe, so the duplicate never blocks either.
-#[cfg(unix)]
-fn direct_stdin(stdin: &tokio::process::ChildStdin) -> Option<std::fs::File> {
-  use std::os::fd::AsFd;
-  stdin.as_fd().try_clone_to_owned().map(std::fs::File::from).ok()
-}
-
-/// Windows pipes of a child are not non-blocking: every line goes through the writer task.
-#[cfg(not(unix))]
-fn direct_stdin(_stdin: &tokio::process::ChildStdin) -> Option<std::fs::File> {
-  None
 }

@@ -7,6 +7,8 @@
 //! | macOS, other unix | own process group, `killpg` | a watchdog process that kills the group when a pipe only the host holds closes |
 //! | Windows | a Job Object (`TerminateJobObject`) | `JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE`: the job's only handle is the host's |
 
+#[cfg(target_os = "linux")]
+mod clone_spawn;
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]

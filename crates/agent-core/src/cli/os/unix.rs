@@ -9,32 +9,59 @@ use tokio::process::{Child, Command};
 
 use crate::cli::child::ExitInfo;
 
-/// The CLI as spawned here: the tokio child and what keeps its group in check.
+/// The CLI as spawned here: the child and what keeps its group in check.
 pub struct LocalChild {
-  pub(crate) child: Child,
+  child: Proc,
   /// Kept past the reaping of the leader (after which `child.id()` is None), to reach the group.
   pgid: Option<Pid>,
   /// Held only where the kernel has no parent-death signal (see [`Watchdog`]).
   _watchdog: Option<Watchdog>,
 }
 
+/// How the child was started: forked by tokio's `Command`, or (Linux) cloned without a fork and
+/// waited for through its pidfd ([`super::clone_spawn`]).
+enum Proc {
+  Tokio(Child),
+  #[cfg(target_os = "linux")]
+  Pidfd(super::clone_spawn::PidfdChild),
+}
+
 impl LocalChild {
+  /// The tokio child's stdio, taken once (None for a child started without tokio).
+  pub(crate) fn take_tokio_stdio(&mut self) -> Option<(tokio::process::ChildStdin, tokio::process::ChildStdout, tokio::process::ChildStderr)> {
+    match &mut self.child {
+      Proc::Tokio(c) => Some((c.stdin.take()?, c.stdout.take()?, c.stderr.take()?)),
+      #[cfg(target_os = "linux")]
+      Proc::Pidfd(_) => None,
+    }
+  }
+
   pub fn id(&self) -> Option<u32> {
-    self.child.id()
+    match &self.child {
+      Proc::Tokio(c) => c.id(),
+      #[cfg(target_os = "linux")]
+      Proc::Pidfd(c) => c.id(),
+    }
   }
 
   /// Signals the whole group. `child.id()` is None once the leader is reaped, so a recycled pid
   /// is never signalled.
   pub fn signal(&mut self, signal: i32) {
-    if let (Some(pid), Ok(sig)) = (self.child.id(), Signal::try_from(signal)) {
+    if let (Some(pid), Ok(sig)) = (self.id(), Signal::try_from(signal)) {
       let _ = killpg(Pid::from_raw(pid as i32), sig);
     }
   }
 
   pub async fn wait(&mut self) -> Option<ExitInfo> {
     use std::os::unix::process::ExitStatusExt;
-    let status = self.child.wait().await.ok()?;
-    Some(ExitInfo { code: status.code(), signal: status.signal() })
+    match &mut self.child {
+      Proc::Tokio(c) => {
+        let status = c.wait().await.ok()?;
+        Some(ExitInfo { code: status.code(), signal: status.signal() })
+      }
+      #[cfg(target_os = "linux")]
+      Proc::Pidfd(c) => c.wait().await,
+    }
   }
 
   /// The group outlives its leader while members remain, and its id cannot be reused until they
@@ -101,7 +128,35 @@ pub fn spawn(mut cmd: Command) -> io::Result<LocalChild> {
     },
     _ => None,
   };
-  Ok(LocalChild { child, pgid, _watchdog: watchdog })
+  Ok(LocalChild { child: Proc::Tokio(child), pgid, _watchdog: watchdog })
+}
+
+/// The CLI's stdio pipes, host ends, for a child started without tokio's `Command`.
+#[cfg(target_os = "linux")]
+pub struct Pipes {
+  pub stdin: std::os::fd::OwnedFd,
+  pub stdout: std::os::fd::OwnedFd,
+  pub stderr: std::os::fd::OwnedFd,
+}
+
+/// Linux: starts `launch` without forking the host ([`super::clone_spawn`]), on the spawner
+/// thread like every start (the parent-death signal follows that thread). `Ok(None)` where the
+/// kernel cannot, or where the watchdog is wanted instead: then [`spawn`] forks.
+#[cfg(target_os = "linux")]
+pub fn spawn_without_fork(launch: &crate::cli::launch::Launch) -> io::Result<Option<(LocalChild, Pipes)>> {
+  if watchdog_wanted() {
+    return Ok(None);
+  }
+  let handle = tokio::runtime::Handle::try_current().map_err(|e| io::Error::other(format!("no tokio runtime: {e}")))?;
+  let launch = launch.clone();
+  let started = spawner::run(move || {
+    let _rt = handle.enter();
+    super::clone_spawn::spawn(&launch)
+  })?;
+  Ok(started.map(|s| {
+    let pgid = s.child.id().map(|p| Pid::from_raw(p as i32));
+    (LocalChild { child: Proc::Pidfd(s.child), pgid, _watchdog: None }, Pipes { stdin: s.stdin, stdout: s.stdout, stderr: s.stderr })
+  }))
 }
 
 fn watchdog_wanted() -> bool {

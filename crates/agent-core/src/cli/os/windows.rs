@@ -32,6 +32,11 @@ pub struct LocalChild {
 }
 
 impl LocalChild {
+  /// The child's stdio, taken once.
+  pub(crate) fn take_tokio_stdio(&mut self) -> Option<(tokio::process::ChildStdin, tokio::process::ChildStdout, tokio::process::ChildStderr)> {
+    Some((self.child.stdin.take()?, self.child.stdout.take()?, self.child.stderr.take()?))
+  }
+
   pub fn id(&self) -> Option<u32> {
     self.child.id()
   }
