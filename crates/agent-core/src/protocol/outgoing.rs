@@ -2,7 +2,16 @@
 //! the writer. Bodies that are already JSON text (a tool result from the host) are spliced in
 //! without being re-parsed into a tree.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use serde_json::{json, value::RawValue, Value};
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Ids for our control requests: unique within the process, never reused.
+pub fn next_request_id() -> String {
+  format!("req_{}_{}", std::process::id(), NEXT_ID.fetch_add(1, Ordering::Relaxed))
+}
 
 fn quoted(s: &str) -> String {
   serde_json::to_string(s).expect("strings always serialize")

@@ -319,7 +319,7 @@ async fn send_with_retry(spec: &MirrorSpec, host: &dyn Host, file: &str, entries
   let mut failure = None;
   for attempt in 1..=tries {
     let (tx, rx) = oneshot::channel();
-    let id = format!("store_{}", super::run::next_request_id());
+    let id = format!("store_{}", crate::protocol::outgoing::next_request_id());
     let reply = Reply::new(id.clone(), move |result| {
       let _ = tx.send(result);
     });

@@ -105,7 +105,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
   let pid = child.id();
   let writer = writer::spawn_writer(stdin.0, stdin.1);
 
-  let init_id = run::next_request_id();
+  let init_id = outgoing::next_request_id();
   writer.write_line(&outgoing::control_request(&init_id, &spec.initialize));
   let initialize = Arc::new(spec.initialize);
   let prompt_sent = spec.prompt.is_some();

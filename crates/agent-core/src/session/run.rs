@@ -6,7 +6,6 @@
 //! [`Finished`] mailbox.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,7 +21,7 @@ use crate::codec::{LineReader, ReadLine};
 use crate::error::Error;
 use crate::host::{Host, HostCall, Reply};
 use crate::protocol::incoming::{classify, Incoming};
-use crate::protocol::outgoing;
+use crate::protocol::outgoing::{self, next_request_id};
 use crate::session::finished::Finished;
 use crate::session::handle::{Command, InitState};
 use crate::session::mirror::{Event as MirrorEvent, Mirror};
@@ -31,12 +30,6 @@ use crate::session::router::{Answer, Route, Router, ToolKey};
 use crate::session::stderr::StderrTail;
 use crate::session::writer::StdinWriter;
 
-static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-
-/// Ids for our control requests: unique within the process, never reused.
-pub fn next_request_id() -> String {
-  format!("req_{}_{}", std::process::id(), NEXT_ID.fetch_add(1, Ordering::Relaxed))
-}
 
 pub(crate) type Stdout = Box<dyn AsyncRead + Send + Unpin>;
 
