@@ -3,11 +3,12 @@
 
 use std::fs::File;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde_json::Value;
 
+use super::paths::{MAX_KEY, WINDOWS, fold, folder_name, project_key, read_dir_sorted, sanitize};
 use super::scan::{self, has, Mode};
 
 pub const WINDOW: usize = 64 * 1024;
@@ -435,9 +436,65 @@ pub fn folder_has_cwd(dir: &Path, wanted: &str, windows: bool) -> bool {
   false
 }
 
+/// The project folders a project path maps to (official `_r`): its folder; with a folder-name
+/// override, also the folder its own name would give; for paths whose name was cut at 200
+/// characters, folders with the same prefix whose sessions ran in that path. On Windows names
+/// are compared without case.
+pub fn project_dirs_for(path: &str, projects: &Path) -> Vec<PathBuf> {
+  project_dirs_with(path, projects, WINDOWS)
+}
+
+pub fn project_dirs_with(path: &str, projects: &Path, windows: bool) -> Vec<PathBuf> {
+  let key = project_key(path);
+  let name = folder_name(path);
+  let exact = projects.join(&name);
+  let mut out = Vec::new();
+  if exact.is_dir() {
+    out.push(exact.clone());
+  }
+  if name != key {
+    let own = projects.join(&key);
+    if own.is_dir() {
+      out.push(own);
+    }
+    return out;
+  }
+  if key.len() <= MAX_KEY {
+    return out;
+  }
+  let prefix = fold(&format!("{}-", &key[..MAX_KEY]), windows);
+  let exact_folded = fold(&exact.to_string_lossy(), windows);
+  let wanted = sanitize(path);
+  for ent in read_dir_sorted(projects) {
+    let name = ent.file_name().to_string_lossy().into_owned();
+    let p = ent.path();
+    if !fold(&name, windows).starts_with(&prefix) || !p.is_dir() || fold(&p.to_string_lossy(), windows) == exact_folded {
+      continue;
+    }
+    if folder_has_cwd(&p, &wanted, windows) {
+      out.push(p);
+    }
+  }
+  out
+}
+
 #[cfg(test)]
 mod tests {
   use super::*;
+
+  #[test]
+  fn cut_folder_names_match_without_case_on_windows() {
+    let base = std::env::temp_dir().join(format!("paths-case-{}", std::process::id()));
+    let long = format!("/{}", "Ab".repeat(120));
+    let key = super::super::paths::project_key(&long);
+    let other = base.join(format!("{}-zz", key[..super::super::paths::MAX_KEY].to_lowercase()));
+    std::fs::create_dir_all(&other).unwrap();
+    let line = format!("{{\"type\":\"user\",\"cwd\":{}}}\n", serde_json::Value::String(long.to_uppercase()));
+    std::fs::write(other.join("0a1b2c3d-0000-4000-8000-00000000000a.jsonl"), line).unwrap();
+    assert_eq!(project_dirs_with(&long, &base, true), vec![other.clone()]);
+    assert!(project_dirs_with(&long, &base, false).is_empty());
+    std::fs::remove_dir_all(&base).unwrap();
+  }
 
   #[test]
   fn iso() {

@@ -240,14 +240,6 @@ fn page<T>(items: Vec<T>, p: &Page) -> Vec<T> {
   items.into_iter().skip(offset).take(take).collect()
 }
 
-/// Meta entries are shown when they came from a channel, an observer, a Slack ping, a voice
-/// call or a peer (official `UT`).
-pub fn kinds_keep_origin(origin: Option<&str>) -> bool {
-  let Some(o) = origin else { return false };
-  let v: serde_json::Value = serde_json::from_str(o).unwrap_or_default();
-  matches!(v.get("kind").and_then(|k| k.as_str()), Some("channel" | "observer" | "observer-activity" | "slack-ping" | "voice-call" | "peer"))
-}
-
 const MAIN_KINDS: [&str; 5] = ["user", "assistant", "progress", "system", "attachment"];
 
 /// The messages of the main conversation of a transcript's text.
@@ -289,7 +281,7 @@ fn conversation_of<'a>(text: &'a str, mut entries: Vec<Entry<'a>>, seen: Seen, i
     .filter(|&i| {
       let e = &entries[i];
       let kind_ok = e.is_message() || (e.kind() == "system" && include_system);
-      kind_ok && !quiet_turn_closer(e) && !(e.meta && !kinds_keep_origin(e.origin_text())) && !e.sidechain && !e.has_team()
+      kind_ok && !quiet_turn_closer(e) && !(e.meta && !super::queued::kinds_keep_origin(e.origin_text())) && !e.sidechain && !e.has_team()
     })
     .collect();
   let kept = hidden::hide_calls(&mut entries, kept);

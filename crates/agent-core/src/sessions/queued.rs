@@ -376,7 +376,7 @@ fn as_user<'a>(e: &Entry<'a>, keep_meta: bool, uuids: &mut HashSet<String>) -> O
   let origin = origin_object(c.f[ORIGIN]);
   let meta = truthy(c.f[META]);
   let origin_text = origin.as_ref().map(Value::to_string);
-  if meta && !keep_meta && !super::messages::kinds_keep_origin(origin_text.as_deref()) {
+  if meta && !keep_meta && !kinds_keep_origin(origin_text.as_deref()) {
     return None;
   }
   let prompt = c.f[PROMPT].filter(|p| p.starts_with('"') || p.starts_with('['))?;
@@ -453,4 +453,12 @@ fn convert(entries: &mut Vec<Entry<'_>>, mut list: Vec<usize>, keep_meta: bool, 
     }
   }
   list
+}
+
+/// Meta entries are shown when they came from a channel, an observer, a Slack ping, a voice
+/// call or a peer (official `UT`).
+pub fn kinds_keep_origin(origin: Option<&str>) -> bool {
+  let Some(o) = origin else { return false };
+  let v: serde_json::Value = serde_json::from_str(o).unwrap_or_default();
+  matches!(v.get("kind").and_then(|k| k.as_str()), Some("channel" | "observer" | "observer-activity" | "slack-ping" | "voice-call" | "peer"))
 }
