@@ -139,6 +139,34 @@ describe('getSessionMessages: queued commands', () => {
     }
   })
 
+  it('a voice record left a system entry joins the copies of the command it folds (official JMe reads fold.command)', async () => {
+    const source = uuidFrom(rand)
+    // Kept as a system entry: its content is not a string (a folded record with a string content
+    // and a voice-call origin would read as the command's attachment instead).
+    const voice = (extra) => ({ type: 'system', subtype: 'voice_call_talk', level: 'info', content: 42, origin: { kind: 'voice-call' }, fold: { command: { source_uuid: source, prompt: 'spoken' } }, ...extra })
+    const { sessionId } = writeRaw([
+      { id: 'u0', parent: null, ...user('start') },
+      { id: 'a0', ...toolUse('toolu_v1') },
+      { id: 'q1', ...queued('said twice', { source_uuid: source }) },
+      { id: 'q2', ...queued('said twice', { source_uuid: source }) },
+      { type: 'queue-operation', operation: 'remove', reason: 'absorbed_mid_turn', commandUuid: source, content: 'said twice' },
+      // Counted with q1 and q2: the one copy absorbed is the last of the three, this record.
+      { id: 'v1', ...voice() },
+      { id: 'r1', ...result('toolu_v1') },
+      { id: 'a1', ...assistant([{ type: 'text', text: 'answer' }]) },
+      // A fold whose command is not an object, or a record of another subtype: not counted.
+      { id: 'v2', ...voice({ fold: { command: 'x' } }) },
+      { id: 'v3', ...voice({ subtype: 'voice_call_other' }) },
+      { id: 'u1', ...user('next') },
+      { id: 'a2', ...assistant([{ type: 'text', text: 'done' }]) },
+    ])
+    for (const opts of [{}, { includeSystemMessages: true }]) {
+      const mine = norm(await ours.getSessionMessages(sessionId, opts))
+      assert.deepStrictEqual(mine, norm(await official.getSessionMessages(sessionId, opts)), JSON.stringify(opts))
+      assert.ok(!mine.some((m) => m.isQueuedCommand), 'neither copy shows: the absorbed one is the voice record')
+    }
+  })
+
   it('a subagent keeps its meta commands (the official reads subagents with keepMeta)', async () => {
     const sessionId = uuidFrom(rand)
     const dir = path.join(config, 'projects', sanitize(cwd), sessionId, 'subagents')
@@ -184,5 +212,55 @@ describe('getSessionMessages: split assistant messages', () => {
       assert.deepStrictEqual(mine, norm(await official.getSessionMessages(sessionId, opts)), JSON.stringify(opts))
       assert.ok(mine.some((m) => m.message.content?.[0]?.id === 't1'), 'the side-branch part is gathered back')
     }
+  })
+})
+
+describe('getSessionMessages: lone surrogates', () => {
+  it('a lone surrogate escape (which JSON.parse takes) in any field is read and listed as the official reads it', async () => {
+    const S = '\ud800'
+    const sessionId = uuidFrom(rand)
+    const a1 = uuidFrom(rand)
+    const line = (fields) => JSON.stringify({ isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.330', timestamp: '2026-05-01T00:00:00.000Z', ...fields })
+    writeRaw([
+      // In a uuid, a timestamp and the content; the next entry's parentUuid names that uuid.
+      line({ parentUuid: null, ...user(`hi ${S}`), uuid: `u0${S}`, timestamp: `T${'\udc00'}` }),
+      line({ parentUuid: `u0${S}`, ...assistant([{ type: 'text', text: 'yo' }]), uuid: a1, sessionId: `s${'\udbff'}` }),
+      { id: 's0', parent: a1, ...user('next') },
+      { id: 's1', type: 'system', subtype: `info${S}`, content: 'c' },
+      { id: 'c1', ...user(`<local-command-caveat>c${S}`), isMeta: true },
+      { id: 'c2', ...user(`<command-name>/x${S}`) },
+      { id: 'v1', type: 'system', subtype: 'voice_call_talk', level: 'info', content: `said ${S}`, origin: { kind: 'voice-call' } },
+      { id: 'o1', ...user('from a channel'), isMeta: true, origin: { kind: 'channel', server: `x${S}` } },
+      { id: 'q0', ...toolUse(`toolu_${S}`) },
+      { id: 'q1', type: 'attachment', attachment: { type: 'queued_command', prompt: `queued ${S}`, commandMode: 'prompt', source_uuid: `src${'\udfff'}` } },
+      { id: 'q2', ...result(`toolu_${S}`) },
+      { id: 'b1', type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', compactMetadata: { trigger: `manual${S}`, preservedSegment: { headUuid: `h${S}`, anchorUuid: 'q2', tailUuid: 'x' } } },
+      { id: 'a2', ...assistant([{ type: 'text', text: `paired 😀 \ud83d\ude00 lone ${'\ude00'}` }]) },
+      { type: 'custom-title', customTitle: `title ${S}` },
+      { type: 'tag', tag: `tag${'\udbff'}` },
+    ], { sessionId })
+    for (const opts of [{}, { includeSystemMessages: true }]) {
+      const mine = norm(await ours.getSessionMessages(sessionId, opts))
+      const theirs = norm(await official.getSessionMessages(sessionId, opts))
+      assert.deepStrictEqual(mine, theirs, JSON.stringify(opts))
+      assert.ok(mine.length >= 8, `the entries with a lone surrogate are read (${mine.length})`)
+      assert.ok(mine.some((m) => m.uuid === `u0${S}` && m.timestamp === 'T\udc00'), 'the uuid and the timestamp keep their surrogate')
+    }
+    // The listing reads its title, tag and first prompt as the official does.
+    const info = await ours.getSessionInfo(sessionId, { dir: cwd })
+    assert.deepStrictEqual(norm(info), norm(await official.getSessionInfo(sessionId, { dir: cwd })))
+    assert.equal(info.customTitle, `title ${S}`)
+    const listed = async (sdk) => norm((await sdk.listSessions({ dir: cwd })).find((i) => i.sessionId === sessionId))
+    assert.deepStrictEqual(await listed(ours), await listed(official))
+    // A subagent transcript with one.
+    const dir = path.join(config, 'projects', sanitize(cwd), sessionId, 'subagents')
+    fs.mkdirSync(dir, { recursive: true })
+    writeRaw([
+      { id: 'l0', parent: null, ...user(`sub ${S}`), isSidechain: true, agentId: 'lone', timestamp: `t${S}` },
+      { id: 'l1', ...assistant([{ type: 'text', text: 'sub done' }]), isSidechain: true },
+    ], { sessionId, file: path.join(dir, 'agent-lone.jsonl') })
+    const mine = norm(await ours.getSubagentMessages(sessionId, 'lone'))
+    assert.deepStrictEqual(mine, norm(await official.getSubagentMessages(sessionId, 'lone')))
+    assert.equal(mine.length, 2)
   })
 })

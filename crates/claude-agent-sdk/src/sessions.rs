@@ -173,7 +173,8 @@ pub(crate) async fn call<T: DeserializeOwned + Send + 'static>(op: &'static str,
     .await
     .map_err(|e| Error::Sessions(format!("the session operation {op} failed: {e}")))?
     .map_err(|f| Error::Sessions(f.message))?;
-  serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("the session operation {op} answered unexpectedly: {e}")))
+  // A lone surrogate escape (JSON.parse takes one, a Rust string cannot hold it) reads as U+FFFD.
+  serde_json::from_str(&agent_core::sessions::surrogate::lossy(&text)).map_err(|e| Error::Protocol(format!("the session operation {op} answered unexpectedly: {e}")))
 }
 
 fn args(pairs: Vec<(&str, Value)>) -> Map<String, Value> {

@@ -2,6 +2,7 @@
 //! relinked, the leaf chosen, the `parentUuid` chain walked back from it, and assistant messages
 //! split over several entries (parallel tool calls) gathered back with their tool results.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use super::transcript::{last_text, message_id, tool_blocks, Entry};
@@ -196,18 +197,18 @@ pub fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, O
 
 /// What the split-message pass needs of an entry's message, from one parse of it.
 #[derive(Default)]
-struct Facts {
+struct Facts<'a> {
   /// An assistant message's `id`.
-  id: Option<String>,
+  id: Option<Cow<'a, str>>,
   /// An assistant message's `tool_use` ids.
-  uses: Vec<String>,
+  uses: Vec<Cow<'a, str>>,
   /// A user message's `tool_result` ids.
-  results: Vec<String>,
+  results: Vec<Cow<'a, str>>,
   /// A user message has a `tool_result` block.
   has_result: bool,
 }
 
-fn facts_of(e: &Entry<'_>) -> Facts {
+fn facts_of<'a>(e: &Entry<'a>) -> Facts<'a> {
   let assistant = e.kind() == "assistant";
   let user = e.kind() == "user";
   if !(assistant || user) {
@@ -234,13 +235,13 @@ fn facts_of(e: &Entry<'_>) -> Facts {
 
 /// Puts back the other parts of assistant messages the chain passes through (entries with the
 /// same `message.id`) and the tool results answering them (official `qMe`).
-fn gather_split(entries: &[Entry<'_>], values: &[usize], parent_of: &[Option<usize>], by_uuid: &dyn Fn(&str) -> Option<usize>, chain: Vec<usize>) -> Vec<usize> {
+fn gather_split<'a>(entries: &[Entry<'a>], values: &[usize], parent_of: &[Option<usize>], by_uuid: &dyn Fn(&str) -> Option<usize>, chain: Vec<usize>) -> Vec<usize> {
   let assistants: Vec<usize> = chain.iter().copied().filter(|&i| entries[i].kind() == "assistant").collect();
   if assistants.is_empty() {
     return chain;
   }
   // Each entry's message id and tool ids, parsed once (only for the entries the pass reads).
-  let mut facts: Vec<Facts> = Vec::new();
+  let mut facts: Vec<Facts<'a>> = Vec::new();
   facts.resize_with(entries.len(), Facts::default);
   for &i in values {
     facts[i] = facts_of(&entries[i]);
@@ -263,7 +264,7 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], parent_of: &[Option<usi
     if let Some(id) = msg_id(i) {
       parts.entry(id).or_default().push(i);
       for t in &facts[i].uses {
-        let v = match tool_owner.get(t.as_str()).copied() {
+        let v = match tool_owner.get(t.as_ref()).copied() {
           None => Some(i),
           Some(Some(w)) if msg_id(w) == Some(id) => Some(i),
           _ => None,
@@ -297,7 +298,7 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], parent_of: &[Option<usi
       }
     }
     for t in &facts[r].results {
-      if let Some(Some(owner)) = tool_owner.get(t.as_str()) {
+      if let Some(Some(owner)) = tool_owner.get(t.as_ref()) {
         if same_side(r, *owner) {
           add(&mut children, *owner, r);
         }
@@ -306,7 +307,7 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], parent_of: &[Option<usi
   }
   let mut answered: Set<&str> = set(chain.len());
   for &c in &chain {
-    answered.extend(facts[c].results.iter().map(String::as_str));
+    answered.extend(facts[c].results.iter().map(|r| r.as_ref()));
   }
   let mut file_order: Vec<usize> = vec![usize::MAX; entries.len()];
   for (n, &i) in values.iter().enumerate() {
@@ -342,16 +343,16 @@ fn gather_split(entries: &[Entry<'_>], values: &[usize], parent_of: &[Option<usi
     if !other.is_empty() {
       let mut have: Set<&str> = answered.clone();
       for &d in &direct {
-        have.extend(facts[d].results.iter().map(String::as_str));
+        have.extend(facts[d].results.iter().map(|r| r.as_ref()));
       }
       other.sort_by_key(|&o| file_order[o]);
       for o in other {
         let ids = &facts[o].results;
-        let wanted = ids.iter().any(|t| !have.contains(t.as_str()) && tool_owner.get(t.as_str()).copied().flatten().map_or(false, in_group));
+        let wanted = ids.iter().any(|t| !have.contains(t.as_ref()) && tool_owner.get(t.as_ref()).copied().flatten().map_or(false, in_group));
         if !wanted {
           continue;
         }
-        have.extend(ids.iter().map(String::as_str));
+        have.extend(ids.iter().map(|r| r.as_ref()));
         direct.push(o);
       }
     }

@@ -3,11 +3,12 @@
 
 use std::fs::File;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde_json::Value;
 
+use super::paths::{MAX_KEY, WINDOWS, fold, folder_name, project_key, read_dir_sorted, sanitize};
 use super::scan::{self, has, Mode};
 
 pub const WINDOW: usize = 64 * 1024;
@@ -135,6 +136,10 @@ pub struct SessionInfo {
   pub created_at: Option<i64>,
   #[serde(skip_serializing_if = "Option::is_none")]
   pub archived: Option<bool>,
+  /// Read from text whose lone surrogates were masked (see [`super::surrogate`]): its JSON
+  /// text is to go through [`super::surrogate::unmask`].
+  #[serde(skip)]
+  pub masked: bool,
 }
 
 fn non_empty(s: Option<String>) -> Option<String> {
@@ -286,6 +291,16 @@ fn archived_state(mark: Option<(bool, i64)>, ht: &HeadTail) -> Option<bool> {
 
 /// Builds the metadata (official `Na`); `None` for a sidechain or a session with nothing to show.
 pub fn build(session_id: &str, ht: &HeadTail, project_path: Option<&str>, sidecar: Option<String>, mark: Option<(bool, i64)>) -> Option<SessionInfo> {
+  if super::surrogate::has_lone(&ht.head) || (ht.tail != ht.head && super::surrogate::has_lone(&ht.tail)) {
+    // Lone surrogate escapes (which `JSON.parse` takes): read with them masked as characters
+    // Rust holds; the caller writes them back into the JSON text.
+    let masked = HeadTail { head: super::surrogate::mask(&ht.head), tail: super::surrogate::mask(&ht.tail), mtime_ms: ht.mtime_ms, size: ht.size };
+    return build_from(session_id, &masked, project_path, sidecar, mark).map(|i| SessionInfo { masked: true, ..i });
+  }
+  build_from(session_id, ht, project_path, sidecar, mark)
+}
+
+fn build_from(session_id: &str, ht: &HeadTail, project_path: Option<&str>, sidecar: Option<String>, mark: Option<(bool, i64)>) -> Option<SessionInfo> {
   let first_line = ht.head.split('\n').next().unwrap_or("");
   if has(first_line, "\"isSidechain\":true") || has(first_line, "\"isSidechain\": true") {
     return None;
@@ -320,6 +335,7 @@ pub fn build(session_id: &str, ht: &HeadTail, project_path: Option<&str>, sideca
     tag,
     created_at,
     archived: archived_state(mark, ht),
+    masked: false,
   })
 }
 
@@ -420,9 +436,65 @@ pub fn folder_has_cwd(dir: &Path, wanted: &str, windows: bool) -> bool {
   false
 }
 
+/// The project folders a project path maps to (official `_r`): its folder; with a folder-name
+/// override, also the folder its own name would give; for paths whose name was cut at 200
+/// characters, folders with the same prefix whose sessions ran in that path. On Windows names
+/// are compared without case.
+pub fn project_dirs_for(path: &str, projects: &Path) -> Vec<PathBuf> {
+  project_dirs_with(path, projects, WINDOWS)
+}
+
+pub fn project_dirs_with(path: &str, projects: &Path, windows: bool) -> Vec<PathBuf> {
+  let key = project_key(path);
+  let name = folder_name(path);
+  let exact = projects.join(&name);
+  let mut out = Vec::new();
+  if exact.is_dir() {
+    out.push(exact.clone());
+  }
+  if name != key {
+    let own = projects.join(&key);
+    if own.is_dir() {
+      out.push(own);
+    }
+    return out;
+  }
+  if key.len() <= MAX_KEY {
+    return out;
+  }
+  let prefix = fold(&format!("{}-", &key[..MAX_KEY]), windows);
+  let exact_folded = fold(&exact.to_string_lossy(), windows);
+  let wanted = sanitize(path);
+  for ent in read_dir_sorted(projects) {
+    let name = ent.file_name().to_string_lossy().into_owned();
+    let p = ent.path();
+    if !fold(&name, windows).starts_with(&prefix) || !p.is_dir() || fold(&p.to_string_lossy(), windows) == exact_folded {
+      continue;
+    }
+    if folder_has_cwd(&p, &wanted, windows) {
+      out.push(p);
+    }
+  }
+  out
+}
+
 #[cfg(test)]
 mod tests {
   use super::*;
+
+  #[test]
+  fn cut_folder_names_match_without_case_on_windows() {
+    let base = std::env::temp_dir().join(format!("paths-case-{}", std::process::id()));
+    let long = format!("/{}", "Ab".repeat(120));
+    let key = super::super::paths::project_key(&long);
+    let other = base.join(format!("{}-zz", key[..super::super::paths::MAX_KEY].to_lowercase()));
+    std::fs::create_dir_all(&other).unwrap();
+    let line = format!("{{\"type\":\"user\",\"cwd\":{}}}\n", serde_json::Value::String(long.to_uppercase()));
+    std::fs::write(other.join("0a1b2c3d-0000-4000-8000-00000000000a.jsonl"), line).unwrap();
+    assert_eq!(project_dirs_with(&long, &base, true), vec![other.clone()]);
+    assert!(project_dirs_with(&long, &base, false).is_empty());
+    std::fs::remove_dir_all(&base).unwrap();
+  }
 
   #[test]
   fn iso() {

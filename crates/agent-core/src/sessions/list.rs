@@ -72,7 +72,7 @@ fn candidates_for_dir(dir: &str, worktrees: bool, stat: bool, projects: &Path) -
   let mut seen: HashSet<String> = HashSet::new();
   let own = (trees.len() > 1).then(|| std::sync::Arc::new(project_paths.iter().chain(trees.iter()).cloned().collect::<Vec<_>>()));
   for p in &project_paths {
-    for pd in paths::project_dirs_for(p, projects) {
+    for pd in info::project_dirs_for(p, projects) {
       let name = pd.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
       if seen.insert(fold(&name)) {
         candidates_in(&pd, stat, Some(p), own.as_ref(), &mut out);
@@ -226,7 +226,7 @@ pub fn locate(session_id: &str, dir: Option<&str>) -> Option<Located> {
       let real = paths::real_dir(dir);
       let mut seen: HashSet<String> = HashSet::new();
       for p in paths::project_paths(dir, &real, paths::WINDOWS) {
-        for pd in paths::project_dirs_for(&p, &projects) {
+        for pd in info::project_dirs_for(&p, &projects) {
           if !seen.insert(paths::fold(&pd.to_string_lossy(), paths::WINDOWS)) {
             continue;
           }
@@ -240,7 +240,7 @@ pub fn locate(session_id: &str, dir: Option<&str>) -> Option<Located> {
         if tree == real {
           continue;
         }
-        for pd in paths::project_dirs_for(&tree, &projects) {
+        for pd in info::project_dirs_for(&tree, &projects) {
           let p = pd.join(&file);
           if non_empty_file(&p) {
             return Some(Located { path: p, project_path: Some(tree.clone()) });

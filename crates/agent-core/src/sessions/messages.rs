@@ -157,7 +157,8 @@ fn out_message<'a>(e: &'a Entry<'a>, parent_tool: Option<&'a str>, parent_agent:
 /// A JSON string: the text itself between quotes when nothing in it needs escaping (the
 /// common case: ids, timestamps, types), else serde_json's escaping.
 fn push_str_json(out: &mut String, s: &str) {
-  if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+  // No early exit, so the test compiles to vector compares.
+  if !s.bytes().fold(false, |bad, b| bad | (b < 0x20) | (b == b'"') | (b == b'\\')) {
     out.push('"');
     out.push_str(s);
     out.push('"');
@@ -239,19 +240,23 @@ fn page<T>(items: Vec<T>, p: &Page) -> Vec<T> {
   items.into_iter().skip(offset).take(take).collect()
 }
 
-/// Meta entries are shown when they came from a channel, an observer, a Slack ping, a voice
-/// call or a peer (official `UT`).
-pub fn kinds_keep_origin(origin: Option<&str>) -> bool {
-  let Some(o) = origin else { return false };
-  let v: serde_json::Value = serde_json::from_str(o).unwrap_or_default();
-  matches!(v.get("kind").and_then(|k| k.as_str()), Some("channel" | "observer" | "observer-activity" | "slack-ping" | "voice-call" | "peer"))
-}
-
 const MAIN_KINDS: [&str; 5] = ["user", "assistant", "progress", "system", "attachment"];
 
 /// The messages of the main conversation of a transcript's text.
 pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
+  conversation_masked(text, include_system, p, false)
+}
+
+/// [`conversation_json`]; `masked`: `text` is already [`surrogate::mask`]ed.
+///
+/// [`surrogate::mask`]: super::surrogate::mask
+fn conversation_masked(text: &str, include_system: bool, p: &Page, masked: bool) -> String {
   let (entries, seen) = parse_entries_seen(text, &MAIN_KINDS);
+  if seen.lone && !masked {
+    // Read with its lone surrogates standing as characters Rust holds, written back after.
+    drop(entries);
+    return super::surrogate::unmask(&conversation_masked(&super::surrogate::mask(text), include_system, p, true));
+  }
   if seen.voice {
     // Voice-call records read as the entries they carry: the text is rewritten and read again.
     drop(entries);
@@ -276,7 +281,7 @@ fn conversation_of<'a>(text: &'a str, mut entries: Vec<Entry<'a>>, seen: Seen, i
     .filter(|&i| {
       let e = &entries[i];
       let kind_ok = e.is_message() || (e.kind() == "system" && include_system);
-      kind_ok && !quiet_turn_closer(e) && !(e.meta && !kinds_keep_origin(e.origin_text())) && !e.sidechain && !e.has_team()
+      kind_ok && !quiet_turn_closer(e) && !(e.meta && !super::queued::kinds_keep_origin(e.origin_text())) && !e.sidechain && !e.has_team()
     })
     .collect();
   let kept = hidden::hide_calls(&mut entries, kept);
@@ -290,12 +295,32 @@ fn with_text<R>(path: &Path, f: impl FnOnce(&str) -> R) -> Option<R> {
   with_text_skipping(path, false, f)
 }
 
-/// Appends the `len` bytes of `f` at `at` to `out`.
-fn append_at(mut f: &std::fs::File, at: usize, len: usize, out: &mut Vec<u8>) -> std::io::Result<()> {
+/// Fills `out` with the bytes of `f` at `at` (`UnexpectedEof` when the file has fewer).
+fn read_exact_at(mut f: &std::fs::File, at: usize, out: &mut [u8]) -> std::io::Result<()> {
   use std::io::{Read, Seek};
   f.seek(std::io::SeekFrom::Start(at as u64))?;
-  if f.take(len as u64).read_to_end(out)? != len {
-    return Err(std::io::ErrorKind::UnexpectedEof.into());
+  f.read_exact(out)
+}
+
+/// The whole file into `buf`, whose length is set to `size` first (its bytes overwritten, not
+/// zero-filled, when it held some already): one read of the expected size, then whatever the
+/// file has beyond it (a transcript being appended to) or less (one rewritten meanwhile).
+fn read_whole(mut f: &std::fs::File, size: usize, buf: &mut Vec<u8>) -> std::io::Result<()> {
+  use std::io::Read;
+  buf.truncate(size);
+  buf.resize(size, 0);
+  let mut n = 0;
+  while n < size {
+    match f.read(&mut buf[n..]) {
+      Ok(0) => break,
+      Ok(k) => n += k,
+      Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+      Err(e) => return Err(e),
+    }
+  }
+  buf.truncate(n);
+  if n == size {
+    f.read_to_end(buf)?;
   }
   Ok(())
 }
@@ -307,40 +332,40 @@ fn append_at(mut f: &std::fs::File, at: usize, len: usize, out: &mut Vec<u8>) ->
 /// The bytes go into a buffer kept for the next call when it is at most [`KEEP_BUFFER`] long:
 /// a fresh multi-megabyte buffer per call would be new pages from the kernel each time (the
 /// allocator hands a freed buffer that size back to the system), and faulting them in cost more
-/// than reading the file. One buffer is kept for the process (the calls run on libuv's pool,
-/// whose threads live as long as the process): at most 8 MiB held between calls.
+/// than reading the file. One buffer is kept for the process: at most 8 MiB held between calls.
+/// Its bytes are kept too (not cleared), so the next read overwrites them instead of
+/// zero-filling the buffer first.
 fn with_text_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&str) -> R) -> Option<R> {
-  use std::io::Read;
   /// The largest buffer kept between calls.
   const KEEP_BUFFER: usize = 8 << 20;
   static SPARE: std::sync::Mutex<Vec<u8>> = std::sync::Mutex::new(Vec::new());
   let mut buf = SPARE.try_lock().map(|mut b| std::mem::take(&mut *b)).unwrap_or_default();
-  buf.clear();
-  let read = std::fs::File::open(path).and_then(|mut file| {
+  let read = std::fs::File::open(path).and_then(|file| {
     let size = file.metadata()?.len() as usize;
     if skip && size > super::precompact::FROM {
-      match super::precompact::read(size, &mut buf, |at, len, out| append_at(&file, at, len, out)) {
+      match super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, at, out)) {
         // Shorter than it was a moment ago (rewritten meanwhile): read as it is now.
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
           let size = file.metadata()?.len() as usize;
-          super::precompact::read(size, &mut buf, |at, len, out| append_at(&file, at, len, out))?;
+          super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, at, out))
         }
-        r => r?,
+        r => r,
       }
-      Ok(buf.len())
     } else {
-      file.read_to_end(&mut buf)
+      read_whole(&file, size, &mut buf).map(|()| 0)
     }
   });
   let out = match read {
     Err(_) => None,
-    Ok(_) => Some(match std::str::from_utf8(&buf) {
-      Ok(text) => f(text),
-      Err(_) => f(&String::from_utf8_lossy(&buf)),
-    }),
+    Ok(from) => {
+      let bytes = &buf[from..];
+      Some(match std::str::from_utf8(bytes) {
+        Ok(text) => f(text),
+        Err(_) => f(&String::from_utf8_lossy(bytes)),
+      })
+    }
   };
   if buf.capacity() <= KEEP_BUFFER {
-    buf.clear();
     if let Ok(mut spare) = SPARE.try_lock() {
       if spare.capacity() < buf.capacity() {
         *spare = buf;
@@ -411,8 +436,16 @@ pub fn subagent_messages(session_id: &str, agent_id: &str, dir: Option<&str>, p:
 
 /// The messages of a subagent transcript's text, attributed to the tool call that ran it.
 pub fn subagent_json(text: &str, tool_use_id: Option<&str>, parent_agent: Option<&str>, p: &Page) -> String {
+  subagent_masked(text, tool_use_id, parent_agent, p, false)
+}
+
+fn subagent_masked(text: &str, tool_use_id: Option<&str>, parent_agent: Option<&str>, p: &Page, masked: bool) -> String {
   const KINDS: [&str; 3] = ["user", "assistant", "attachment"];
   let (entries, seen) = parse_entries_seen(text, &KINDS);
+  if seen.lone && !masked {
+    drop(entries);
+    return super::surrogate::unmask(&subagent_masked(&super::surrogate::mask(text), tool_use_id, parent_agent, p, true));
+  }
   if seen.voice {
     drop(entries);
     let text = super::voice::normalized(text).into_owned();

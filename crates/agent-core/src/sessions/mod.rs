@@ -33,6 +33,7 @@ pub mod precompact;
 pub mod queued;
 pub mod scan;
 pub mod skim;
+pub mod surrogate;
 pub mod transcript;
 pub mod voice;
 pub mod write;
@@ -40,6 +41,13 @@ pub mod write;
 use serde_json::Value;
 
 pub use mutate::Failure;
+
+/// The processors this process may run on, looked up once (on Linux the lookup reads the
+/// cgroup's quota files: a few system calls each time).
+pub(crate) fn cpus() -> usize {
+  static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+  *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
 
 fn opt_str<'a>(a: &'a Value, k: &str) -> Option<&'a str> {
   a.get(k).and_then(Value::as_str)
@@ -78,6 +86,17 @@ fn entries_array(path: &std::path::Path) -> String {
   out
 }
 
+/// Session metadata as JSON text; `masked`: some was read with its lone surrogates masked,
+/// which are written back as their escapes.
+fn info_json<T: serde::Serialize>(v: &T, masked: bool) -> String {
+  let text = serde_json::to_string(v).unwrap_or_else(|_| "null".into());
+  if masked {
+    surrogate::unmask(&text)
+  } else {
+    text
+  }
+}
+
 /// Runs one operation. `args` is a JSON object (`configDir`, when present, is the config folder
 /// to use instead of the environment's); the result is JSON text.
 pub fn call(op: &str, args: &str) -> Result<String, Failure> {
@@ -100,10 +119,11 @@ fn run(op: &str, a: &Value) -> Result<String, Failure> {
         include_worktrees: opt_bool(&a, "includeWorktrees"),
         include_programmatic: opt_bool(&a, "includeProgrammatic"),
       };
-      serde_json::to_string(&list::list_sessions(&opts)).unwrap_or_else(|_| "[]".into())
+      let list = list::list_sessions(&opts);
+      info_json(&list, list.iter().any(|i| i.masked))
     }
     "info" => match list::session_info(id, dir) {
-      Some(i) => serde_json::to_string(&i).unwrap_or_else(|_| "null".into()),
+      Some(i) => info_json(&i, i.masked),
       None => "null".into(),
     },
     "infoFromText" => {
@@ -117,7 +137,7 @@ fn run(op: &str, a: &Value) -> Result<String, Failure> {
         size: b.len() as u64,
       };
       match info::build(id, &ht, None, None, None) {
-        Some(i) => serde_json::to_string(&i).unwrap_or_else(|_| "null".into()),
+        Some(i) => info_json(&i, i.masked),
         None => "null".into(),
       }
     }

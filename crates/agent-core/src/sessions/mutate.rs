@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{list, paths, write};
+use super::{info, list, paths, write};
 
 /// A failed mutation: the message the official SDK gives, and whether it throws its
 /// `TelemetrySafeError` (rather than a plain `Error`).
@@ -35,10 +35,10 @@ fn folders(dir: Option<&str>) -> Option<Vec<PathBuf>> {
   match dir.filter(|d| !d.is_empty()) {
     Some(d) => {
       let real = paths::real_dir(d);
-      let mut out: Vec<PathBuf> = paths::project_paths(d, &real, paths::WINDOWS).iter().flat_map(|p| paths::project_dirs_for(p, &projects)).collect();
+      let mut out: Vec<PathBuf> = paths::project_paths(d, &real, paths::WINDOWS).iter().flat_map(|p| info::project_dirs_for(p, &projects)).collect();
       for tree in paths::git_worktrees(&real) {
         if tree != real {
-          out.extend(paths::project_dirs_for(&tree, &projects));
+          out.extend(info::project_dirs_for(&tree, &projects));
         }
       }
       Some(out)

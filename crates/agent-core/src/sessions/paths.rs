@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 /// Longest sanitized project folder name before it is cut and suffixed with a hash.
-const MAX_KEY: usize = 200;
+pub const MAX_KEY: usize = 200;
 
 thread_local! {
   /// The config folder of the call running on this thread, when its caller named one.
@@ -322,48 +322,6 @@ pub fn normalize(p: &str) -> String {
   if s.is_empty() { ".".into() } else { s }
 }
 
-/// The project folders a project path maps to (official `_r`): its folder; with a folder-name
-/// override, also the folder its own name would give; for paths whose name was cut at 200
-/// characters, folders with the same prefix whose sessions ran in that path. On Windows names
-/// are compared without case.
-pub fn project_dirs_for(path: &str, projects: &Path) -> Vec<PathBuf> {
-  project_dirs_with(path, projects, WINDOWS)
-}
-
-pub fn project_dirs_with(path: &str, projects: &Path, windows: bool) -> Vec<PathBuf> {
-  let key = project_key(path);
-  let name = folder_name(path);
-  let exact = projects.join(&name);
-  let mut out = Vec::new();
-  if exact.is_dir() {
-    out.push(exact.clone());
-  }
-  if name != key {
-    let own = projects.join(&key);
-    if own.is_dir() {
-      out.push(own);
-    }
-    return out;
-  }
-  if key.len() <= MAX_KEY {
-    return out;
-  }
-  let prefix = fold(&format!("{}-", &key[..MAX_KEY]), windows);
-  let exact_folded = fold(&exact.to_string_lossy(), windows);
-  let wanted = sanitize(path);
-  for ent in read_dir_sorted(projects) {
-    let name = ent.file_name().to_string_lossy().into_owned();
-    let p = ent.path();
-    if !fold(&name, windows).starts_with(&prefix) || !p.is_dir() || fold(&p.to_string_lossy(), windows) == exact_folded {
-      continue;
-    }
-    if super::info::folder_has_cwd(&p, &wanted, windows) {
-      out.push(p);
-    }
-  }
-  out
-}
-
 /// Whether git could find a repository for `dir`: a `.git` (or a bare repository) in it or a
 /// folder above it, or a repository named by the environment. When neither holds, git would fail with "not a git
 /// repository", so it is not started.
@@ -462,20 +420,6 @@ mod tests {
     for r in ["/home/u/p", r"C:\Users\p", r"\\wsl$\Ubuntu\home", "/network-x/p"] {
       assert!(!risky(r), "{r}");
     }
-  }
-
-  #[test]
-  fn cut_folder_names_match_without_case_on_windows() {
-    let base = std::env::temp_dir().join(format!("paths-case-{}", std::process::id()));
-    let long = format!("/{}", "Ab".repeat(120));
-    let key = project_key(&long);
-    let other = base.join(format!("{}-zz", key[..MAX_KEY].to_lowercase()));
-    std::fs::create_dir_all(&other).unwrap();
-    let line = format!("{{\"type\":\"user\",\"cwd\":{}}}\n", serde_json::Value::String(long.to_uppercase()));
-    std::fs::write(other.join("0a1b2c3d-0000-4000-8000-00000000000a.jsonl"), line).unwrap();
-    assert_eq!(project_dirs_with(&long, &base, true), vec![other.clone()]);
-    assert!(project_dirs_with(&long, &base, false).is_empty());
-    std::fs::remove_dir_all(&base).unwrap();
   }
 }
 

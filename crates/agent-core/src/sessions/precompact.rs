@@ -24,7 +24,8 @@ const MARKER_WITHIN: usize = 256;
 
 /// Whether a line is a compaction boundary without a preserved segment (official `CF`).
 fn resets(line: &[u8]) -> bool {
-  let Ok(Value::Object(o)) = serde_json::from_str::<Value>(&String::from_utf8_lossy(line)) else { return false };
+  // Lone surrogate escapes (which `JSON.parse` takes) masked as characters serde takes.
+  let Ok(Value::Object(o)) = serde_json::from_str::<Value>(&super::surrogate::mask(&String::from_utf8_lossy(line))) else { return false };
   if o.get("type").and_then(Value::as_str) != Some("system") || o.get("subtype").and_then(Value::as_str) != Some("compact_boundary") {
     return false;
   }
@@ -197,15 +198,19 @@ fn resets_at(line: &[u8], s: usize, l: usize, chunk: usize) -> bool {
   }
 }
 
-/// Reads a transcript of `size` bytes as the official reads one over [`FROM`], into `out`
-/// (cleared), from its end backward: `read_at(offset, len, out)` appends the `len` bytes at
-/// `offset` to `out` (without zero-filling them first). The last 2 MiB are read first; when
-/// the last plain boundary is not among their whole lines, the whole file.
-pub fn read(size: usize, out: &mut Vec<u8>, read_at: impl FnMut(usize, usize, &mut Vec<u8>) -> std::io::Result<()>) -> std::io::Result<()> {
+/// Reads a transcript of `size` bytes as the official reads one over [`FROM`], into `out`,
+/// from its end backward: `read_at(offset, buf)` fills `buf` with the bytes at `offset` (an
+/// `UnexpectedEof` error when the file has fewer). The last 2 MiB are read first; when the last
+/// plain boundary is not among their whole lines, the part before them (each byte is read
+/// once, into its place). Returns where in `out` the text read begins (`out` ends with it).
+///
+/// `out` is resized to `size` without being cleared first: the bytes it already holds (a buffer
+/// kept from an earlier call) are overwritten rather than zero-filled.
+pub fn read(size: usize, out: &mut Vec<u8>, read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<usize> {
   read_with(size, 2 * CHUNK, out, read_at)
 }
 
-fn read_with(size: usize, first: usize, out: &mut Vec<u8>, read_at: impl FnMut(usize, usize, &mut Vec<u8>) -> std::io::Result<()>) -> std::io::Result<()> {
+fn read_with(size: usize, first: usize, out: &mut Vec<u8>, read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<usize> {
   read_with_chunk(size, first, CHUNK, out, read_at)
 }
 
@@ -214,37 +219,36 @@ fn finder(cell: &'static std::sync::OnceLock<memchr::memmem::Finder<'static>>, n
   cell.get_or_init(|| memchr::memmem::Finder::new(needle))
 }
 
-fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, mut read_at: impl FnMut(usize, usize, &mut Vec<u8>) -> std::io::Result<()>) -> std::io::Result<()> {
+fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, mut read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<usize> {
   static MARKERS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
   static SNAPSHOTS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
   let markers = finder(&MARKERS, MARKER);
-  out.clear();
-  out.reserve(size);
-  // `out` holds the bytes from `start` to the end.
+  out.truncate(size);
+  out.resize(size, 0);
+  // `out[start..]` holds the file's bytes from `start` to the end (indexes are file offsets).
   let mut start = size.saturating_sub(first);
-  read_at(start, size - start, out)?;
+  read_at(start, &mut out[start..])?;
   // Lines starting at or after this were looked at (none yet).
   let mut checked = size;
   let found = loop {
-    // The first line start in `out`: after its first line feed, or its start at the file's.
-    let first_line = if start == 0 { Some(0) } else { memchr::memchr(b'\n', &out[..]).map(|n| start + n + 1) };
+    // The first whole line read.
+    let first_line = if start == 0 { Some(0) } else { memchr::memchr(b'\n', &out[start..]).map(|n| start + n + 1) };
     if let Some(from) = first_line.filter(|&f| f < checked) {
-      // Whole lines starting in [from, checked) that may reset: those with the marker, and
-      // those reaching past a chunk edge. The last that resets wins.
       let mut last: Option<usize> = None;
+      // The line holding offset `at`: its start and its line feed (`None`: the last line, unfinished).
       let line_at = |at: usize| -> (usize, Option<usize>) {
-        let s = memchr::memrchr(b'\n', &out[..at - start]).map_or(start, |n| start + n + 1);
-        (s, memchr::memchr(b'\n', &out[at - start..]).map(|n| at + n))
+        let s = memchr::memrchr(b'\n', &out[start..at]).map_or(start, |n| start + n + 1);
+        (s, memchr::memchr(b'\n', &out[at..]).map(|n| at + n))
       };
       let consider = |s: usize, l: Option<usize>, last: &mut Option<usize>| {
         if let Some(l) = l {
-          if s >= from && s < checked && last.map_or(true, |x| s > x) && resets_at(&out[s - start..l - start], s, l, chunk) {
+          if s >= from && s < checked && last.map_or(true, |x| s > x) && resets_at(&out[s..l], s, l, chunk) {
             *last = Some(s);
           }
         }
       };
       // (`checked` is a line start: the lines starting before it end before it.)
-      for m in markers.find_iter(&out[from - start..checked - start]) {
+      for m in markers.find_iter(&out[from..checked]) {
         let at = from + m;
         let (s, l) = line_at(at);
         if at - s < MARKER_WITHIN {
@@ -262,24 +266,22 @@ fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, m
       if last.is_some() {
         break last;
       }
+      checked = from;
     }
     if start == 0 {
       break None;
     }
-    // Not in the last part: the whole file, read again from its start (a boundary, when there
-    // is one, is usually near the end; when there is none, reading the part read twice costs
-    // less than putting the parts together).
-    out.clear();
+    // Not in the last part: the part before it, read into its place in front (the lines from
+    // `checked` on were looked at already).
+    read_at(0, &mut out[..start])?;
     start = 0;
-    checked = size;
-    read_at(0, size, out)?;
   };
   // Keep from the boundary (or the start), without snapshot lines but the last, which goes last.
-  let keep_from = found.unwrap_or(start) - start;
+  let keep_from = found.unwrap_or(start);
   let mut snapshot: Option<(usize, usize)> = None;
-  let mut len = 0;
+  let mut len = keep_from;
   let mut run = keep_from;
-  let found_at: Vec<usize> = finder(&SNAPSHOTS, SNAPSHOT).find_iter(&out[keep_from..]).map(|m| keep_from + m).filter(|&s| s + start == 0 || out[s - 1] == b'\n').collect();
+  let found_at: Vec<usize> = finder(&SNAPSHOTS, SNAPSHOT).find_iter(&out[keep_from..]).map(|m| keep_from + m).filter(|&s| s == 0 || out[s - 1] == b'\n').collect();
   for s in found_at {
     if s < run {
       continue;
@@ -296,12 +298,12 @@ fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, m
   len += total - run;
   out.truncate(len);
   if let Some(snap) = snap {
-    if out.last().map_or(false, |&c| c != b'\n') {
+    if out.len() > keep_from && out.last().map_or(false, |&c| c != b'\n') {
       out.push(b'\n');
     }
     out.extend_from_slice(&snap);
   }
-  Ok(())
+  Ok(keep_from)
 }
 
 #[cfg(test)]
@@ -312,8 +314,8 @@ mod tests {
     let mut b = text.as_bytes().to_vec();
     skip(&mut b, CHUNK);
     let mut r = Vec::new();
-    read_with(text.len(), 16, &mut r, |at, len, out| Ok(out.extend_from_slice(&text.as_bytes()[at..at + len]))).unwrap();
-    assert_eq!(r, b);
+    let at = read_with(text.len(), 16, &mut r, |at, out| Ok(out.copy_from_slice(&text.as_bytes()[at..at + out.len()]))).unwrap();
+    assert_eq!(r[at..], b[..]);
     String::from_utf8(b).unwrap()
   }
 
@@ -360,9 +362,10 @@ mod tests {
       skip(&mut forward, chunk);
       changed += usize::from(forward != text.as_bytes());
       for first in [1, 7, 13, 29, 64, 200] {
-        let mut backward = Vec::new();
-        read_with_chunk(text.len(), first, chunk, &mut backward, |at, len, out| Ok(out.extend_from_slice(&text.as_bytes()[at..at + len]))).unwrap();
-        assert_eq!(String::from_utf8_lossy(&backward), String::from_utf8_lossy(&forward), "round {round}, chunk {chunk}, first {first}:\n{text}");
+        // A buffer holding stale bytes (as a kept one does).
+        let mut backward = vec![b'#'; rand(2 * text.len() + 1)];
+        let at = read_with_chunk(text.len(), first, chunk, &mut backward, |at, out| Ok(out.copy_from_slice(&text.as_bytes()[at..at + out.len()]))).unwrap();
+        assert_eq!(String::from_utf8_lossy(&backward[at..]), String::from_utf8_lossy(&forward), "round {round}, chunk {chunk}, first {first}:\n{text}");
       }
     }
     assert!(changed > 1500, "most transcripts had something skipped or moved ({changed})");

@@ -57,6 +57,25 @@ impl<'a> Command<'a> {
     Skimmer::default().object_fields(raw, true, &FIELDS, &mut f).then_some(Command { f })
   }
 
+  /// The command a voice-call record folds, when the record was left a `system` entry (its
+  /// content or origin is not one the official converts) and its `fold.command` is an object:
+  /// the official's `V$` reads the command's `delivery_id` and `source_uuid` there too, so the
+  /// record joins the copies of that command when absorbed copies are counted (`JMe`).
+  fn folded(e: &Entry<'a>) -> Option<Command<'a>> {
+    if e.kind() != "system" || e.subtype.as_deref() != Some("voice_call_talk") {
+      return None;
+    }
+    let fold = e.fold?.get();
+    let mut sk = Skimmer::default();
+    let mut command = [None; 1];
+    if !sk.object_fields(fold, true, &["command"], &mut command) {
+      return None;
+    }
+    let command = command[0].filter(|c| c.starts_with('{'))?;
+    let mut f = [None; 9];
+    sk.object_fields(command, true, &FIELDS, &mut f).then_some(Command { f })
+  }
+
   /// A non-empty string field, decoded.
   fn string(&self, n: usize) -> Option<String> {
     let t = self.f[n]?;
@@ -261,7 +280,7 @@ fn decided(entries: &[Entry<'_>], list: &[usize], delivered: &HashMap<String, us
   }
   let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
   for (n, &i) in list.iter().enumerate() {
-    let Some(c) = Command::of(&entries[i]) else { continue };
+    let Some(c) = Command::of(&entries[i]).or_else(|| Command::folded(&entries[i])) else { continue };
     let key = match (c.string(DELIVERY), c.string(SOURCE)) {
       (Some(d), _) => format!("delivery:{d}"),
       (None, Some(s)) => format!("uuid:{s}"),
@@ -357,7 +376,7 @@ fn as_user<'a>(e: &Entry<'a>, keep_meta: bool, uuids: &mut HashSet<String>) -> O
   let origin = origin_object(c.f[ORIGIN]);
   let meta = truthy(c.f[META]);
   let origin_text = origin.as_ref().map(Value::to_string);
-  if meta && !keep_meta && !super::messages::kinds_keep_origin(origin_text.as_deref()) {
+  if meta && !keep_meta && !kinds_keep_origin(origin_text.as_deref()) {
     return None;
   }
   let prompt = c.f[PROMPT].filter(|p| p.starts_with('"') || p.starts_with('['))?;
@@ -434,4 +453,12 @@ fn convert(entries: &mut Vec<Entry<'_>>, mut list: Vec<usize>, keep_meta: bool, 
     }
   }
   list
+}
+
+/// Meta entries are shown when they came from a channel, an observer, a Slack ping, a voice
+/// call or a peer (official `UT`).
+pub fn kinds_keep_origin(origin: Option<&str>) -> bool {
+  let Some(o) = origin else { return false };
+  let v: serde_json::Value = serde_json::from_str(o).unwrap_or_default();
+  matches!(v.get("kind").and_then(|k| k.as_str()), Some("channel" | "observer" | "observer-activity" | "slack-ping" | "voice-call" | "peer"))
 }

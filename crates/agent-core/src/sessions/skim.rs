@@ -58,6 +58,9 @@ struct Scanner<'a> {
   i: usize,
   /// The text may have control characters: strings are checked byte by byte for them.
   controls: bool,
+  /// A `\\u` escape of a lone surrogate was met (one `JSON.parse` takes, but that no Rust
+  /// string can hold).
+  lone: bool,
 }
 
 impl<'a> Scanner<'a> {
@@ -97,6 +100,16 @@ impl<'a> Scanner<'a> {
                 return None;
               }
               self.i += 6;
+              // A surrogate (`d800`-`dfff`; digits below '8' are not): a high one followed by
+              // the escape of a low one is a pair, anything else is lone.
+              if hex[0] | 0x20 == b'd' && hex[1] >= b'8' {
+                let low = |h: &[u8]| h.len() == 6 && h[0] == b'\\' && h[1] == b'u' && h[2..].iter().all(u8::is_ascii_hexdigit) && h[2] | 0x20 == b'd' && matches!(h[3] | 0x20, b'c'..=b'f');
+                if matches!(hex[1] | 0x20, b'8' | b'9' | b'a' | b'b') && self.b.get(self.i..self.i + 6).map_or(false, low) {
+                  self.i += 6;
+                } else {
+                  self.lone = true;
+                }
+              }
             }
             _ => return None,
           }
@@ -233,6 +246,8 @@ impl<'a> Scanner<'a> {
 #[derive(Default)]
 pub struct Skimmer {
   stack: Vec<bool>,
+  /// A line this skimmer read had a lone surrogate escape (see [`crate::sessions::surrogate`]).
+  pub lone: bool,
 }
 
 impl Skimmer {
@@ -248,8 +263,42 @@ impl Skimmer {
   /// slots whose value is a string with a backslash in it (`None` for a line that is not a JSON
   /// object).
   pub fn object_slots<'a>(&mut self, line: &'a str, controls: bool, slot: impl Fn(&[u8]) -> Option<usize>, out: &mut [Option<&'a str>]) -> Option<u64> {
-    let mut s = Scanner { b: line.as_bytes(), i: 0, controls };
-    self.fields(line, &mut s, slot, out)
+    let mut s = Scanner { b: line.as_bytes(), i: 0, controls, lone: false };
+    let r = self.fields(line, &mut s, slot, out);
+    self.lone |= s.lone;
+    r
+  }
+
+  /// Calls `f` with the text of each element of the JSON array `text`, which is a value of a
+  /// line this scanner accepted (its grammar is not checked again). Returns `false` when `text`
+  /// is not an array.
+  pub fn array_items<'a>(&mut self, text: &'a str, mut f: impl FnMut(&'a str)) -> bool {
+    let mut s = Scanner { b: text.as_bytes(), i: 0, controls: false, lone: false };
+    s.ws();
+    if s.peek() != Some(b'[') {
+      return false;
+    }
+    s.i += 1;
+    s.ws();
+    if s.peek() == Some(b']') {
+      return true;
+    }
+    loop {
+      s.ws();
+      let start = s.i;
+      let ok = if s.peek() == Some(b'"') { s.string().is_some() } else { s.value(&mut self.stack).is_some() };
+      if !ok {
+        return false;
+      }
+      // Cuts at ASCII bytes: on character boundaries.
+      f(&text[start..s.i]);
+      s.ws();
+      match s.peek() {
+        Some(b',') => s.i += 1,
+        Some(b']') => return true,
+        _ => return false,
+      }
+    }
   }
 
   fn fields<'a>(&mut self, text: &'a str, s: &mut Scanner<'a>, slot: impl Fn(&[u8]) -> Option<usize>, out: &mut [Option<&'a str>]) -> Option<u64> {
