@@ -25,7 +25,8 @@ use crate::options::{Options, OptionsData, Skills, StderrFn, SystemPrompt, Think
 use crate::permission::{CanUseToolFn, PermissionContext};
 use crate::raw::{self, Call, CallKind, CallResult, MessageQueue, Process, QueryConfig, Reply, SessionSpec};
 use crate::server::McpServer;
-use crate::store::{ResumeDir, SessionStore};
+use crate::store::api::SessionStore;
+use crate::store::folder::ResumeDir;
 
 /// What the CLI is told this SDK is (`CLAUDE_CODE_ENTRYPOINT`).
 const ENTRYPOINT: &str = "sdk-rust";
@@ -471,7 +472,7 @@ impl RustHost {
         async move { Ok(f(request).await.unwrap_or(Value::Null).to_string()) }.boxed()
       }
       CallKind::StoreAppend => match &self.store {
-        Some(store) => crate::store::append_call(store.clone(), &call.payload),
+        Some(store) => crate::store::api::append_call(store.clone(), &call.payload),
         None => futures::future::ready(Err("No session_store is set".to_string())).boxed(),
       },
       other => futures::future::ready(Err(format!("The Rust SDK has no callback for {} requests", other.as_str()))).boxed(),

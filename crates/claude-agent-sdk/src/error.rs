@@ -105,7 +105,7 @@ impl Error {
   /// [`Error::ProcessSignaled`].
   pub fn signal(&self) -> Option<String> {
     match self {
-      Error::ProcessSignaled { signal, .. } => Some(crate::raw::signal_name(*signal)),
+      Error::ProcessSignaled { signal, .. } => Some(agent_core::error::signal_name(*signal)),
       _ => None,
     }
   }

@@ -14,7 +14,8 @@ use crate::dialog::{elicitation_fn, user_dialog_fn, ElicitationFn, ElicitationRe
 use crate::hooks::{HookEvent, HookMatcher};
 use crate::permission::{can_use_tool_fn, CanUseToolFn, PermissionContext, PermissionMode, PermissionResult};
 use crate::server::McpServer;
-use crate::store::{ResumeDir, SessionStore, SessionStoreFlush};
+use crate::store::api::{SessionStore, SessionStoreFlush};
+use crate::store::folder::ResumeDir;
 
 /// Where the CLI loads settings from. With none given, the CLI loads none (SDK isolation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

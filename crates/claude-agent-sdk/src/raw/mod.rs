@@ -185,10 +185,6 @@ pub(crate) fn error(e: agent_core::Error) -> Error {
   }
 }
 
-/// The name Node gives a signal number (`SIGKILL`).
-pub(crate) fn signal_name(signal: i32) -> String {
-  agent_core::error::signal_name(signal)
-}
 
 #[cfg(test)]
 mod tests {
