@@ -260,6 +260,8 @@ const wall0 = performance.now()
 let figures
 let cli
 let ops = n
+/** Medians of the warm sessions' start phases (startup scenarios), ms; beside the figures. */
+let warmPhases
 
 switch (scenario) {
   case 'toolcall_seq':
@@ -298,7 +300,7 @@ switch (scenario) {
       warm_end_ms: median(warm.map((s) => s.endMs)),
     }
     // Medians of the warm sessions' phases (see session()).
-    if (warm[0].phases) figures.warm_phases_ms = Object.fromEntries(Object.keys(warm[0].phases).map((k) => [k, median(warm.map((s) => s.phases[k]))]))
+    if (warm[0].phases) warmPhases = Object.fromEntries(Object.keys(warm[0].phases).map((k) => [k, median(warm.map((s) => s.phases[k]))]))
     break
   }
 }
@@ -316,6 +318,7 @@ out({
   n,
   ops,
   figures,
+  ...(warmPhases && { warm_phases_ms: warmPhases }),
   host: { wall_ms: wallMs, cpu_user_s: cpu.user / 1e6, cpu_system_s: cpu.system / 1e6, thread_cpu_ms: threads, thread_switches: threadSwitches },
   cli,
 })
