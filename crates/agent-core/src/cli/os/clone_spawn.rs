@@ -199,8 +199,8 @@ pub fn spawn(launch: &Launch) -> io::Result<Option<Started>> {
 
   // Every signal blocked while the child shares our memory: a handler of the host's must never
   // run there. The child sets its dispositions to default before it unblocks them.
-  let mut old: libc::sigset_t = unsafe_zeroed_sigset();
-  let mut all: libc::sigset_t = unsafe_zeroed_sigset();
+  let mut old: libc::sigset_t = empty_sigset();
+  let mut all: libc::sigset_t = empty_sigset();
   let mut pidfd: c_int = -1;
   // SAFETY: `all` and `old` are valid sigset_t values. `clone` runs `child` on `top` (a live
   // allocation of 64 KiB) with `args`, which outlives the child's use of it: CLONE_VFORK
@@ -255,7 +255,7 @@ pub fn spawn(launch: &Launch) -> io::Result<Option<Started>> {
   }))
 }
 
-fn unsafe_zeroed_sigset() -> libc::sigset_t {
+fn empty_sigset() -> libc::sigset_t {
   // SAFETY: sigset_t is a plain bit array; all zeroes is the empty set.
   unsafe { std::mem::zeroed() }
 }
