@@ -78,6 +78,7 @@ impl<'a> Scanner<'a> {
 
   /// A string starting at the opening quote at `self.i`; leaves `self.i` after the closing
   /// quote. Returns whether the body has a backslash.
+  #[inline(always)]
   fn string(&mut self) -> Option<bool> {
     self.i += 1;
     let mut escaped = false;
