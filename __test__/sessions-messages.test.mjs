@@ -215,6 +215,44 @@ describe('getSessionMessages: split assistant messages', () => {
   })
 })
 
+describe('getSessionMessages: random chains', () => {
+  it('random transcripts (repeated uuids, branches, split messages, tool results found by parent, source and id) match the official', async () => {
+    const r = rng(4242)
+    const pick = (a) => a[Math.floor(r() * a.length)]
+    for (let k = 0; k < 150; k++) {
+      const sessionId = uuidFrom(r)
+      const pool = Array.from({ length: 8 + Math.floor(r() * 30) }, () => uuidFrom(r))
+      const msgIds = Array.from({ length: 1 + Math.floor(r() * 6) }, (_, i) => `msg_${i}`)
+      const toolIds = Array.from({ length: 1 + Math.floor(r() * 6) }, (_, i) => `toolu_${i}`)
+      const used = []
+      const lines = []
+      for (let i = 0, n = 3 + Math.floor(r() * 40); i < n; i++) {
+        const uuid = r() < 0.15 ? pick(pool) : uuidFrom(r)
+        const x = r()
+        const parentUuid = used.length === 0 || x < 0.05 ? null : x < 0.7 ? used[used.length - 1] : x < 0.9 ? pick(used) : pick(pool)
+        const type = pick(['user', 'user', 'assistant', 'assistant', 'assistant', 'system', 'progress', 'attachment'])
+        const e = { parentUuid, isSidechain: r() < 0.05, type, uuid, sessionId, timestamp: new Date(Date.UTC(2026, 0, 1) + Math.floor(r() * 1e6)).toISOString() }
+        if (type === 'assistant') {
+          const content = r() < 0.5 ? [{ type: 'text', text: 'hi' }] : []
+          for (let j = Math.floor(r() * 3); j > 0; j--) content.push({ type: 'tool_use', id: pick(toolIds), name: 'Read', input: {} })
+          e.message = { id: pick(msgIds), type: 'message', role: 'assistant', content }
+        } else if (type === 'user') {
+          e.message = { role: 'user', content: r() < 0.5 ? `prompt ${i}` : Array.from({ length: 1 + Math.floor(r() * 2) }, () => ({ type: 'tool_result', tool_use_id: pick(toolIds), content: 'ok' })) }
+          if (r() < 0.3 && used.length) e.sourceToolAssistantUUID = pick(used)
+        } else if (type === 'system') Object.assign(e, { subtype: 'informational', content: 'note' })
+        else if (type === 'attachment') e.attachment = { type: 'note' }
+        if (r() < 0.03) e.agentId = 'a1'
+        lines.push(JSON.stringify(e))
+        used.push(uuid)
+      }
+      writeTranscript(path.join(config, 'projects', sanitize(cwd), `${sessionId}.jsonl`), lines, Date.UTC(2026, 0, 2))
+      for (const opts of [{}, { includeSystemMessages: true }]) {
+        assert.deepStrictEqual(norm(await ours.getSessionMessages(sessionId, opts)), norm(await official.getSessionMessages(sessionId, opts)), `transcript ${k} ${JSON.stringify(opts)}:\n${lines.join('\n')}`)
+      }
+    }
+  })
+})
+
 describe('getSessionMessages: lone surrogates', () => {
   it('a lone surrogate escape (which JSON.parse takes) in any field is read and listed as the official reads it', async () => {
     const S = '\ud800'

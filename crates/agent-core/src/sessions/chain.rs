@@ -83,31 +83,41 @@ pub fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, O
     relink(entries, &index);
   }
   let entries: &[Entry<'_>] = entries;
-  // Each uuid's first position in file order (the official orders by it) and its last entry.
-  let mut slots: Map<&str, (usize, usize)> = map(entries.len());
+  // Each uuid's group (first position in file order, which the official orders by, and last
+  // entry), numbered in the order the uuids first appear: no sort needed.
+  let mut slots: Map<&str, u32> = map(entries.len());
+  let mut groups: Vec<(usize, usize)> = Vec::with_capacity(entries.len());
   for (i, e) in entries.iter().enumerate() {
-    slots.entry(e.uuid()).and_modify(|s| s.1 = i).or_insert((i, i));
+    let next = groups.len() as u32;
+    let g = *slots.entry(e.uuid()).or_insert(next);
+    if g == next {
+      groups.push((i, i));
+    } else {
+      groups[g as usize].1 = i;
+    }
   }
   // The map's values in insertion order: the first position of each uuid, holding its last entry.
-  let mut order: Vec<(usize, usize)> = slots.values().copied().collect();
-  order.sort_unstable();
-  let values: Vec<usize> = order.iter().map(|&(_, last)| last).collect();
+  let values: Vec<usize> = groups.iter().map(|&(_, last)| last).collect();
   let mut first_of = vec![usize::MAX; entries.len()];
-  for &(first, last) in &order {
+  for &(first, last) in &groups {
     first_of[last] = first;
   }
   // A uuid's canonical entry: the last one with it.
-  let by_uuid = |u: &str| slots.get(u).map(|s| s.1);
+  let by_uuid = |u: &str| slots.get(u).map(|&g| groups[g as usize].1);
   // A canonical entry's position is its uuid's first position.
   let pos = |i: usize| first_of[i] as i64;
   // Which entries are the parent of some entry, and of some main-conversation entry.
   let is_main = |e: &Entry<'_>| !e.sidechain && !e.has_team() && e.kind() != "progress" && !(e.kind() == "attachment" && e.attachment.as_ref().and_then(|a| a.kind.as_deref()) == Some("fork_briefing"));
   let mut is_parent = vec![false; entries.len()];
   let mut is_main_parent = vec![false; entries.len()];
-  // Each canonical entry's parent entry, looked up once (the walks below follow it).
+  // Each canonical entry's parent entry, looked up once (the walks below follow it). Most
+  // parents are the entry just before, when it is its uuid's canonical one: that is checked
+  // before the map is.
   let mut parent_of: Vec<Option<usize>> = vec![None; entries.len()];
   for &i in &values {
-    if let Some(p) = entries[i].parent().filter(|p| !p.is_empty()).and_then(by_uuid) {
+    let Some(p) = entries[i].parent().filter(|p| !p.is_empty()) else { continue };
+    let before = i.checked_sub(1).filter(|&b| first_of[b] != usize::MAX && entries[b].uuid() == p);
+    if let Some(p) = before.or_else(|| by_uuid(p)) {
       parent_of[i] = Some(p);
       is_parent[p] = true;
       if is_main(&entries[i]) {
@@ -200,15 +210,20 @@ pub fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, O
 struct Facts<'a> {
   /// An assistant message's `id`.
   id: Option<Cow<'a, str>>,
-  /// An assistant message's `tool_use` ids.
-  uses: Vec<Cow<'a, str>>,
-  /// A user message's `tool_result` ids.
-  results: Vec<Cow<'a, str>>,
+  /// Its tool ids, `ids[from..to]` of [`Tools`]: an assistant message's `tool_use` ids, a user
+  /// message's `tool_result` ids.
+  from: u32,
+  to: u32,
   /// A user message has a `tool_result` block.
   has_result: bool,
+  /// The ids are a user message's (`tool_result` ids).
+  user: bool,
 }
 
-fn facts_of<'a>(e: &Entry<'a>) -> Facts<'a> {
+/// The tool ids of every entry's [`Facts`], one after another.
+type Tools<'a> = Vec<Cow<'a, str>>;
+
+fn facts_of<'a>(e: &Entry<'a>, tools: &mut Tools<'a>) -> Facts<'a> {
   let assistant = e.kind() == "assistant";
   let user = e.kind() == "user";
   if !(assistant || user) {
@@ -224,12 +239,11 @@ fn facts_of<'a>(e: &Entry<'a>) -> Facts<'a> {
     return f;
   }
   let (any, ids) = tool_blocks(e, want);
-  if assistant {
-    f.uses = ids;
-  } else {
-    f.has_result = any;
-    f.results = ids;
-  }
+  f.from = tools.len() as u32;
+  tools.extend(ids);
+  f.to = tools.len() as u32;
+  f.has_result = user && any;
+  f.user = user;
   f
 }
 
@@ -243,10 +257,15 @@ fn gather_split<'a>(entries: &[Entry<'a>], values: &[usize], parent_of: &[Option
   // Each entry's message id and tool ids, parsed once (only for the entries the pass reads).
   let mut facts: Vec<Facts<'a>> = Vec::new();
   facts.resize_with(entries.len(), Facts::default);
+  let mut tools: Tools<'a> = Vec::new();
   for &i in values {
-    facts[i] = facts_of(&entries[i]);
+    facts[i] = facts_of(&entries[i], &mut tools);
   }
+  let tools = tools;
   let msg_id = |i: usize| -> Option<&str> { facts[i].id.as_deref() };
+  let ids_of = |i: usize| -> &[Cow<'a, str>] { &tools[facts[i].from as usize..facts[i].to as usize] };
+  // A user message's `tool_result` ids (none for an assistant message).
+  let results_of = |i: usize| -> &[Cow<'a, str>] { if facts[i].user { ids_of(i) } else { &[] } };
   let mut in_chain: Vec<bool> = vec![false; entries.len()];
   for &c in &chain {
     in_chain[c] = true;
@@ -257,13 +276,22 @@ fn gather_split<'a>(entries: &[Entry<'a>], values: &[usize], parent_of: &[Option
       chain_by_id.insert(id, a);
     }
   }
-  let mut parts: Map<&str, Vec<usize>> = map(values.len());
-  let mut tool_owner: Map<&str, Option<usize>> = map(values.len());
+  // The entries with each message id, in file order: the id's group number, then the groups'
+  // members one after another (`members[starts[g]..starts[g + 1]]`).
+  let with_id = values.iter().filter(|&&i| msg_id(i).is_some()).count();
+  let mut group_of: Map<&str, u32> = map(with_id);
+  let mut sizes: Vec<u32> = Vec::new();
+  let mut tool_owner: Map<&str, Option<usize>> = map(tools.len());
   let mut results: Vec<usize> = Vec::new();
   for &i in values {
     if let Some(id) = msg_id(i) {
-      parts.entry(id).or_default().push(i);
-      for t in &facts[i].uses {
+      let next = sizes.len() as u32;
+      let g = *group_of.entry(id).or_insert(next);
+      if g == next {
+        sizes.push(0);
+      }
+      sizes[g as usize] += 1;
+      for t in ids_of(i) {
         let v = match tool_owner.get(t.as_ref()).copied() {
           None => Some(i),
           Some(Some(w)) if msg_id(w) == Some(id) => Some(i),
@@ -275,43 +303,68 @@ fn gather_split<'a>(entries: &[Entry<'a>], values: &[usize], parent_of: &[Option
       results.push(i);
     }
   }
+  let mut starts: Vec<u32> = Vec::with_capacity(sizes.len() + 1);
+  let mut at = 0;
+  starts.push(0);
+  for n in &sizes {
+    at += n;
+    starts.push(at);
+  }
+  let mut members: Vec<usize> = vec![0; at as usize];
+  let mut fill: Vec<u32> = starts[..sizes.len()].to_vec();
+  for &i in values {
+    if let Some(id) = msg_id(i) {
+      let g = group_of[id] as usize;
+      members[fill[g] as usize] = i;
+      fill[g] += 1;
+    }
+  }
   let same_side = |a: usize, b: usize| entries[a].sidechain == entries[b].sidechain && entries[a].agent_id == entries[b].agent_id;
-  // The results answering each entry (by the entry's index: every index here is a uuid's
-  // canonical entry), without repeats.
-  let mut children: Vec<Vec<usize>> = vec![Vec::new(); entries.len()];
-  let add = |children: &mut Vec<Vec<usize>>, parent: usize, child: usize| {
-    if !children[parent].contains(&child) {
-      children[parent].push(child);
+  // The results answering each entry (every index here is a uuid's canonical entry), without
+  // repeats, in the order they were found: pairs (answered, result) sorted by the answered
+  // entry (a stable sort keeps the order within one).
+  let mut answers: Vec<(usize, usize)> = Vec::with_capacity(results.len());
+  // (Only the pairs of one result can repeat one another: those from `from` on.)
+  let add = |answers: &mut Vec<(usize, usize)>, from: usize, parent: usize, child: usize| {
+    if !answers[from..].contains(&(parent, child)) {
+      answers.push((parent, child));
     }
   };
   for &r in &results {
+    let from = answers.len();
     if let Some(p) = parent_of[r] {
-      add(&mut children, p, r);
+      add(&mut answers, from, p, r);
     }
     if let Some(src) = entries[r].source_tool_assistant.as_deref() {
       if Some(src) != entries[r].parent() {
         if let Some(s) = by_uuid(src) {
           if same_side(r, s) {
-            add(&mut children, s, r);
+            add(&mut answers, from, s, r);
           }
         }
       }
     }
-    for t in &facts[r].results {
+    for t in results_of(r) {
       if let Some(Some(owner)) = tool_owner.get(t.as_ref()) {
         if same_side(r, *owner) {
-          add(&mut children, *owner, r);
+          add(&mut answers, from, *owner, r);
         }
       }
     }
   }
+  answers.sort_by_key(|&(p, _)| p);
+  let children = |m: usize| -> &[(usize, usize)] {
+    let a = answers.partition_point(|&(p, _)| p < m);
+    let z = answers.partition_point(|&(p, _)| p <= m);
+    &answers[a..z]
+  };
   let mut answered: Set<&str> = set(chain.len());
   for &c in &chain {
-    answered.extend(facts[c].results.iter().map(|r| r.as_ref()));
+    answered.extend(results_of(c).iter().map(|r| r.as_ref()));
   }
-  let mut file_order: Vec<usize> = vec![usize::MAX; entries.len()];
+  let mut file_order: Vec<u32> = vec![u32::MAX; entries.len()];
   for (n, &i) in values.iter().enumerate() {
-    file_order[i] = n;
+    file_order[i] = n as u32;
   }
   let mut done_ids: Set<&str> = set(assistants.len());
   let mut insert_after: Map<usize, Vec<usize>> = map(0);
@@ -322,14 +375,17 @@ fn gather_split<'a>(entries: &[Entry<'a>], values: &[usize], parent_of: &[Option
       continue;
     }
     let single = [a];
-    let group: &[usize] = parts.get(id).map_or(&single[..], Vec::as_slice);
+    let group: &[usize] = match group_of.get(id) {
+      Some(&g) => &members[starts[g as usize] as usize..starts[g as usize + 1] as usize],
+      None => &single[..],
+    };
     let in_group = |i: usize| group.contains(&i);
     let mut missing: Vec<usize> = group.iter().copied().filter(|&i| !in_chain[i]).collect();
     let mut direct = Vec::new();
     let mut other = Vec::new();
     let mut seen_child: Set<usize> = set(0);
     for &m in group {
-      for &c in &children[m] {
+      for &(_, c) in children(m) {
         if in_chain[c] || !seen_child.insert(c) {
           continue;
         }
@@ -343,11 +399,11 @@ fn gather_split<'a>(entries: &[Entry<'a>], values: &[usize], parent_of: &[Option
     if !other.is_empty() {
       let mut have: Set<&str> = answered.clone();
       for &d in &direct {
-        have.extend(facts[d].results.iter().map(|r| r.as_ref()));
+        have.extend(results_of(d).iter().map(|r| r.as_ref()));
       }
       other.sort_by_key(|&o| file_order[o]);
       for o in other {
-        let ids = &facts[o].results;
+        let ids = results_of(o);
         let wanted = ids.iter().any(|t| !have.contains(t.as_ref()) && tool_owner.get(t.as_ref()).copied().flatten().map_or(false, in_group));
         if !wanted {
           continue;
