@@ -42,7 +42,11 @@ async function call(op, args) {
     }
     throw failure.safe ? new TelemetrySafeError(failure.message) : new Error(failure.message)
   }
-  return JSON.parse(text)
+  if (typeof text === 'string') return JSON.parse(text)
+  // Messages asked for in pieces (`pieces: true`): JSON arrays, one per string.
+  const list = JSON.parse(text[0])
+  for (let i = 1; i < text.length; i++) for (const m of JSON.parse(text[i])) list.push(m)
+  return list
 }
 
 /** `SDKSessionInfo` with the official key order (undefined fields are own properties there). */
@@ -138,6 +142,7 @@ async function getSessionMessages(sessionId, options) {
     includeSystemMessages: options?.includeSystemMessages ?? false,
     // Over 5 MiB the official reads from the last compaction boundary unless this is set.
     precompactSkip: !['1', 'true', 'yes', 'on'].includes(String(process.env.CLAUDE_CODE_DISABLE_PRECOMPACT_SKIP ?? '').toLowerCase().trim()),
+    pieces: true,
   }))
 }
 
@@ -150,7 +155,7 @@ async function listSubagents(sessionId, options) {
 async function getSubagentMessages(sessionId, agentId, options) {
   if (options?.sessionStore) return storeSubagentMessages(options.sessionStore, sessionId, agentId, options)
   if (!isUuid(sessionId) || !agentId) return []
-  return shapeMessages(await call('subagentMessages', { sessionId, agentId: String(agentId), dir: dirArg(options?.dir), limit: options?.limit, offset: options?.offset }))
+  return shapeMessages(await call('subagentMessages', { sessionId, agentId: String(agentId), dir: dirArg(options?.dir), limit: options?.limit, offset: options?.offset, pieces: true }))
 }
 
 function checkTitle(sessionId, title, safe, fn) {
@@ -377,7 +382,7 @@ async function storeSessionMessages(store, sessionId, o) {
   if (!isUuid(sessionId)) return []
   const text = await loadText(store, sessionId, o.dir)
   if (!text) return []
-  return shapeMessages(await call('messagesFromText', { text, limit: o.limit, offset: o.offset, includeSystemMessages: o.includeSystemMessages ?? false }))
+  return shapeMessages(await call('messagesFromText', { text, limit: o.limit, offset: o.offset, includeSystemMessages: o.includeSystemMessages ?? false, pieces: true }))
 }
 
 async function storeListSubagents(store, sessionId, dir) {
@@ -415,6 +420,7 @@ async function storeSubagentMessages(store, sessionId, agentId, o) {
     parentAgentId: typeof meta?.parentAgentId === 'string' ? meta.parentAgentId : undefined,
     limit: o.limit,
     offset: o.offset,
+    pieces: true,
   }))
 }
 

@@ -16,7 +16,16 @@ use super::transcript::{parse_entries_seen, Entry, Raw, Seen};
 pub struct Page {
   pub limit: Option<i64>,
   pub offset: Option<i64>,
+  /// Write the messages as pieces: JSON arrays of about [`PIECE`] bytes, one per line (a JSON
+  /// text never holds a raw line feed), for a caller that parses each piece alone. A JS string
+  /// of the whole array would be one V8 large object (fresh pages each call); pieces are small
+  /// ones.
+  pub pieces: bool,
 }
+
+/// The size a piece of the messages' JSON is cut at (after the message that reaches it): under
+/// V8's largest regular heap object (128 KiB).
+pub const PIECE: usize = 64 * 1024;
 
 #[derive(Serialize)]
 struct OutMessage<'a> {
@@ -177,12 +186,16 @@ fn push_opt_str(out: &mut String, key: &str, v: Option<&str>) {
 
 /// The messages as a JSON array, written directly (the same text `serde_json` gives for
 /// `OutMessage`s, without its per-character escaping checks through the serializer).
-fn to_json(list: &[OutMessage<'_>]) -> String {
+fn to_json(list: &[OutMessage<'_>], pieces: bool) -> String {
   let size: usize = list.iter().map(|m| 200 + m.message.map_or(0, str::len) + m.origin.as_ref().map_or(0, |r| r.len())).sum();
-  let mut out = String::with_capacity(size + 2);
+  let mut out = String::with_capacity(size + 2 + if pieces { 3 * (size / PIECE + 1) } else { 0 });
   out.push('[');
+  let mut piece = 0;
   for (n, m) in list.iter().enumerate() {
-    if n > 0 {
+    if pieces && out.len() - piece >= PIECE {
+      out.push_str("]\n[");
+      piece = out.len() - 1;
+    } else if n > 0 {
       out.push(',');
     }
     out.push_str("{\"type\":");
@@ -286,7 +299,7 @@ fn conversation_of<'a>(text: &'a str, mut entries: Vec<Entry<'a>>, seen: Seen, i
     .collect();
   let kept = hidden::hide_calls(&mut entries, kept);
   let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], None, None)).collect();
-  to_json(&out)
+  to_json(&out, p.pieces)
 }
 
 /// Reads a whole transcript (lossy UTF-8) and hands its text to `f`; `None` when it cannot be
@@ -481,7 +494,7 @@ fn subagent_of<'a>(text: &'a str, mut entries: Vec<Entry<'a>>, seen: Seen, tool_
   let kept: Vec<usize> = list.into_iter().filter(|&i| entries[i].is_message()).collect();
   let kept = hidden::hide_calls(&mut entries, kept);
   let out: Vec<OutMessage<'_>> = page(kept, p).into_iter().map(|i| out_message(&entries[i], tool_use_id.as_deref(), parent_agent.as_deref())).collect();
-  to_json(&out)
+  to_json(&out, p.pieces)
 }
 
 #[cfg(test)]
@@ -494,6 +507,27 @@ mod tests {
     let entries = crate::sessions::transcript::parse_entries(text, &["user", "assistant"]);
     assert_eq!(entries.len(), 3);
     let list: Vec<OutMessage<'_>> = entries.iter().map(|e| out_message(e, Some("t\\x"), None)).collect();
-    assert_eq!(to_json(&list), serde_json::to_string(&list).unwrap());
+    assert_eq!(to_json(&list, false), serde_json::to_string(&list).unwrap());
+  }
+
+  #[test]
+  fn pieces_are_arrays_that_join_into_the_whole() {
+    let mut text = String::new();
+    for n in 0..400 {
+      text.push_str(&format!("{{\"type\":\"user\",\"uuid\":\"u{n}\",\"message\":{{\"content\":\"{}\"}}}}\n", "x".repeat(n * 7 % 1000)));
+    }
+    let entries = crate::sessions::transcript::parse_entries(&text, &["user"]);
+    let list: Vec<OutMessage<'_>> = entries.iter().map(|e| out_message(e, None, None)).collect();
+    let whole = to_json(&list, false);
+    let pieces = to_json(&list, true);
+    let parts: Vec<&str> = pieces.split('\n').collect();
+    assert!(parts.len() > 2, "{} pieces", parts.len());
+    let mut joined = Vec::new();
+    for part in &parts {
+      assert!(part.len() < PIECE + 2000, "a piece ends after the message that reaches the size");
+      joined.extend(serde_json::from_str::<Vec<serde_json::Value>>(part).unwrap());
+    }
+    assert_eq!(serde_json::Value::Array(joined), serde_json::from_str::<serde_json::Value>(&whole).unwrap());
+    assert_eq!(to_json(&list[..3], true), to_json(&list[..3], false), "a small list is one piece");
   }
 }

@@ -62,7 +62,7 @@ fn opt_bool(a: &Value, k: &str) -> Option<bool> {
 }
 
 fn page(a: &Value) -> messages::Page {
-  messages::Page { limit: opt_i64(a, "limit"), offset: opt_i64(a, "offset") }
+  messages::Page { limit: opt_i64(a, "limit"), offset: opt_i64(a, "offset"), pieces: opt_bool(a, "pieces").unwrap_or(false) }
 }
 
 /// Lines of a file that parse as JSON, as one JSON array text (for importing into a store).
