@@ -253,6 +253,24 @@ describe('getSessionMessages: random chains', () => {
   })
 })
 
+describe('getSessionMessages: large results', () => {
+  it('a result of many 64 KiB pieces (ASCII ones and UTF-8 ones) reads as the official reads it, with limit and offset across pieces', async () => {
+    const entries = []
+    for (let i = 0; i < 900; i++) {
+      // Every tenth message has non-ASCII text, so some pieces are UTF-8 and others ASCII only.
+      const text = `${i % 10 === 0 ? 'héllo wörld 🌍 ' : 'hello world '}${'word '.repeat(40 + (i % 13) * 9)}#${i}`
+      entries.push(i % 2 ? assistant([{ type: 'text', text }]) : user(text))
+    }
+    const sessionId = write(entries)
+    const mine = await ours.getSessionMessages(sessionId)
+    assert.ok(JSON.stringify(mine).length > 5 * 65536, 'several pieces')
+    assert.deepStrictEqual(norm(mine), norm(await official.getSessionMessages(sessionId)))
+    for (const opts of [{ limit: 300, offset: 250 }, { offset: 899 }, { limit: 1 }]) {
+      assert.deepStrictEqual(norm(await ours.getSessionMessages(sessionId, opts)), norm(await official.getSessionMessages(sessionId, opts)), JSON.stringify(opts))
+    }
+  })
+})
+
 describe('getSessionMessages: lone surrogates', () => {
   it('a lone surrogate escape (which JSON.parse takes) in any field is read and listed as the official reads it', async () => {
     const S = '\ud800'

@@ -43,9 +43,11 @@ async function call(op, args) {
     throw failure.safe ? new TelemetrySafeError(failure.message) : new Error(failure.message)
   }
   if (typeof text === 'string') return JSON.parse(text)
-  // Messages asked for in pieces (`pieces: true`): JSON arrays, one per string.
-  const list = JSON.parse(text[0])
-  for (let i = 1; i < text.length; i++) for (const m of JSON.parse(text[i])) list.push(m)
+  // Messages asked for in pieces (`pieces: true`): JSON arrays, each piece's string made as it
+  // is parsed.
+  const native = loadNative()
+  const list = []
+  for (let i = 0, piece; (piece = native.sessionsPiece(text, i)) != null; i++) for (const m of JSON.parse(piece)) list.push(m)
   return list
 }
 

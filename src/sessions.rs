@@ -1,13 +1,16 @@
 //! Session transcript functions: adapts the Rust SDK's `raw::sessions_call` to JavaScript. The work
 //! (file I/O) runs on tokio's blocking pool, never on the JS thread; the result crosses as JSON
-//! text, which lib/sessions.js parses: one string, or for messages asked for in pieces
-//! (`pieces: true`: JSON arrays one per line) an array of strings, one per piece.
+//! text, which lib/sessions.js parses: one string, or, for messages asked for in pieces
+//! (`pieces: true`: JSON arrays one per line), a handle JS takes the pieces from one at a time
+//! (`sessionsPiece`).
 
-use napi::{Error, Result, Status};
+use napi::bindgen_prelude::External;
+use napi::{Env, Error, Result, Status};
 
-/// Runs one session operation (`op`, JSON `args`). Resolves with JSON text (or its pieces);
-/// rejects with an error whose message is the JSON `{ "message", "safe" }` of the failure.
-#[napi(js_name = "sessionsCall", ts_return_type = "Promise<string | string[]>")]
+/// Runs one session operation (`op`, JSON `args`). Resolves with JSON text, or the handle of its
+/// pieces; rejects with an error whose message is the JSON `{ "message", "safe" }` of the
+/// failure.
+#[napi(js_name = "sessionsCall", ts_return_type = "Promise<string | object>")]
 pub async fn sessions_call(op: String, args: String) -> Result<Pieces> {
   let joined = tokio::task::spawn_blocking(move || claude_agent_sdk::raw::sessions_call(&op, &args).map(Pieces::cut)).await;
   match joined {
@@ -17,11 +20,48 @@ pub async fn sessions_call(op: String, args: String) -> Result<Pieces> {
   }
 }
 
+/// Piece `index` of a result handed over in pieces, as a JS string; `null` past the last.
+/// Taking the last frees the text. Each piece's string is made only when JS parses it, so one
+/// lives at a time: all of them made at once were a megabyte and more of young-generation
+/// strings alive through the collections the parse itself sets off (copied, then promoted).
+#[napi(js_name = "sessionsPiece", ts_return_type = "string | null")]
+pub fn sessions_piece(env: Env, pieces: &mut External<Pieces>, index: u32) -> Result<Option<Made>> {
+  let index = index as usize;
+  let Some(&(end, ascii)) = pieces.ends.get(index) else { return Ok(None) };
+  let start = if index == 0 { 0 } else { pieces.ends[index - 1].0 + 1 };
+  // SAFETY: a napi function runs on the JS thread, in `env`, which is live for the call.
+  let made = unsafe { js_string(env.raw(), &pieces.text.as_bytes()[start..end], ascii)? };
+  if index + 1 == pieces.ends.len() {
+    pieces.text = String::new();
+    pieces.ends = Vec::new();
+  }
+  Ok(Some(Made(made)))
+}
+
+/// A JS value made in the current call, returned as it is.
+pub struct Made(napi::sys::napi_value);
+
+impl napi::bindgen_prelude::ToNapiValue for Made {
+  unsafe fn to_napi_value(_env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
+    Ok(val.0)
+  }
+}
+
+impl napi::bindgen_prelude::TypeName for Made {
+  fn type_name() -> &'static str {
+    "string"
+  }
+
+  fn value_type() -> napi::ValueType {
+    napi::ValueType::String
+  }
+}
+
 /// A result's JSON text and its pieces (the lines it was written in; one for any result but
-/// messages asked for in pieces), each made a JS string of its own: a Latin-1 copy when it is
-/// ASCII (a plain copy for V8, where UTF-8 text is decoded first), else from UTF-8. Small strings
-/// are regular young-generation objects; one string of a megabyte or more was a large object,
-/// freshly mapped pages on the JS thread each call.
+/// messages asked for in pieces). Each piece becomes a JS string of its own: a Latin-1 copy when
+/// it is ASCII (a plain copy for V8, where UTF-8 text is decoded first), else from UTF-8. A
+/// piece is a small young-generation string; one string of the whole (a megabyte or more) was a
+/// V8 large object, freshly mapped pages on the JS thread each call.
 pub struct Pieces {
   text: String,
   /// Each piece's end in `text` (its line feed, or the text's end) and whether it is ASCII.
@@ -64,29 +104,12 @@ unsafe fn js_string(env: napi::sys::napi_env, bytes: &[u8], ascii: bool) -> Resu
 
 impl napi::bindgen_prelude::ToNapiValue for Pieces {
   unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
-    let b = val.text.as_bytes();
     if let [(end, ascii)] = val.ends[..] {
       // SAFETY: napi-rs converts return values on the JS thread, in its live environment.
-      return unsafe { js_string(env, &b[..end], ascii) };
+      return unsafe { js_string(env, &val.text.as_bytes()[..end], ascii) };
     }
-    let mut array = std::ptr::null_mut();
-    // SAFETY: `env` is live (as above); `array` is a valid place for the result.
-    if unsafe { napi::sys::napi_create_array_with_length(env, val.ends.len(), &mut array) } != napi::sys::Status::napi_ok {
-      return Err(Error::new(Status::GenericFailure, "sessions: could not create the result array"));
-    }
-    let mut start = 0;
-    for (n, &(end, ascii)) in val.ends.iter().enumerate() {
-      // SAFETY: `env` is live (as above); `array` is the array just made and `s` a string of
-      // this environment.
-      unsafe {
-        let s = js_string(env, &b[start..end], ascii)?;
-        if napi::sys::napi_set_element(env, array, n as u32, s) != napi::sys::Status::napi_ok {
-          return Err(Error::new(Status::GenericFailure, "sessions: could not fill the result array"));
-        }
-      }
-      start = end + 1;
-    }
-    Ok(array)
+    // SAFETY: as above.
+    unsafe { External::to_napi_value(env, External::new(val)) }
   }
 }
 
