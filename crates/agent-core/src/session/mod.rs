@@ -14,6 +14,7 @@ pub mod mirror;
 mod queue;
 mod router;
 mod run;
+mod spin;
 mod stderr;
 mod writer;
 
