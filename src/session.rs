@@ -108,6 +108,20 @@ impl NativeReplier {
   }
 }
 
+/// Answers given on this thread through `reply()` wait until [`release_answers`], then leave
+/// together, one write per session (JS holds them while it answers the calls that settled in
+/// one microtask checkpoint).
+#[napi]
+pub fn hold_answers() {
+  raw::hold_answers()
+}
+
+/// Writes the answers held since [`hold_answers`].
+#[napi]
+pub fn release_answers() {
+  raw::release_answers()
+}
+
 /// Starts a session: validates options, finds the CLI, spawns it, writes `initialize` (and the
 /// prompt). Errors (bad option, no CLI) are thrown with their `code`.
 #[napi(ts_args_type = "params: StartParams, dispatch: (kind: string, requestId: string, payload: string) => unknown")]
