@@ -105,3 +105,41 @@ test('one server object serves several concurrent queries', async () => {
   }
   assert.equal(calls, 15)
 })
+
+test('calls that arrive while the JS thread is busy reach it together, in one dispatch', async () => {
+  // The first prompt keeps the JS thread busy while the CLI writes five more, 10 ms apart (five
+  // reads for the engine). They must reach JS as one batch: all five callbacks start before the
+  // microtask the first of them queued. Handed over one ThreadsafeFunction item per read, each
+  // item is its own entry into JS, with a microtask checkpoint after it.
+  const order = []
+  const { log, options } = mockOptions(`
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      const ask = (n) => cli.request('can_use_tool', { tool_name: 'Bash', input: { n }, tool_use_id: 't' + n })
+      const first = ask(0)
+      await new Promise((r) => setTimeout(r, 50))
+      const rest = []
+      for (let n = 1; n <= 5; n++) {
+        rest.push(ask(n))
+        await new Promise((r) => setTimeout(r, 10))
+      }
+      const answers = await Promise.all([first, ...rest])
+      cli.log(answers.map((a) => a.response.behavior))
+      cli.result()
+    }`, {
+    canUseTool: async (_name, input) => {
+      order.push(`start ${input.n}`)
+      queueMicrotask(() => order.push(`micro ${input.n}`))
+      if (input.n === 0) {
+        const until = Date.now() + 400
+        while (Date.now() < until) {} // the JS thread is busy while the other five arrive
+      }
+      return { behavior: 'allow', updatedInput: input }
+    },
+  })
+  const { error } = await collect(query({ prompt: 'go', options }))
+  assert.equal(error, null)
+  assert.deepEqual(scenarioRecords(log), [Array(6).fill('allow')])
+  assert.ok(order.indexOf('start 5') < order.indexOf('micro 1'), `one batch: ${order.join(', ')}`)
+})

@@ -5,14 +5,13 @@ use std::sync::{Arc, Mutex};
 
 use claude_agent_sdk::raw::{self, MessageQueue, MessageText, Process, ProcessEvent, ProcessFeed, QueryConfig, Session, SessionSpec};
 use napi::bindgen_prelude::{Buffer, Either};
-use napi::bindgen_prelude::{FnArgs, Function, PromiseRaw};
-use napi::threadsafe_function::UnknownReturnValue;
+use napi::bindgen_prelude::PromiseRaw;
 use napi::{Env, Error, Result, Status};
 
 use crate::diagnostics;
 use crate::errors::js_error;
 use crate::json_text::JsonArrayText;
-use crate::js_host::{DispatchFn, JsHost};
+use crate::js_host::{DispatchJs, JsHost};
 use crate::mcp_server;
 
 /// How many queued messages one batch may carry: one napi crossing costs tens of µs, a batch of
@@ -109,22 +108,35 @@ impl NativeReplier {
   }
 }
 
+/// Answers given on this thread through `reply()` wait until [`release_answers`], then leave
+/// together, one write per session (JS holds them while it answers the calls that settled in
+/// one microtask checkpoint).
+#[napi]
+pub fn hold_answers() {
+  raw::hold_answers()
+}
+
+/// Writes the answers held since [`hold_answers`].
+#[napi]
+pub fn release_answers() {
+  raw::release_answers()
+}
+
 /// Starts a session: validates options, finds the CLI, spawns it, writes `initialize` (and the
 /// prompt). Errors (bad option, no CLI) are thrown with their `code`.
 #[napi(ts_args_type = "params: StartParams, dispatch: (kind: string, requestId: string, payload: string) => unknown")]
 pub fn start_session(
   env: Env,
   params: StartParams,
-  dispatch: Function<FnArgs<(String, String, String)>, UnknownReturnValue>,
+  dispatch: DispatchJs<'_>,
 ) -> Result<NativeSession> {
   let invalid = |e: claude_agent_sdk::Error| js_error(&env, &e);
-  let dispatch: DispatchFn = dispatch.build_threadsafe_function().callee_handled::<false>().build()?;
   let config = QueryConfig::from_json(&params.options).map_err(invalid)?;
   diagnostics::init(config.debug());
   let servers = params.servers.iter().map(|s| Ok((s.name.clone(), mcp_server::lookup(s.id)?))).collect::<Result<Vec<_>>>()?;
   let search: Vec<std::path::PathBuf> = params.search_from.iter().map(Into::into).collect();
   let launch = config.launch_spec(&search, &params.runtime).map_err(invalid)?;
-  let host = Arc::new(JsHost::new(dispatch, params.forward_stderr));
+  let host = Arc::new(JsHost::new(dispatch, params.forward_stderr)?);
   let process = if params.host_process == Some(true) {
     let h = host.clone();
     Process::HostStarted(Arc::new(move |event| {

@@ -14,6 +14,7 @@ pub mod mirror;
 mod queue;
 mod router;
 mod run;
+mod spin;
 mod stderr;
 mod writer;
 
@@ -22,6 +23,7 @@ pub use initialize::initialize_request;
 pub use queue::{Chunk, MessageText, Messages, BACKLOG_FACTOR, DEFAULT_QUEUE_BYTES, MAX_LATIN1_LINE};
 pub use router::Dialogs;
 pub use stderr::redact_keys;
+pub use writer::{hold_lines, release_lines};
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -27,6 +27,7 @@ use crate::session::handle::{Command, InitState};
 use crate::session::mirror::{Event as MirrorEvent, Mirror};
 use crate::session::queue::QueueSender;
 use crate::session::router::{Answer, Route, Router, ToolKey};
+use crate::session::spin::Spin;
 use crate::session::stderr::StderrTail;
 use crate::session::writer::StdinWriter;
 
@@ -79,6 +80,8 @@ pub(crate) struct Loop {
   state_reported: bool,
   idle: bool,
   result_seen: bool,
+  /// Keeps the loop's thread awake for a moment after it hands the host a call.
+  spin: Spin,
 }
 
 /// A request of the CLI's running in the host.
@@ -109,6 +112,7 @@ impl Loop {
       state_reported: false,
       idle: false,
       result_seen: false,
+      spin: Spin::new(),
     }
   }
 
@@ -119,6 +123,7 @@ impl Loop {
       // Reading never waits for the consumer (a control request may be behind any amount of
       // messages); the backlog moves into the consumer's channel as it takes messages.
       let backlog_cost = self.p.queue.backlog_cost();
+      let spinning = self.spin.active();
       tokio::select! {
         biased;
         _ = self.p.finished.woken() => self.maybe_close_stdin(),
@@ -157,6 +162,8 @@ impl Loop {
           }
         }
         _ = sleep_until(init_deadline), if init_deadline.is_some() => break Stop::InitTimeout,
+        // Last: only when nothing else is ready does the loop spin another turn.
+        _ = Spin::turn(), if spinning => {}
       }
     };
     self.finish(stop, reader).await;
@@ -194,6 +201,7 @@ impl Loop {
   fn hand_calls_to_host(&mut self) {
     if !self.outbox.is_empty() {
       self.p.host.invoke(std::mem::take(&mut self.outbox));
+      self.spin.arm(self.calls.len());
     }
   }
 

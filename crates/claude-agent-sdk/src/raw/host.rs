@@ -103,6 +103,19 @@ impl Reply {
   }
 }
 
+/// From now on, the answers [`Reply::send`] writes on this thread wait, and leave together at
+/// [`release_answers`]: one write per session for all of them. For a host that answers many calls
+/// in one go (a JavaScript host answers every call that settled in one microtask checkpoint);
+/// a session that closes its input meanwhile still writes them first.
+pub fn hold_answers() {
+  agent_core::session::hold_lines()
+}
+
+/// Writes the answers held on this thread since [`hold_answers`], and stops holding.
+pub fn release_answers() {
+  agent_core::session::release_lines()
+}
+
 /// The program that runs user code for a session: a language binding, or the Rust callbacks of
 /// [`query`](crate::query). Every method is called from the session's task and must return
 /// without waiting for user code.

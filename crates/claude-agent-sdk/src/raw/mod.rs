@@ -50,7 +50,7 @@ use agent_core::cli::custom::host_process;
 use agent_core::session::{self as core, ProcessSpec};
 
 pub use config::{LaunchSpec, QueryConfig};
-pub use host::{Call, CallKind, CallResult, Host, Reply};
+pub use host::{hold_answers, release_answers, Call, CallKind, CallResult, Host, Reply};
 pub use process::{ProcessEvent, ProcessFeed, ProcessSink};
 pub use server::{ServerAction, ServerDef};
 pub use session::{AbortHandle, Chunk, MessageQueue, Session};
