@@ -134,6 +134,7 @@ impl Loop {
         },
         Some(permit) = reserve(&self.p.queue, backlog_cost), if backlog_cost.is_some() => self.p.queue.refill(permit),
         input = next_line(&mut reader) => {
+          self.spin.line_read();
           let mut input = input;
           // Everything this read brought is handled before the host hears of the calls in
           // it: a burst of the CLI's requests reaches the host as one batch.
