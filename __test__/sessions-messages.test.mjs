@@ -271,6 +271,26 @@ describe('getSessionMessages: large results', () => {
   })
 })
 
+describe('importSessionToStore: line feeds in a result', () => {
+  it('a pretty-printed subagent meta.json (raw line feeds in the export) imports as the official imports it', async () => {
+    const sessionId = write([user('start'), assistant([{ type: 'text', text: 'ok' }])])
+    const dir = path.join(config, 'projects', sanitize(cwd), sessionId, 'subagents')
+    fs.mkdirSync(dir, { recursive: true })
+    const line = JSON.stringify({ parentUuid: null, isSidechain: true, type: 'user', message: { role: 'user', content: 'sub task' }, uuid: uuidFrom(rand), sessionId, agentId: 'pretty1', timestamp: '2026-03-01T00:00:00.000Z' })
+    fs.writeFileSync(path.join(dir, 'agent-pretty1.jsonl'), line + '\n')
+    fs.writeFileSync(path.join(dir, 'agent-pretty1.meta.json'), JSON.stringify({ agentType: 'general-purpose', toolUseId: 'toolu_pretty' }, null, 2) + '\n')
+    const stores = { ours: new ours.InMemorySessionStore(), official: new official.InMemorySessionStore() }
+    await ours.importSessionToStore(sessionId, stores.ours, { dir: cwd })
+    await official.importSessionToStore(sessionId, stores.official, { dir: cwd })
+    const key = { projectKey: sanitize(fs.realpathSync(cwd)), sessionId }
+    assert.deepStrictEqual(stores.ours.getEntries(key), stores.official.getEntries(key))
+    for (const subpath of await stores.official.listSubkeys(key)) {
+      assert.deepStrictEqual(stores.ours.getEntries({ ...key, subpath }), stores.official.getEntries({ ...key, subpath }), subpath)
+    }
+    assert.deepStrictEqual(norm(await ours.getSubagentMessages(sessionId, 'pretty1', { dir: cwd })), norm(await official.getSubagentMessages(sessionId, 'pretty1', { dir: cwd })))
+  })
+})
+
 describe('getSessionMessages: lone surrogates', () => {
   it('a lone surrogate escape (which JSON.parse takes) in any field is read and listed as the official reads it', async () => {
     const S = '\ud800'

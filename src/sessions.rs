@@ -12,7 +12,11 @@ use napi::{Env, Error, Result, Status};
 /// failure.
 #[napi(js_name = "sessionsCall", ts_return_type = "Promise<string | object>")]
 pub async fn sessions_call(op: String, args: String) -> Result<Pieces> {
-  let joined = tokio::task::spawn_blocking(move || claude_agent_sdk::raw::sessions_call(&op, &args).map(Pieces::cut)).await;
+  // Only the messages' text is cut: a line feed there can only be a piece's end (the messages
+  // are written from single lines); another result may hold one (a pretty-printed subagent
+  // `meta.json` is copied into `exportEntries` as it is).
+  let messages = matches!(op.as_str(), "messages" | "messagesFromText" | "subagentMessages" | "subagentMessagesFromText");
+  let joined = tokio::task::spawn_blocking(move || claude_agent_sdk::raw::sessions_call(&op, &args).map(|text| if messages { Pieces::cut(text) } else { Pieces::whole(text) })).await;
   match joined {
     Ok(Ok(text)) => Ok(text),
     Ok(Err(f)) => Err(Error::new(Status::GenericFailure, serde_json::json!({ "message": f.message, "safe": f.safe }).to_string())),
@@ -69,6 +73,12 @@ pub struct Pieces {
 }
 
 impl Pieces {
+  /// `text` as one piece.
+  fn whole(text: String) -> Pieces {
+    let ascii = text.is_ascii();
+    Pieces { ends: vec![(text.len(), ascii)], text }
+  }
+
   /// Cuts `text` at its line feeds (on the blocking pool, off the JS thread).
   fn cut(text: String) -> Pieces {
     let mut ends = Vec::new();
