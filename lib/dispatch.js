@@ -114,20 +114,24 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     held = []
     const target = sessionRef?.deref() ?? replier
     if (!target) return
+    // A lone answer is written by reply() itself: holding it would only add two calls.
+    if (answers.length === 3) return send(target, answers[0], answers[1], answers[2])
     const native = loadNative()
     native.holdAnswers()
     try {
-      for (let i = 0; i < answers.length; i += 3) {
-        try {
-          target.reply(answers[i], answers[i + 1], answers[i + 2])
-        } catch (err) {
-          try {
-            target.reply(answers[i], false, `The SDK could not send the callback's answer: ${errorText(err)}`)
-          } catch {}
-        }
-      }
+      for (let i = 0; i < answers.length; i += 3) send(target, answers[i], answers[i + 1], answers[i + 2])
     } finally {
       native.releaseAnswers()
+    }
+  }
+
+  function send(target, requestId, ok, text) {
+    try {
+      target.reply(requestId, ok, text)
+    } catch (err) {
+      try {
+        target.reply(requestId, false, `The SDK could not send the callback's answer: ${errorText(err)}`)
+      } catch {}
     }
   }
 
