@@ -28,10 +28,10 @@ const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o
 let passed = 0
 let failed = 0
 function tally(output) {
-  // node:test prints "# pass N" / "# fail N"; bun test prints " N pass" / " N fail".
+  // node:test prints "# pass N" / "# fail N" (Node 24: "ℹ pass N"); bun test prints " N pass" / " N fail".
   const num = (re) => Number((output.match(re) || [])[1] || 0)
-  const p = num(/^# pass (\d+)/m) || num(/^\s*(\d+) pass\b/m)
-  const f = num(/^# fail (\d+)/m) || num(/^\s*(\d+) fail\b/m)
+  const p = num(/^(?:#|ℹ) pass (\d+)/m) || num(/^\s*(\d+) pass\b/m)
+  const f = num(/^(?:#|ℹ) fail (\d+)/m) || num(/^\s*(\d+) fail\b/m)
   passed += p
   failed += f
   return { p, f }
