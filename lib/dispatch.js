@@ -107,8 +107,6 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     if (held.push(requestId, ok, text) === 3) queueMicrotask(flush)
   }
 
-  // Every outcome reaches the engine as a string: a reply that cannot be made is an error
-  // answer, never an unhandled rejection.
   function flush() {
     const answers = held
     held = []
@@ -125,6 +123,8 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     }
   }
 
+  // Every outcome reaches the engine as a string: a reply that cannot be made is an error
+  // answer, never an unhandled rejection.
   function send(target, requestId, ok, text) {
     try {
       target.reply(requestId, ok, text)

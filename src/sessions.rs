@@ -46,6 +46,8 @@ pub fn sessions_piece(env: Env, pieces: &mut External<Pieces>, index: u32) -> Re
 pub struct Made(napi::sys::napi_value);
 
 impl napi::bindgen_prelude::ToNapiValue for Made {
+  // SAFETY: napi-rs calls this on the JS thread, in the call that made the value (in `env`),
+  // which is where the value is valid; nothing unsafe happens in the body.
   unsafe fn to_napi_value(_env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
     Ok(val.0)
   }
@@ -96,9 +98,9 @@ impl Pieces {
 /// SAFETY: `env` is the live environment of the JS thread this runs on.
 unsafe fn js_string(env: napi::sys::napi_env, bytes: &[u8], ascii: bool) -> Result<napi::sys::napi_value> {
   let mut out = std::ptr::null_mut();
-  // SAFETY: `env` is live (this function's contract); the pointer and length describe `bytes`,
-  // which outlives the call (V8 copies them); `out` is a valid place for the result. ASCII bytes
-  // are the same characters read as Latin-1.
+  // The pointer and length describe `bytes`, which outlives the call (V8 copies them); `out` is
+  // a valid place for the result. ASCII bytes are the same characters read as Latin-1.
+  // SAFETY: `env` is live (this function's contract), and the arguments are as above.
   let status = unsafe {
     if ascii {
       napi::sys::napi_create_string_latin1(env, bytes.as_ptr().cast(), bytes.len() as isize, &mut out)
@@ -113,6 +115,8 @@ unsafe fn js_string(env: napi::sys::napi_env, bytes: &[u8], ascii: bool) -> Resu
 }
 
 impl napi::bindgen_prelude::ToNapiValue for Pieces {
+  // SAFETY: napi-rs calls this on the JS thread with its live environment `env`, which is what
+  // the unsafe calls in the body need.
   unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
     if let [(end, ascii)] = val.ends[..] {
       // SAFETY: napi-rs converts return values on the JS thread, in its live environment.
