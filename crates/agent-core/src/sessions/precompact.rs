@@ -221,7 +221,6 @@ fn finder(cell: &'static std::sync::OnceLock<memchr::memmem::Finder<'static>>, n
 
 fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, mut read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<usize> {
   static MARKERS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
-  static SNAPSHOTS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
   let markers = finder(&MARKERS, MARKER);
   out.truncate(size);
   out.resize(size, 0);
@@ -281,7 +280,10 @@ fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, m
   let mut snapshot: Option<(usize, usize)> = None;
   let mut len = keep_from;
   let mut run = keep_from;
-  let found_at: Vec<usize> = finder(&SNAPSHOTS, SNAPSHOT).find_iter(&out[keep_from..]).map(|m| keep_from + m).filter(|&s| s == 0 || out[s - 1] == b'\n').collect();
+  // The snapshot lines: only a line's start is compared (a search for the text itself stops at
+  // every `{"type":"` of the transcript's content blocks).
+  let line_starts = std::iter::once(keep_from).filter(|&s| s == 0 || out[s - 1] == b'\n').chain(memchr::memchr_iter(b'\n', &out[keep_from..]).map(|n| keep_from + n + 1));
+  let found_at: Vec<usize> = line_starts.filter(|&s| out[s..].starts_with(SNAPSHOT)).collect();
   for s in found_at {
     if s < run {
       continue;

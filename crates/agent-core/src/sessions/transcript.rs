@@ -537,59 +537,100 @@ impl Seen {
 /// [`parse_entries`], and what else the scan saw.
 ///
 /// From [`PARALLEL_FROM`] bytes on, on a machine with two processors or more, the text is cut
-/// at a line end near its middle and the second part is parsed on a helper thread while this
-/// one parses the first. The helper only claims the second part when it starts before this
-/// thread is done with the first; otherwise this thread parses it too (on a busy machine a
-/// helper may not run for a while). The entries' vectors are allocated here, not on the helper
-/// (a thread of its own would take fresh pages from its own allocator arena on every call).
+/// at line ends into parts of about [`PART`] bytes, and a helper thread scans parts from the
+/// back while this thread scans them from the front, each part claimed by one of them, until
+/// they meet. A helper that starts late, or is held up by a busy machine, costs at most the
+/// part it holds: this thread takes every part the helper has not claimed. This thread's
+/// entries go straight into the result; the helper's (the last parts) are appended after. The
+/// vectors are allocated here, not on the helper (a thread of its own would take fresh pages
+/// from its own allocator arena).
 pub fn parse_entries_seen<'a>(text: &'a str, kinds: &[&str]) -> (Vec<Entry<'a>>, Seen) {
-  parse_entries_from(text, kinds, PARALLEL_FROM)
+  parse_entries_from(text, kinds, PARALLEL_FROM, PART)
 }
 
-fn parse_entries_from<'a>(text: &'a str, kinds: &[&str], parallel_from: usize) -> (Vec<Entry<'a>>, Seen) {
+fn parse_entries_from<'a>(text: &'a str, kinds: &[&str], parallel_from: usize, part_size: usize) -> (Vec<Entry<'a>>, Seen) {
   let bytes = text.as_bytes();
-  let cut = if text.len() >= parallel_from && super::cpus() >= 2 { memchr::memchr(b'\n', &bytes[text.len() / 2..]).map(|n| text.len() / 2 + n + 1) } else { None };
-  let Some(cut) = cut.filter(|&c| c < text.len()) else {
-    let mut seen = Seen::default();
-    let mut out = Vec::with_capacity(line_count(bytes));
+  let lines = line_count(bytes);
+  let mut out = Vec::with_capacity(lines);
+  let mut seen = Seen::default();
+  if text.len() < parallel_from || super::cpus() < 2 {
     parse_part(text, kinds, &mut seen, &mut out);
     return (out, seen);
+  }
+  // Part `i` is `text[cuts[i]..cuts[i + 1]]`; every cut but the last follows a line feed ('\n'
+  // is ASCII: each cut is on a character boundary).
+  let mut cuts = vec![0];
+  while let Some(&at) = cuts.last() {
+    let next = at + part_size;
+    match (next < text.len()).then(|| memchr::memchr(b'\n', &bytes[next..])).flatten() {
+      Some(n) if next + n + 1 < text.len() => cuts.push(next + n + 1),
+      _ => break,
+    }
+  }
+  cuts.push(text.len());
+  let parts = cuts.len() - 1;
+  let part = |i: usize| &text[cuts[i]..cuts[i + 1]];
+  // The parts not claimed yet: `front..back`.
+  let unclaimed = std::sync::Mutex::new((0usize, parts));
+  let claim = |from_back: bool| -> Option<usize> {
+    let mut g = unclaimed.lock().unwrap_or_else(|p| p.into_inner());
+    let (front, back) = &mut *g;
+    if front == back {
+      return None;
+    }
+    Some(if from_back {
+      *back -= 1;
+      *back
+    } else {
+      *front += 1;
+      *front - 1
+    })
   };
-  // '\n' is ASCII: the cut is on a character boundary.
-  let (first, second) = (&text[..cut], &text[cut..]);
-  let second_lines = line_count(second.as_bytes());
-  let mut out: Vec<Entry<'a>> = Vec::with_capacity(line_count(first.as_bytes()) + second_lines);
-  let rest: std::sync::Mutex<Option<Vec<Entry<'a>>>> = std::sync::Mutex::new(Some(Vec::with_capacity(second_lines)));
-  // The second part, parsed by whichever thread takes its vector first.
-  let parse_second = || -> Option<(Vec<Entry<'a>>, Seen)> {
-    let mut v = rest.lock().ok()?.take()?;
-    let mut seen = Seen::default();
-    parse_part(second, kinds, &mut seen, &mut v);
-    Some((v, seen))
+  // The helper's entries (allocated here), and where each part it scanned starts among them,
+  // in the order it claimed them (descending).
+  let (claim, part) = (&claim, &part);
+  let mut helper_out = Vec::with_capacity(lines / 2 + 1);
+  let helper = move || {
+    let (mut starts, mut seen) = (Vec::new(), Seen::default());
+    while let Some(i) = claim(true) {
+      starts.push(helper_out.len());
+      parse_part(part(i), kinds, &mut seen, &mut helper_out);
+    }
+    (helper_out, starts, seen)
   };
-  let mut seen = Seen::default();
-  let (here, helped) = std::thread::scope(|s| {
-    let helper = std::thread::Builder::new().spawn_scoped(s, &parse_second).ok();
-    parse_part(first, kinds, &mut seen, &mut out);
-    let here = parse_second();
-    let helped = helper.and_then(|h| match h.join() {
-      Ok(r) => r,
-      Err(panic) => std::panic::resume_unwind(panic),
-    });
-    (here, helped)
+  let helped = std::thread::scope(|s| {
+    let spawned = std::thread::Builder::new().spawn_scoped(s, helper);
+    while let Some(i) = claim(false) {
+      parse_part(part(i), kinds, &mut seen, &mut out);
+    }
+    match spawned.map(|h| h.join()) {
+      Ok(Ok(r)) => Some(r),
+      Ok(Err(panic)) => std::panic::resume_unwind(panic),
+      // No thread: this one claimed every part.
+      Err(_) => None,
+    }
   });
-  if let Some((v, o)) = here.or(helped) {
-    out.extend(v);
+  if let Some((mut v, starts, o)) = helped {
     seen.add(o);
+    // The helper's last part (the lowest) is the end of its vector: taken from the end, its
+    // parts come in file order.
+    for &at in starts.iter().rev() {
+      out.extend(v.drain(at..));
+    }
   }
   (out, seen)
 }
 
-/// Below this a transcript is parsed on one thread. A helper thread did not pay for itself on
-/// the 6 MB bench transcript (the line scan takes about 2.5 ms of it): on a shared two-processor
-/// machine the call took 2 ms more with one (8.9 against 6.7 ms at best, 15 against 12 ms
-/// median, load 5), and its first calls fault in a fresh thread stack.
-const PARALLEL_FROM: usize = 16 << 20;
+/// Below this a transcript is scanned on one thread. On this two-processor VM (whose second
+/// processor is not always there: a CPU-bound loop ran 1.0–1.5× faster on two threads than on
+/// one), the 6.3 MB bench transcript's scan took 1.4–1.5 ms shared against 2.3–2.5 ms alone.
+/// An earlier split in two halves, the helper taking the second, gained nothing when calls
+/// alternated with other work: a helper that starts late then holds half the scan.
+const PARALLEL_FROM: usize = 1 << 20;
+
+/// The size of the parts the scan is shared in: small enough that a held-up helper holds little
+/// (a part is about 0.1 ms of scanning), large enough that claiming one costs nothing.
+const PART: usize = 256 << 10;
 
 /// The lines of `b`: the capacity an entry vector needs.
 fn line_count(b: &[u8]) -> usize {
@@ -651,20 +692,31 @@ pub fn lines(text: &str) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
   #[test]
-  fn two_parts_read_as_one() {
+  fn parts_read_as_one() {
     let mut text = String::new();
     for n in 0..2000 {
       text.push_str(&format!("{{\"type\":\"user\",\"uuid\":\"u{n}\",\"message\":{{\"content\":\"{}\"}}}}\n", "x".repeat(n % 97)));
       if n == 1500 {
         text.push_str("{\"type\":\"host-row\"}\nnot json\n");
       }
+      if n == 300 {
+        text.push_str("{\"type\":\"system\",\"subtype\":\"voice_call_talk\",\"uuid\":\"v\"}\n");
+      }
     }
-    let (one, seen_one) = super::parse_entries_from(&text, &["user"], usize::MAX);
-    let (two, seen_two) = super::parse_entries_from(&text, &["user"], 1);
-    assert_eq!(one.len(), 2000);
     let uuids = |v: &[super::Entry<'_>]| v.iter().map(|e| e.uuid().to_string()).collect::<Vec<_>>();
-    assert_eq!(uuids(&one), uuids(&two));
-    assert!(seen_one.host_row && seen_two.host_row);
+    let (one, seen_one) = super::parse_entries_from(&text, &["user"], usize::MAX, super::PART);
+    assert_eq!(one.len(), 2000);
+    assert!(seen_one.host_row && seen_one.voice);
+    // Parts of one line up to the whole text, and texts ending with and without a line feed.
+    for text in [text.as_str(), text.trim_end()] {
+      for part in [1, 40, 333, 4096, 50_000, 1 << 20] {
+        for _ in 0..20 {
+          let (two, seen_two) = super::parse_entries_from(text, &["user"], 1, part);
+          assert_eq!(uuids(&one), uuids(&two), "part {part}");
+          assert!(seen_two.host_row && seen_two.voice, "part {part}");
+        }
+      }
+    }
   }
 
   #[test]
