@@ -73,8 +73,15 @@ function recordingStore(log, { fail = () => false } = {}) {
   }
 }
 
+const configDirs = []
+process.once('exit', () => {
+  for (const d of configDirs) fs.rmSync(d, { recursive: true, force: true })
+})
+
 function configDir() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'store-mirror-'))
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-mirror-'))
+  configDirs.push(dir)
+  return dir
 }
 
 /** Runs one SDK through a scenario with a recording store; the log of messages and appends. */

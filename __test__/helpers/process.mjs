@@ -126,7 +126,10 @@ let tmpDir
 let tmpN = 0
 /** A fresh temp file path. */
 export function tempPath(name) {
-  tmpDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'sdk-native-test-'))
+  if (!tmpDir) {
+    tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sdk-native-test-'))
+    process.once('exit', () => fs.rmSync(tmpDir, { recursive: true, force: true }))
+  }
   return path.join(tmpDir, `${++tmpN}-${name}`)
 }
 

@@ -13,7 +13,11 @@ export const mockCliPath = fileURLToPath(new URL('./mock-cli.mjs', import.meta.u
 let tmpDir
 let tmpN = 0
 function tmp(name) {
-  tmpDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'mock-cli-'))
+  if (!tmpDir) {
+    tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mock-cli-'))
+    // Removed when the test process ends (scenarios and logs are read before then).
+    process.once('exit', () => fs.rmSync(tmpDir, { recursive: true, force: true }))
+  }
   return path.join(tmpDir, `${++tmpN}-${name}`)
 }
 
