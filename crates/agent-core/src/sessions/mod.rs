@@ -8,6 +8,7 @@
 //! - [`info`]: one session's metadata from its first and last 64 KiB.
 //! - [`list`]: which transcripts a listing holds, in which order; finding one session.
 //! - [`transcript`]: transcript lines parsed to the few fields the chain needs.
+//! - [`shared`]: work shared with a helper thread, in parts claimed from both ends.
 //! - [`chain`]: the conversation chain (compaction, leaf, split assistant messages).
 //! - [`messages`]: the `SessionMessage` output of a chain, subagents.
 //! - [`mutate`], [`fork`], [`write`]: crash-safe changes.
@@ -32,6 +33,7 @@ pub mod paths;
 pub mod precompact;
 pub mod queued;
 pub mod scan;
+pub mod shared;
 pub mod skim;
 pub mod surrogate;
 pub mod transcript;

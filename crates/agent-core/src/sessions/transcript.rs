@@ -537,25 +537,29 @@ impl Seen {
 /// [`parse_entries`], and what else the scan saw.
 ///
 /// From [`PARALLEL_FROM`] bytes on, on a machine with two processors or more, the text is cut
-/// at line ends into parts of about [`PART`] bytes, and a helper thread scans parts from the
-/// back while this thread scans them from the front, each part claimed by one of them, until
-/// they meet. A helper that starts late, or is held up by a busy machine, costs at most the
-/// part it holds: this thread takes every part the helper has not claimed. This thread's
-/// entries go straight into the result; the helper's (the last parts) are appended after. The
-/// vectors are allocated here, not on the helper (a thread of its own would take fresh pages
-/// from its own allocator arena).
+/// at line ends into parts of about [`PART`] bytes shared with a helper thread
+/// ([`super::shared::two_ended`]). This thread's entries go straight into the result; the
+/// helper's (the last parts) are appended after. The vectors are allocated here, not on the
+/// helper (a thread of its own would take fresh pages from its own allocator arena).
 pub fn parse_entries_seen<'a>(text: &'a str, kinds: &[&str]) -> (Vec<Entry<'a>>, Seen) {
   parse_entries_from(text, kinds, PARALLEL_FROM, PART)
+}
+
+/// Entries scanned by one thread, and where each part it scanned starts among them.
+struct Scanned<'a> {
+  entries: Vec<Entry<'a>>,
+  starts: Vec<usize>,
+  seen: Seen,
 }
 
 fn parse_entries_from<'a>(text: &'a str, kinds: &[&str], parallel_from: usize, part_size: usize) -> (Vec<Entry<'a>>, Seen) {
   let bytes = text.as_bytes();
   let lines = line_count(bytes);
-  let mut out = Vec::with_capacity(lines);
-  let mut seen = Seen::default();
-  if text.len() < parallel_from || super::cpus() < 2 {
-    parse_part(text, kinds, &mut seen, &mut out);
-    return (out, seen);
+  let front = Scanned { entries: Vec::with_capacity(lines), starts: Vec::new(), seen: Seen::default() };
+  if !super::shared::worth_helping(text.len(), parallel_from) {
+    let mut front = front;
+    parse_part(text, kinds, &mut front.seen, &mut front.entries);
+    return (front.entries, front.seen);
   }
   // Part `i` is `text[cuts[i]..cuts[i + 1]]`; every cut but the last follows a line feed ('\n'
   // is ASCII: each cut is on a character boundary).
@@ -568,64 +572,25 @@ fn parse_entries_from<'a>(text: &'a str, kinds: &[&str], parallel_from: usize, p
     }
   }
   cuts.push(text.len());
-  let parts = cuts.len() - 1;
-  let part = |i: usize| &text[cuts[i]..cuts[i + 1]];
-  // The parts not claimed yet: `front..back`.
-  let unclaimed = std::sync::Mutex::new((0usize, parts));
-  let claim = |from_back: bool| -> Option<usize> {
-    let mut g = unclaimed.lock().unwrap_or_else(|p| p.into_inner());
-    let (front, back) = &mut *g;
-    if front == back {
-      return None;
-    }
-    Some(if from_back {
-      *back -= 1;
-      *back
-    } else {
-      *front += 1;
-      *front - 1
-    })
-  };
-  // The helper's entries (allocated here), and where each part it scanned starts among them,
-  // in the order it claimed them (descending).
-  let (claim, part) = (&claim, &part);
-  let mut helper_out = Vec::with_capacity(lines / 2 + 1);
-  let helper = move || {
-    let (mut starts, mut seen) = (Vec::new(), Seen::default());
-    while let Some(i) = claim(true) {
-      starts.push(helper_out.len());
-      parse_part(part(i), kinds, &mut seen, &mut helper_out);
-    }
-    (helper_out, starts, seen)
-  };
-  let helped = std::thread::scope(|s| {
-    let spawned = std::thread::Builder::new().spawn_scoped(s, helper);
-    while let Some(i) = claim(false) {
-      parse_part(part(i), kinds, &mut seen, &mut out);
-    }
-    match spawned.map(|h| h.join()) {
-      Ok(Ok(r)) => Some(r),
-      Ok(Err(panic)) => std::panic::resume_unwind(panic),
-      // No thread: this one claimed every part.
-      Err(_) => None,
-    }
+  let helper = Scanned { entries: Vec::with_capacity(lines / 2 + 1), starts: Vec::new(), seen: Seen::default() };
+  let (mut front, helped) = super::shared::two_ended(cuts.len() - 1, front, Some(helper), |i, acc: &mut Scanned<'a>| {
+    acc.starts.push(acc.entries.len());
+    parse_part(&text[cuts[i]..cuts[i + 1]], kinds, &mut acc.seen, &mut acc.entries);
   });
-  if let Some((mut v, starts, o)) = helped {
-    seen.add(o);
-    // The helper's last part (the lowest) is the end of its vector: taken from the end, its
-    // parts come in file order.
-    for &at in starts.iter().rev() {
-      out.extend(v.drain(at..));
+  if let Some(h) = helped {
+    let mut back = h.acc;
+    front.seen.add(back.seen);
+    // The helper's lowest part is the end of its vector: taken from the end, its parts come
+    // in file order.
+    for &at in back.starts.iter().rev() {
+      front.entries.extend(back.entries.drain(at..));
     }
   }
-  (out, seen)
+  (front.entries, front.seen)
 }
 
-/// Below this a transcript is scanned on one thread. On this two-processor VM (whose second
-/// processor is not always there: a CPU-bound loop ran 1.0–1.5× faster on two threads than on
-/// one), the 6.3 MB bench transcript's scan took 1.4–1.5 ms shared against 2.3–2.5 ms alone.
-/// An earlier split in two halves, the helper taking the second, gained nothing when calls
-/// alternated with other work: a helper that starts late then holds half the scan.
+/// Below this a transcript is scanned on one thread. The 6.3 MB bench transcript's scan took
+/// 1.4–1.5 ms shared against 2.3–2.5 ms alone.
 const PARALLEL_FROM: usize = 1 << 20;
 
 /// The size of the parts the scan is shared in: small enough that a held-up helper holds little
