@@ -12,12 +12,10 @@ export const mockCliPath = fileURLToPath(new URL('./mock-cli.mjs', import.meta.u
 
 let tmpDir
 let tmpN = 0
+// Not removed when the process exits: host scripts read the mock's log in exit handlers of their
+// own (cancelled-tools.test.mjs), which a cleanup registered first would run after.
 function tmp(name) {
-  if (!tmpDir) {
-    tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mock-cli-'))
-    // Removed when the test process ends (scenarios and logs are read before then).
-    process.once('exit', () => fs.rmSync(tmpDir, { recursive: true, force: true }))
-  }
+  tmpDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'mock-cli-'))
   return path.join(tmpDir, `${++tmpN}-${name}`)
 }
 
