@@ -31,6 +31,8 @@ impl JsonArrayText {
 }
 
 impl napi::bindgen_prelude::ToNapiValue for JsonArrayText {
+  // SAFETY: napi-rs calls this on the JS thread with its live environment `env`, which is what
+  // the unsafe calls in the body need (each has its own note).
   unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
     let val = if val.0.len() >= EXTERNAL_MIN_BYTES {
       // SAFETY: `env` is the live environment of the JS thread this conversion runs on.

@@ -319,7 +319,7 @@ fn read_exact_at(f: &std::fs::File, at: usize, out: &mut [u8]) -> std::io::Resul
   #[cfg(unix)]
   {
     use std::os::unix::fs::FileExt;
-    if out.len() >= PARALLEL_READ && super::cpus() >= 2 {
+    if super::shared::worth_helping(out.len(), PARALLEL_READ) {
       let half = out.len() / 2;
       let (a, b) = out.split_at_mut(half);
       let both = std::thread::scope(|s| {
