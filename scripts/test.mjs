@@ -3,6 +3,7 @@
 // and under Bun. Prints one closing line "N passed, N failed" over all of them.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -25,6 +26,13 @@ const files = testFiles(path.join(root, '__test__'))
 const only = process.argv.slice(2)
 const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files
 
+// The whole run gets a temp folder of its own, removed at the end: suites (the mock CLI's logs,
+// the real CLI's config folders, generated transcripts) may leave theirs behind when a test
+// process exits, and a full run would otherwise leave hundreds in the system's temp folder.
+const runTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'casn-test-'))
+process.on('exit', () => fs.rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 }))
+const TMP_ENV = { TMPDIR: runTmp, TMP: runTmp, TEMP: runTmp }
+
 let passed = 0
 let failed = 0
 function tally(output) {
@@ -39,7 +47,7 @@ function tally(output) {
 
 function run(label, cmd, args, opts = {}) {
   console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`)
-  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...opts.env }, maxBuffer: 1 << 28 })
+  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...TMP_ENV, ...opts.env }, maxBuffer: 1 << 28 })
   process.stdout.write(r.stdout || '')
   process.stderr.write(r.stderr || '')
   const counts = opts.count ? opts.count(r.stdout + '\n' + r.stderr) : tally(r.stdout + '\n' + r.stderr)
