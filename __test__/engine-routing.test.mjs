@@ -210,3 +210,40 @@ test('plain JSON Schema tools: arguments the engine certifies skip the JS check;
   assert.match(bad.result.content[0].text, /^MCP error -32602: Input validation error: Invalid arguments for tool count: [\s\S]*Too small/)
   assert.equal(jsChecks, 1, 'only the failing call reached the JS validator')
 })
+
+test('zod tools with a plain twin: arguments the engine certifies in shape order skip zod; the rest get zod (stripped, reordered, worded)', async () => {
+  const shape = { a: z.string(), b: z.number().optional(), c: z.enum(['x', 'y']).nullable() }
+  const server = createSdkMcpServer({
+    name: 'demo',
+    tools: [
+      tool('echo', 'd', shape, async (args) => ({ content: [{ type: 'text', text: JSON.stringify(args) }] })),
+      tool('checked', 'd', { a: z.string().min(2) }, async (args) => ({ content: [{ type: 'text', text: JSON.stringify(args) }] })),
+    ],
+  })
+  let zodChecks = 0
+  for (const name of ['echo', 'checked']) {
+    const schema = server.instance.tools.get(name).schema
+    const validate = schema.validate.bind(schema)
+    schema.validate = (args) => { zodChecks++; return validate(args) }
+  }
+  const calls = [
+    ['echo', { a: 's', b: 1, c: 'x' }], // certified, in order: no zod
+    ['echo', { a: 's', c: null }], // certified, optional key absent: no zod
+    ['echo', { c: 'y', a: 's' }], // certified, out of order: zod reorders
+    ['echo', { a: 's', c: 'x', extra: 1 }], // unknown key: zod strips
+    ['echo', { a: 1, c: 'x' }], // invalid: zod words it
+    ['checked', { a: 'xy' }], // no twin: zod
+  ]
+  const { log, options } = mockOptions(callScenario(calls), { mcpServers: { demo: server } })
+  const { error } = await collect(query({ prompt: 'go', options }))
+  assert.equal(error, null)
+  const [answers] = scenarioRecords(log)
+  const texts = answers.map((a) => a.result.content[0].text)
+  const zodOut = (args) => JSON.stringify(z.object(shape).parse(args))
+  assert.deepEqual(texts.slice(0, 4), calls.slice(0, 4).map(([, args]) => zodOut(args)))
+  assert.equal(texts[2], '{"a":"s","c":"y"}')
+  assert.equal(answers[4].result.isError, true)
+  assert.match(texts[4], /^MCP error -32602: Input validation error: Invalid arguments for tool echo: [\s\S]*expected string/)
+  assert.equal(texts[5], '{"a":"xy"}')
+  assert.equal(zodChecks, 4, 'the two certified calls in shape order skipped zod')
+})

@@ -57,8 +57,9 @@ async function callTool(server, payload, controller, channel) {
   const { tool, id, arguments: args, meta, validated } = payload
   const entry = server.tools.get(tool)
   if (!entry) return answer(errorResult(toolNotFoundMessage(tool)))
-  // `validated`: the engine found the arguments pass this tool's plain JSON Schema unchanged.
-  const checked = validated && entry.schema.kind === 'json' ? { ok: true, value: args } : await entry.schema.validate(args)
+  // `validated`: the engine found the arguments pass this tool's plain JSON Schema (its own, or
+  // its zod schema's twin) and so its validator would return them unchanged.
+  const checked = validated && entry.schema.trusts?.(args) ? { ok: true, value: args } : await entry.schema.validate(args)
   if (!checked.ok) return answer(errorResult(checked.message))
   const extra = makeExtra(controller, id, meta, channel)
   let result

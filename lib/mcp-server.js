@@ -457,8 +457,9 @@ class SdkMcpServer {
       version: this.version,
       instructions: this.instructions,
       tools: this.listTools(),
-      // Plain JSON Schema tools: the engine checks their arguments before they cross to JS.
-      argsChecks: Object.fromEntries([...this.tools].filter(([, t]) => t.enabled && t.schema.kind === 'json').map(([name, t]) => [name, t.schema.jsonSchema])),
+      // Tools with a plain JSON Schema (given, or a zod schema's twin): the engine checks their
+      // arguments before they cross to JS.
+      argsChecks: Object.fromEntries([...this.tools].filter(([, t]) => t.enabled && t.schema.argsCheck !== undefined).map(([name, t]) => [name, t.schema.argsCheck])),
       resources: this._staticResources(),
       resourceTemplates: templates.map((t) => ({ name: t.name, uriTemplate: String(t.resourceTemplate.uriTemplate), ...(t.title !== undefined && { title: t.title }), ...t.metadata })),
       resourcesListInHost: templates.some((t) => typeof t.resourceTemplate.listCallback === 'function'),

@@ -54,11 +54,29 @@ function compileZod(toolName, inputSchema, kind, backend) {
     }
     return jsonSchema
   }
+  // The plain JSON Schema twin the engine checks arguments against (./zod-twin), when it has one.
+  let twin
+  let inShapeOrder
+  function plain() {
+    if (twin === undefined) {
+      const lib = require('./zod-twin')
+      twin = lib.plainTwin(backend.build().objectSchema, kind)
+      inShapeOrder = lib.inShapeOrder
+    }
+    return twin
+  }
   return {
     kind,
     passArgs: true,
     get jsonSchema() {
       return convert()
+    },
+    get argsCheck() {
+      return convert() === undefined ? undefined : plain()?.jsonSchema
+    },
+    trusts(args) {
+      const t = plain()
+      return t !== null && inShapeOrder(args, t.order)
     },
     conversionWarning(serverName) {
       if (convert() !== undefined) return undefined
@@ -92,7 +110,11 @@ function compileZod(toolName, inputSchema, kind, backend) {
  *   jsonSchema: object | undefined,
  *   conversionWarning(serverName: string): string | undefined,
  *   validate(args: unknown): Promise<{ok: true, value: unknown} | {ok: false, message: string}>,
+ *   argsCheck?: object,
+ *   trusts?(args: object): boolean,
  * }}
+ *   `argsCheck`: a plain JSON Schema the engine checks arguments against before they cross to JS;
+ *   arguments it accepts skip `validate` when `trusts(args)` (they are what `validate` returns).
  *   `jsonSchema` is the tools/list inputSchema (a getter: zod loads on first read); undefined when
  *   the schema can't be converted, in which case the official leaves the tool out of tools/list,
  *   emits `conversionWarning(serverName)` (code UNCONVERTIBLE_WARNING_CODE) and `validate`

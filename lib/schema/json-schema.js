@@ -363,6 +363,8 @@ function compileJsonSchema(toolName, schema) {
     kind: 'json',
     passArgs: true,
     jsonSchema,
+    argsCheck: jsonSchema,
+    trusts: () => true,
     conversionWarning() {
       return undefined
     },
