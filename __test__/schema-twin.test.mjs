@@ -34,6 +34,9 @@ test('plain shapes have a twin: scalars, enums, literals, arrays, optional and n
   const t3 = twin3({ a: z3.string(), b: z3.number().optional(), c: z3.enum(['x', 'y']).nullable(), d: z3.array(z3.boolean()), e: z3.literal('k') })
   assert.deepEqual(t3.jsonSchema.required, ['a', 'c', 'd', 'e'])
   assert.deepEqual(t3.jsonSchema.properties.e, { enum: ['k'] })
+  // Descriptions (the usual way to document a field) and metadata change nothing zod checks.
+  assert.deepEqual(twin4({ a: z.string().describe('the a'), b: z.number().optional().describe('the b'), c: z.string().meta({ title: 'C' }) }).jsonSchema.required, ['a', 'c'])
+  assert.deepEqual(twin3({ a: z3.string().describe('the a'), b: z3.number().optional().describe('the b') }).jsonSchema.required, ['a'])
   assert.deepEqual(twin4({}).jsonSchema, { type: 'object', properties: {}, required: [], additionalProperties: false })
 })
 
