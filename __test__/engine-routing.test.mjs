@@ -212,7 +212,7 @@ test('plain JSON Schema tools: arguments the engine certifies skip the JS check;
 })
 
 test('zod tools with a plain twin: arguments the engine certifies in shape order skip zod; the rest get zod (stripped, reordered, worded)', async () => {
-  const shape = { a: z.string(), b: z.number().optional(), c: z.enum(['x', 'y']).nullable() }
+  const shape = { a: z.string(), b: z.number().optional(), c: z.enum(['x', 'y']).nullable(), o: z.object({ x: z.string(), y: z.number() }).optional() }
   const server = createSdkMcpServer({
     name: 'demo',
     tools: [
@@ -233,6 +233,8 @@ test('zod tools with a plain twin: arguments the engine certifies in shape order
     ['echo', { a: 's', c: 'x', extra: 1 }], // unknown key: zod strips
     ['echo', { a: 1, c: 'x' }], // invalid: zod words it
     ['checked', { a: 'xy' }], // no twin: zod
+    ['echo', { a: 's', c: 'x', o: { x: 'p', y: 1 } }], // certified, nested in order: no zod
+    ['echo', { a: 's', c: 'x', o: { y: 1, x: 'p' } }], // certified, nested out of order: zod reorders
   ]
   const { log, options } = mockOptions(callScenario(calls), { mcpServers: { demo: server } })
   const { error } = await collect(query({ prompt: 'go', options }))
@@ -245,5 +247,7 @@ test('zod tools with a plain twin: arguments the engine certifies in shape order
   assert.equal(answers[4].result.isError, true)
   assert.match(texts[4], /^MCP error -32602: Input validation error: Invalid arguments for tool echo: [\s\S]*expected string/)
   assert.equal(texts[5], '{"a":"xy"}')
-  assert.equal(zodChecks, 4, 'the two certified calls in shape order skipped zod')
+  assert.deepEqual(texts.slice(6), calls.slice(6).map(([, args]) => zodOut(args)))
+  assert.equal(texts[7], '{"a":"s","c":"x","o":{"x":"p","y":1}}')
+  assert.equal(zodChecks, 5, 'the three certified calls in shape order skipped zod')
 })

@@ -28,7 +28,20 @@ test('plain shapes have a twin: scalars, enums, literals, arrays, optional and n
     required: ['a', 'c', 'd', 'e', 'f'],
     additionalProperties: false,
   })
-  assert.deepEqual([...t.order.keys()], ['a', 'b', 'c', 'd', 'e', 'f', 'g'])
+  assert.deepEqual([...t.order.keys.keys()], ['a', 'b', 'c', 'd', 'e', 'f', 'g'])
+  // Objects within objects and arrays of objects: each object says additionalProperties false.
+  const nested = twin4({ o: z.object({ x: z.string(), y: z.array(z.object({ k: z.number() })).optional() }).nullable() })
+  assert.deepEqual(nested.jsonSchema.properties.o, {
+    type: 'object',
+    properties: { x: { type: 'string' }, y: { type: 'array', items: { type: 'object', properties: { k: { type: 'number' } }, required: ['k'], additionalProperties: false } } },
+    required: ['x'],
+    additionalProperties: false,
+    nullable: true,
+  })
+  assert.equal(inShapeOrder({ o: { x: 's', y: [{ k: 1 }] } }, nested.order), true)
+  assert.equal(inShapeOrder({ o: { y: [], x: 's' } }, nested.order), false, 'a nested object out of order')
+  assert.equal(inShapeOrder({ o: null }, nested.order), true)
+  assert.ok(twin3({ o: z3.object({ x: z3.string() }) }), 'zod 3 nested objects')
   assert.deepEqual(plainTwin(zm.object({ a: zm.string(), b: zm.optional(zm.number()) }), 'zod4').jsonSchema.required, ['a'])
   assert.deepEqual(plainTwin(z.strictObject({ a: z.string() }), 'zod4').jsonSchema.properties, { a: { type: 'string' } })
   const t3 = twin3({ a: z3.string(), b: z3.number().optional(), c: z3.enum(['x', 'y']).nullable(), d: z3.array(z3.boolean()), e: z3.literal('k') })
@@ -50,7 +63,8 @@ test('anything zod could change, word differently or check beyond JSON Schema ha
     'a default': { a: z.string().default('x') },
     'a transform': { a: z.string().transform((s) => s.length) },
     'a refinement': { a: z.string().refine((s) => s !== 'x') },
-    'a nested object': { a: z.object({ b: z.string() }) },
+    'a nested object with a check': { a: z.object({ b: z.string().min(1) }) },
+    'a nested loose object': { a: z.looseObject({ b: z.string() }) },
     'a union': { a: z.union([z.string(), z.number()]) },
     'an array check': { a: z.array(z.string()).min(1) },
     'nested arrays': { a: z.array(z.array(z.string())) },
@@ -67,13 +81,16 @@ test('anything zod could change, word differently or check beyond JSON Schema ha
   assert.equal(plainTwin(z.object({ a: z.string() }).catchall(z.string()), 'zod4'), null, 'a catchall')
   assert.equal(plainTwin(z.object({ a: z.string() }).refine(() => true), 'zod4'), null, 'an object refinement')
   assert.equal(plainTwin(z.string(), 'zod4'), null, 'not an object')
+  // A recursive schema (getters) has none: it is deeper than any twin goes.
+  const Node = z.object({ name: z.string(), get children() { return z.array(Node) } })
+  assert.equal(plainTwin(Node, 'zod4'), null, 'recursive')
   assert.equal(plainTwin(undefined, 'zod4'), null, 'no object schema')
   const none3 = {
     'a check': { a: z3.string().min(1) },
     'an int': { a: z3.number().int() },
     'a default': { a: z3.string().default('x') },
     'a transform': { a: z3.string().transform((s) => s.length) },
-    'a nested object': { a: z3.object({ b: z3.string() }) },
+    'a nested passthrough object': { a: z3.object({ b: z3.string() }).passthrough() },
     'an array check': { a: z3.array(z3.string()).nonempty() },
     coercion: { a: z3.coerce.string() },
   }
@@ -94,9 +111,12 @@ function rng(seed) {
 test('arguments the twin accepts, in shape order, are exactly what zod returns (zod 4 and zod 3, generated cases)', async () => {
   const r = rng(12345)
   const pick = (xs) => xs[Math.floor(r() * xs.length)]
-  const values = ['s', '', 'ünï', 0, -1.5, 7, true, false, null, [], ['a', 'b'], [1, 2], [true, null], { x: 1 }, 'x', 'y', 3]
-  const kinds4 = [() => z.string(), () => z.number(), () => z.boolean(), () => z.null(), () => z.enum(['x', 'y']), () => z.literal(3), () => z.array(z.string()), () => z.array(z.number().nullable())]
-  const kinds3 = [() => z3.string(), () => z3.number(), () => z3.boolean(), () => z3.null(), () => z3.enum(['x', 'y']), () => z3.literal(3), () => z3.array(z3.string()), () => z3.array(z3.number().nullable())]
+  const values = ['s', '', 'ünï', 0, -1.5, 7, true, false, null, [], ['a', 'b'], [1, 2], [true, null], { x: 1 }, 'x', 'y', 3,
+    { x: 's' }, { x: 's', y: 1 }, { y: 1, x: 's' }, { x: 's', z: 1 }, [{ x: 's' }, { x: 't', y: 2 }], [{ y: 2, x: 't' }], [{ x: 's', q: 0 }]]
+  const kinds4 = [() => z.string(), () => z.number(), () => z.boolean(), () => z.null(), () => z.enum(['x', 'y']), () => z.literal(3), () => z.array(z.string()), () => z.array(z.number().nullable()),
+    () => z.object({ x: z.string(), y: z.number().optional() }), () => z.array(z.object({ x: z.string(), y: z.number().optional() }))]
+  const kinds3 = [() => z3.string(), () => z3.number(), () => z3.boolean(), () => z3.null(), () => z3.enum(['x', 'y']), () => z3.literal(3), () => z3.array(z3.string()), () => z3.array(z3.number().nullable()),
+    () => z3.object({ x: z3.string(), y: z3.number().optional() }), () => z3.array(z3.object({ x: z3.string(), y: z3.number().optional() }))]
   let trusted = 0
   let checked = 0
   for (const [zz, kinds, kind] of [[z, kinds4, 'zod4'], [z3, kinds3, 'zod3']]) {
