@@ -1,0 +1,16 @@
+'use strict'
+// Retry delays of the bridge: exponential from a base, capped, with the jitter the official
+// `./bridge` uses (symmetric ±25% for the event stream, up to +N ms for upload lanes).
+
+function symmetricBackoff(attempt, baseMs, capMs, ratio = 0.25) {
+  const d = Math.min(capMs, baseMs * 2 ** (attempt - 1))
+  return Math.max(0, d + d * ratio * (2 * Math.random() - 1))
+}
+
+function additiveBackoff(attempt, baseMs, capMs, jitterMs) {
+  return Math.min(capMs, baseMs * 2 ** (attempt - 1)) + Math.random() * jitterMs
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+module.exports = { symmetricBackoff, additiveBackoff, sleep }

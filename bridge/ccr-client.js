@@ -1,0 +1,206 @@
+'use strict'
+// The write side of a worker (the official `./bridge`'s CCRClient, for what a bridge session
+// uses): register the worker's state (PUT /worker, after reading the stored state), heartbeats,
+// client events (POST /worker/events), delivery receipts (POST /worker/events/delivery), state
+// and metadata patches, and the goodbye. A 409 means another worker took over the epoch, and
+// three 404s in a row or ten refused credentials in a row mean the worker cannot go on: each
+// ends the worker with onEpochMismatch.
+const { workerHeaders } = require('./headers.js')
+const { BatchLane, PermanentFailure } = require('./batch-lane.js')
+const { WorkerStateLane } = require('./worker-state-lane.js')
+const { additiveBackoff, sleep } = require('./backoff.js')
+const { debug } = require('./debug.js')
+
+const REQUEST_TIMEOUT_MS = 10000
+const HEARTBEAT_INTERVAL_MS = 20000
+const GOODBYE_TIMEOUT_MS = 2000
+const INIT_ATTEMPTS = 10
+const STATE_READ_BOUND_MS = 10000
+const NOT_FOUND_LIMIT = 3
+const AUTH_FAILURE_LIMIT = 10
+
+// A status the service will refuse again for the same request.
+const isRefusal = (status) => status === 400 || status === 413 || status === 422
+
+class WorkerInitError extends Error {
+  constructor(status, noAnswer) {
+    super('worker_register_failed')
+    this.reason = 'worker_register_failed'
+    this.httpStatus = status
+    this.noAnswer = noAnswer
+  }
+}
+
+class CcrClient {
+  constructor(sessionUrl, { getToken, heartbeatIntervalMs, onEpochMismatch }) {
+    this.sessionBaseUrl = sessionUrl.href.replace(/\/$/, '')
+    this.sessionId = sessionUrl.pathname.replace(/\/$/, '').split('/').pop() || ''
+    this.getToken = getToken
+    this.heartbeatIntervalMs = heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS
+    this.onEpochMismatch = onEpochMismatch
+    this.workerEpoch = 0
+    this.currentState = 'idle'
+    this.closed = false
+    this.superseded = false
+    this.notFound = 0
+    this.authFailures = 0
+    this.heartbeatTimer = null
+    this.heartbeatInFlight = false
+    this.closeAbort = new AbortController()
+    this.events = new BatchLane({ maxBatchSize: 100, send: (batch, info) => this.sendEvents(batch, info) })
+    this.delivery = new BatchLane({ maxBatchSize: 64, send: (batch) => this.sendDelivery(batch) })
+    this.state = new WorkerStateLane((patch) => this.request('put', '/worker', { worker_epoch: this.workerEpoch, ...patch }).then((r) => ({ ...r, permanent: isRefusal(r.status) })))
+  }
+
+  async request(method, path, body, { timeoutMs = REQUEST_TIMEOUT_MS, uploadAttempt, countsTowardEscalation = true, parse = false, signal } = {}) {
+    const url = `${this.sessionBaseUrl}${path}`
+    const headers = workerHeaders(this.getToken(), body === undefined ? undefined : { 'Content-Type': 'application/json' })
+    if (uploadAttempt !== undefined) headers['x-ccr-upload-attempt'] = uploadAttempt
+    const deadline = AbortSignal.timeout(timeoutMs)
+    let res
+    try {
+      res = await fetch(url, { method: method.toUpperCase(), headers, body: body === undefined ? undefined : JSON.stringify(body), signal: signal ? AbortSignal.any([deadline, signal]) : deadline })
+    } catch (err) {
+      debug(`CCRClient: ${method.toUpperCase()} ${path} failed: ${err?.message ?? err}`)
+      return { ok: false, fetchFailed: true, reason: `fetch_failed:${err?.name ?? 'Error'}` }
+    }
+    if (res.ok) {
+      this.notFound = 0
+      this.authFailures = 0
+      let data
+      try {
+        data = parse ? await res.json() : (await res.arrayBuffer(), undefined)
+      } catch {}
+      return { ok: true, status: res.status, data }
+    }
+    let conflictReason
+    try {
+      const text = await res.text()
+      if (res.status === 409) conflictReason = JSON.parse(text)?.error?.reason
+    } catch {}
+    if (this.closed) return { ok: false, status: res.status, reason: `http_${res.status}` }
+    debug(`CCRClient: ${method.toUpperCase()} ${path} returned ${res.status}`)
+    if (res.status === 409) this.escalate(typeof conflictReason === 'string' ? conflictReason : 'epoch_conflict')
+    if (res.status === 404 && countsTowardEscalation && path !== '/worker/event-batch' && ++this.notFound >= NOT_FOUND_LIMIT) this.escalate('session_not_found')
+    if ((res.status === 401 || res.status === 403) && countsTowardEscalation && ++this.authFailures >= AUTH_FAILURE_LIMIT) this.escalate('auth_exhausted')
+    return { ok: false, status: res.status, reason: `http_${res.status}` }
+  }
+
+  escalate(cause) {
+    if (this.superseded) return
+    this.superseded = true
+    try {
+      this.onEpochMismatch(cause)
+    } catch {}
+  }
+
+  async initialize(epoch) {
+    if (!this.getToken()) throw new WorkerInitError(undefined, false)
+    if (epoch === undefined || Number.isNaN(epoch)) throw new Error('missing_epoch')
+    this.workerEpoch = epoch
+    // The stored state is read first (bounded), as the official client orders it.
+    const read = this.request('get', '/worker', undefined, { parse: true, signal: this.closeAbort.signal })
+    let bound
+    await Promise.race([read, new Promise((resolve) => { bound = setTimeout(resolve, STATE_READ_BOUND_MS) })])
+    clearTimeout(bound)
+    const patch = { worker_status: 'idle', worker_epoch: epoch, external_metadata: { pending_action: null, pending_actions: null, task_summary: null } }
+    let result = { ok: false }
+    for (let attempt = 1; attempt <= INIT_ATTEMPTS && !this.closed; attempt++) {
+      result = await this.request('put', '/worker', patch)
+      if (result.ok || this.closed || isRefusal(result.status)) break
+      if (attempt < INIT_ATTEMPTS) await sleep(additiveBackoff(attempt, 500, 30000, 500))
+    }
+    if (!result.ok) throw new WorkerInitError(result.status, result.fetchFailed === true)
+    this.currentState = 'idle'
+    this.startHeartbeat()
+  }
+
+  startHeartbeat() {
+    clearTimeout(this.heartbeatTimer)
+    if (this.closed) return
+    this.heartbeatTimer = setTimeout(() => {
+      this.sendHeartbeat()
+      if (this.heartbeatTimer !== null) this.startHeartbeat()
+    }, this.heartbeatIntervalMs)
+  }
+
+  async sendHeartbeat() {
+    if (this.closed || this.heartbeatInFlight) return
+    this.heartbeatInFlight = true
+    try {
+      const timeoutMs = Math.max(5000, Math.min(15000, this.heartbeatIntervalMs - 5000))
+      await this.request('post', '/worker/heartbeat', { session_id: this.sessionId, worker_epoch: this.workerEpoch }, { timeoutMs, parse: true })
+    } finally {
+      this.heartbeatInFlight = false
+    }
+  }
+
+  async sendEvents(batch, { attempt }) {
+    const r = await this.request('post', '/worker/events', { worker_epoch: this.workerEpoch, events: batch.map((e) => ({ payload: e.payload })) }, { uploadAttempt: attempt, parse: true })
+    if (r.ok) return
+    if (isRefusal(r.status)) throw new PermanentFailure(`client events refused (${r.status})`)
+    throw new Error(`client event POST failed (${r.reason})`)
+  }
+
+  async sendDelivery(batch) {
+    const r = await this.request('post', '/worker/events/delivery', { worker_epoch: this.workerEpoch, updates: batch.map((u) => ({ event_id: u.eventId, status: u.status })) })
+    if (r.ok) return
+    if (isRefusal(r.status)) throw new PermanentFailure(`delivery refused (${r.status})`)
+    throw new Error(`delivery POST failed (${r.reason})`)
+  }
+
+  writeEvent(payload) {
+    this.events.enqueue([{ payload }])
+  }
+
+  reportState(state) {
+    if (state === this.currentState) return
+    this.currentState = state
+    this.state.enqueue({ worker_status: state, requires_action_details: null, internal_metadata: { reply_degraded: false } })
+  }
+
+  reportMetadata(metadata) {
+    this.state.enqueue({ external_metadata: metadata })
+  }
+
+  reportDelivery(eventId, status) {
+    if (status === 'processing' && this.closed) return
+    this.delivery.enqueue([{ eventId, status }])
+  }
+
+  async flush() {
+    await Promise.all([this.events.flush(), this.delivery.flush(), this.state.flush()])
+  }
+
+  takeUndelivered() {
+    return this.events.takeUndelivered()
+  }
+
+  discardUndelivered() {
+    return this.events.discardUndelivered()
+  }
+
+  adopt(events) {
+    this.events.enqueue(events)
+  }
+
+  close({ goodbye, retainUndelivered = false } = {}) {
+    const wasClosed = this.closed
+    this.closed = true
+    this.closeAbort.abort()
+    this.state.close()
+    if (!wasClosed && goodbye !== false) this.sendGoodbye()
+    clearTimeout(this.heartbeatTimer)
+    this.heartbeatTimer = null
+    this.events.close({ retainUndelivered })
+    this.delivery.close()
+  }
+
+  // Tells the service this worker left, unless another worker took over or a turn is running.
+  sendGoodbye() {
+    if (this.workerEpoch <= 0 || this.superseded || this.currentState === 'running') return
+    this.request('put', '/worker', { worker_epoch: this.workerEpoch, connection_status: 'disconnected' }, { timeoutMs: GOODBYE_TIMEOUT_MS, countsTowardEscalation: false }).catch(() => {})
+  }
+}
+
+module.exports = { CcrClient, WorkerInitError }

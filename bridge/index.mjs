@@ -1,0 +1,3 @@
+import bridge from './index.js'
+
+export const { attachBridgeSession, createCodeSession, fetchRemoteCredentials, isCreateSessionFailure, isCredentialsFailure, isCredentialsRejection } = bridge
