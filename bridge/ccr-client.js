@@ -5,6 +5,7 @@
 // and metadata patches, and the goodbye. A 409 means another worker took over the epoch, and
 // three 404s in a row or ten refused credentials in a row mean the worker cannot go on: each
 // ends the worker with onEpochMismatch.
+const { randomUUID } = require('node:crypto')
 const { workerHeaders } = require('./headers.js')
 const { BatchLane, PermanentFailure } = require('./batch-lane.js')
 const { WorkerStateLane } = require('./worker-state-lane.js')
@@ -149,8 +150,9 @@ class CcrClient {
     throw new Error(`delivery POST failed (${r.reason})`)
   }
 
+  // Every client event carries a uuid (the service dedupes resends by it).
   writeEvent(payload) {
-    this.events.enqueue([{ payload }])
+    this.events.enqueue([{ payload: typeof payload.uuid === 'string' ? payload : { ...payload, uuid: randomUUID() } }])
   }
 
   reportState(state) {

@@ -1,7 +1,8 @@
 'use strict'
 // One JSON request with a deadline, answered the way the official `./bridge`'s HTTP client answers:
-// a status below 500 resolves with the parsed body (the raw text when it is not JSON, '' when
-// empty) and the response headers; a 5xx, a network error or the deadline rejects.
+// an accepted status (below 500 unless `accept` says otherwise) resolves with the parsed body (the
+// raw text when it is not JSON, '' when empty) and the response headers; another status, a
+// network error or the deadline rejects.
 
 class HttpError extends Error {
   constructor(message, { status, code, cause } = {}) {
@@ -21,7 +22,7 @@ function parseBody(text) {
   }
 }
 
-async function requestJson(method, url, { headers, body, timeoutMs }) {
+async function requestJson(method, url, { headers, body, timeoutMs, accept = (status) => status < 500 }) {
   const signal = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined
   let res
   try {
@@ -38,7 +39,7 @@ async function requestJson(method, url, { headers, body, timeoutMs }) {
   } catch (err) {
     throw new HttpError(`reading the answer of ${url} failed: ${err?.message ?? err}`, { code: 'ERR_NETWORK', cause: err })
   }
-  if (res.status >= 500) throw new HttpError(`Request failed with status code ${res.status}`, { status: res.status, code: 'ERR_BAD_RESPONSE' })
+  if (!accept(res.status)) throw new HttpError(`Request failed with status code ${res.status}`, { status: res.status, code: res.status >= 500 ? 'ERR_BAD_RESPONSE' : 'ERR_BAD_REQUEST' })
   const responseHeaders = {}
   res.headers.forEach((value, key) => { responseHeaders[key] = value })
   return { status: res.status, headers: responseHeaders, data: parseBody(text) }

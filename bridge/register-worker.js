@@ -1,6 +1,6 @@
 'use strict'
 // POST {session}/worker/register — the worker epoch for a session when the caller does not know
-// it. A 5xx, a network error or the 10 s deadline throws the HTTP error; an answer without a
+// it. A status other than 2xx, a network error or the 10 s deadline throws the HTTP error; an answer without a
 // safe-integer worker_epoch throws, quoting the answer when it is one plain line.
 const { API_VERSION, USER_AGENT } = require('./headers.js')
 const { requestJson } = require('./http.js')
@@ -21,6 +21,7 @@ async function registerWorker(sessionUrl, token) {
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'anthropic-version': API_VERSION, 'User-Agent': USER_AGENT },
     body: {},
     timeoutMs: 10000,
+    accept: (status) => status >= 200 && status < 300,
   })
   const raw = res.data?.worker_epoch
   const epoch = typeof raw === 'string' ? Number(raw) : raw

@@ -1,0 +1,250 @@
+// attachBridgeSession of claude-agent-sdk-native/bridge side by side with the official
+// `./bridge`, each against its own copy of the same local fake (worker register, PUT/GET /worker,
+// events, delivery, heartbeats, the SSE event stream): the same requests, the same callbacks,
+// the same close codes — including reconnectTransport's token refresh and stream reconnects.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import * as official from '@anthropic-ai/claude-agent-sdk/bridge'
+import * as ours from 'claude-agent-sdk-native/bridge'
+import { startBridgeFake, normalizeRequest, normalizeBody } from './helpers/bridge-fake.mjs'
+
+const PACKAGES = { official, ours }
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+async function until(what, cond, ms = 5000) {
+  const end = Date.now() + ms
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await sleep(10)
+  }
+}
+
+// What both packages must agree on, from a fake's log: each endpoint's requests in order
+// (events flattened to their payloads, delivery updates as a sorted list, heartbeats counted).
+function summary(log) {
+  const out = { register: [], workerGet: [], workerPut: [], events: [], delivery: [], streams: [], heartbeats: 0, attempts: new Set() }
+  for (const e of log) {
+    const n = normalizeRequest(e)
+    if (e.path.endsWith('/worker/register')) out.register.push(n)
+    else if (e.path.endsWith('/worker/events/stream')) out.streams.push({ query: n.query, headers: n.headers })
+    else if (e.path.endsWith('/worker/events/delivery')) out.delivery.push(...n.body.updates.map((u) => JSON.stringify(u)))
+    else if (e.path.endsWith('/worker/events')) {
+      out.events.push(...n.body.events.map((x) => x.payload))
+      out.attempts.add(n.headers['x-ccr-upload-attempt'])
+      out.eventHeaders = { ...n.headers, 'x-ccr-upload-attempt': undefined }
+    } else if (e.path.endsWith('/worker/heartbeat')) {
+      out.heartbeats++
+      out.heartbeatBody = n.body
+    } else if (e.method === 'GET' && e.path.endsWith('/worker')) out.workerGet.push(n.headers)
+    else if (e.method === 'PUT' && e.path.endsWith('/worker')) out.workerPut.push({ body: n.body, auth: n.headers.authorization })
+    else out.other = [...(out.other ?? []), n]
+  }
+  out.delivery.sort()
+  out.attempts = [...out.attempts].sort()
+  out.heartbeats = out.heartbeats > 0
+  return out
+}
+
+// Runs `script(pkg, fake, record)` for each package against its own fake; compares summaries
+// and what was recorded.
+async function sideBySide(routes, script) {
+  const out = {}
+  for (const [name, pkg] of Object.entries(PACKAGES)) {
+    const fake = await startBridgeFake(routes)
+    const records = []
+    const record = (...x) => records.push(normalizeBody(x))
+    try {
+      await script(pkg, fake, record)
+      await sleep(150)
+      out[name] = { summary: summary(fake.log), records }
+    } finally {
+      await fake.close()
+    }
+  }
+  if (process.env.BRIDGE_DUMP) for (const n of ['ours', 'official']) (await import('node:fs')).writeFileSync(`${process.env.BRIDGE_DUMP}-${n}.json`, JSON.stringify(out[n], null, 1))
+  assert.deepStrictEqual(out.ours.summary, out.official.summary, 'requests')
+  assert.deepStrictEqual(out.ours.records, out.official.records, 'callbacks and results')
+  return out.official
+}
+
+const callbacks = (record) => ({
+  onInboundMessage: (m) => record('inbound', m),
+  onPermissionResponse: (r) => record('permission', r),
+  onInterrupt: (x) => record('interrupt', x),
+  onClose: (c) => record('close', c),
+})
+
+test('attach: register, stream, inbound routing, control requests, writes, state, delivery, goodbye', async () => {
+  const r = await sideBySide({}, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({
+      sessionId: 'cse_s1', ingressToken: 'jwt-a', apiBaseUrl: fake.url + '/', heartbeatIntervalMs: 200, claudeCodeVersion: '2.1.332',
+      ...callbacks(record),
+      onSetPermissionMode: (m) => (m === 'plan' ? { ok: false, error: 'no plan here' } : { ok: true }),
+      onRenameSession: (t) => { record('rename', t); return { ok: true } },
+      onStopTask: async (id) => { if (id === 'bad') throw new Error('x') },
+      onBackgroundTasks: (id) => id === 'tu_1',
+      onSetModel: (m) => (m === 'slow' ? Promise.resolve({ ok: true, notices: ['switched'], model: 'slow-1' }) : m === 'no' ? { ok: false, error: 'unknown model' } : undefined),
+      onSetMaxThinkingTokens: (t) => (t === 1 ? Promise.reject(new Error('boom')) : { ok: true }),
+    })
+    record('attached', h.sessionId, h.getEpoch(), h.getSequenceNum())
+    await until('stream', () => fake.streams.size === 1)
+    await until('connected', () => h.isConnected())
+    h.sendControlRequest({ type: 'control_request', request_id: 'perm-1', request: { subtype: 'can_use_tool', tool_name: 'Bash', input: {} } })
+    const frames = [
+      { type: 'user', uuid: '11111111-1111-4111-8111-111111111111', message: { role: 'user', content: 'hi' } },
+      { type: 'user', uuid: '11111111-1111-4111-8111-111111111111', message: { role: 'user', content: 'again' } },
+      { type: 'user', isReplay: true, uuid: 'r1', message: { role: 'user', content: 'replay' } },
+      { type: 'user', parent_tool_use_id: 'tu', uuid: 'p1', message: { role: 'user', content: 'sub' } },
+      { type: 'assistant', uuid: 'a9', message: { role: 'assistant', content: [] } },
+      { type: 'control_request', request_id: 'init-1', request: { subtype: 'initialize' } },
+      { type: 'control_request', request_id: 'int-1', request: { subtype: 'interrupt', spare_background_tasks: true } },
+      { type: 'control_request', request_id: 'pm-1', request: { subtype: 'set_permission_mode', mode: 'manual' } },
+      { type: 'control_request', request_id: 'pm-2', request: { subtype: 'set_permission_mode', mode: 'plan' } },
+      { type: 'control_request', request_id: 'pm-3', request: { subtype: 'set_permission_mode', mode: 'yolo' } },
+      { type: 'control_request', request_id: 'rn-1', request: { subtype: 'rename_session', title: 'New' } },
+      { type: 'control_request', request_id: 'rn-2', request: { subtype: 'rename_session', title: 5 } },
+      { type: 'control_request', request_id: 'st-1', request: { subtype: 'stop_task', task_id: 'ok' } },
+      { type: 'control_request', request_id: 'st-2', request: { subtype: 'stop_task', task_id: 'bad' } },
+      { type: 'control_request', request_id: 'bg-1', request: { subtype: 'background_tasks', tool_use_id: 'tu_1' } },
+      { type: 'control_request', request_id: 'bg-2', request: { subtype: 'background_tasks' } },
+      { type: 'control_request', request_id: 'sm-1', request: { subtype: 'set_model', model: 'slow' } },
+      { type: 'control_request', request_id: 'sm-2', request: { subtype: 'set_model', model: 'no' } },
+      { type: 'control_request', request_id: 'sm-3', request: { subtype: 'set_model', model: 5 } },
+      { type: 'control_request', request_id: 'tt-1', request: { subtype: 'set_max_thinking_tokens', max_thinking_tokens: 1 } },
+      { type: 'control_request', request_id: 'tt-2', request: { subtype: 'set_max_thinking_tokens', max_thinking_tokens: 1.5 } },
+      { type: 'control_request', request_id: 'ms-1', request: { subtype: 'mcp_status' } },
+      { type: 'control_request', request_id: 'gu-1', request: { subtype: 'get_usage' } },
+      { type: 'control_request', request_id: 'fl-1', request: { subtype: 'apply_flag_settings', settings: { model: 'x' } } },
+      { type: 'control_request', request_id: 'fl-2', request: { subtype: 'apply_flag_settings', settings: { ultracode: true } } },
+      { type: 'control_request', request_id: 'fk-1', request: { subtype: 'fork_conversation' } },
+      { type: 'control_request', request_id: 'xx-1', request: { subtype: 'teleport' } },
+      { type: 'control_response', response: { subtype: 'success', request_id: 'perm-1', response: { behavior: 'allow' } } },
+    ]
+    frames.forEach((f, i) => fake.send(i + 1, f))
+    await until('sequence', () => h.getSequenceNum() === frames.length)
+    await sleep(100)
+    h.write({ type: 'assistant', uuid: '22222222-2222-4222-8222-222222222222', message: { role: 'assistant', content: [{ type: 'text', text: 'yo' }] } })
+    h.write({ type: 'assistant', uuid: '22222222-2222-4222-8222-222222222222', message: { role: 'assistant', content: [] } })
+    h.sendResult()
+    h.sendControlResponse({ type: 'control_response', response: { subtype: 'success', request_id: 'x1' } })
+    h.sendControlCancelRequest('perm-9')
+    h.reportState('requires_action')
+    h.reportMetadata({ branch: 'main' })
+    h.reportDelivery('ev1', 'processing')
+    await h.flush()
+    await sleep(400)
+    h.reportState('idle')
+    await h.flush()
+    record('seq', h.getSequenceNum(), h.isConnected())
+    h.close()
+    h.close()
+    h.write({ type: 'user', message: { role: 'user', content: 'after close' } })
+  })
+  assert.equal(r.summary.register.length, 1)
+  assert.ok(r.summary.events.length > 20)
+})
+
+test('attach: a known epoch skips the register; initialSequenceNum resumes the stream; outbound-only opens none', async () => {
+  await sideBySide({}, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_s2', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 42, initialSequenceNum: 17, ...callbacks(record) })
+    await until('stream', () => fake.streams.size === 1)
+    record('epoch', h.getEpoch(), h.getSequenceNum())
+    h.close()
+  })
+  await sideBySide({}, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_s3', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 1, outboundOnly: true, ...callbacks(record) })
+    await until('connected', () => h.isConnected())
+    await sleep(200)
+    h.close()
+  })
+})
+
+test('attach: register failures throw; init refused closes 4091', async () => {
+  for (const answer of [{ status: 500, body: {} }, { status: 400, body: { error: 'nope' } }, { status: 200, body: { worker_epoch: 'x' } }, { status: 200, raw: 'garbage' }]) {
+    await sideBySide({ answer: (e) => (e.path.endsWith('/register') ? answer : undefined) }, async (pkg, fake, record) => {
+      await pkg.attachBridgeSession({ sessionId: 'cse_f', ingressToken: 'jwt', apiBaseUrl: fake.url }).then(() => record('attached'), (err) => record('threw', err.message))
+    })
+  }
+  await sideBySide({ answer: (e) => (e.method === 'PUT' && e.path.endsWith('/worker') ? { status: 400, body: {} } : undefined) }, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_f', ingressToken: 'jwt', apiBaseUrl: fake.url, ...callbacks(record) })
+    await until('close', () => record.length !== 0 || fakeClosed(h), 3000).catch(() => {})
+    await sleep(300)
+    record('connected', h.isConnected())
+    h.close()
+  })
+})
+
+function fakeClosed() { return false }
+
+test('attach: the stream closes for good on 401/403/404, and a 409 on a write closes 4090', async () => {
+  for (const status of [401, 403, 404]) {
+    await sideBySide({ answer: (e) => (e.path.endsWith('/stream') ? { status, body: {} } : undefined) }, async (pkg, fake, record) => {
+      const h = await pkg.attachBridgeSession({ sessionId: 'cse_c', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record) })
+      await until('stream request', () => fake.log.some((e) => e.path.endsWith('/stream')))
+      await sleep(200)
+      h.close()
+    })
+  }
+  await sideBySide({ answer: (e) => (e.path.endsWith('/worker/events') ? { status: 409, body: { error: { reason: 'superseded_by_worker' } } } : undefined) }, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_c', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record) })
+    await until('connected', () => h.isConnected())
+    h.write({ type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [] } })
+    await sleep(300)
+    h.close()
+  })
+})
+
+test('attach: a dropped stream reconnects from the sequence number reached', async () => {
+  await sideBySide({}, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_r', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 5, ...callbacks(record) })
+    await until('stream', () => fake.streams.size === 1)
+    fake.send(3, { type: 'user', uuid: 'u3', message: { role: 'user', content: 'three' } })
+    await until('seq', () => h.getSequenceNum() === 3)
+    fake.endStreams()
+    await until('second stream', () => fake.log.filter((e) => e.path.endsWith('/stream')).length === 2 && fake.streams.size === 1, 4000)
+    fake.send(4, { type: 'user', uuid: 'u4', message: { role: 'user', content: 'four' } })
+    await until('seq 4', () => h.getSequenceNum() === 4)
+    h.close()
+  })
+})
+
+test('attach: reconnectTransport refreshes the token, keeps the epoch and the stream position', async () => {
+  await sideBySide({}, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_t', ingressToken: 'jwt-old', apiBaseUrl: fake.url, ...callbacks(record) })
+    await until('stream', () => fake.streams.size === 1)
+    fake.send(8, { type: 'user', uuid: 'u8', message: { role: 'user', content: 'eight' } })
+    await until('seq', () => h.getSequenceNum() === 8)
+    await h.reconnectTransport({ ingressToken: 'jwt-new', apiBaseUrl: fake.url })
+    record('after', h.getEpoch(), h.getSequenceNum())
+    await until('new stream', () => fake.log.filter((e) => e.path.endsWith('/stream')).length === 2)
+    await until('connected', () => h.isConnected())
+    h.write({ type: 'assistant', uuid: 'a2', message: { role: 'assistant', content: [] } })
+    await h.flush()
+    await h.reconnectTransport({ ingressToken: 'jwt-3', apiBaseUrl: fake.url, epoch: 99 })
+    record('after2', h.getEpoch())
+    await until('third stream', () => fake.log.filter((e) => e.path.endsWith('/stream')).length === 3)
+    h.reportState('running')
+    await h.flush()
+    h.close()
+  })
+})
+
+test('attach: reconnectTransport that fails to register throws and ends the handle', async () => {
+  await sideBySide({ answer: (e) => (e.path.endsWith('/register') && e.headers.authorization === 'Bearer jwt-bad' ? { status: 500, body: {} } : undefined) }, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_t', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 4, ...callbacks(record) })
+    await until('connected', () => h.isConnected())
+    h.close = h.close.bind(h)
+    const fresh = await pkg.attachBridgeSession({ sessionId: 'cse_u', ingressToken: 'jwt-bad', apiBaseUrl: fake.url, epoch: 1 })
+    fresh.close()
+    h.close()
+  })
+})
+
+test('bad input: clear errors naming the option', async () => {
+  await assert.rejects(ours.attachBridgeSession(), /attachBridgeSession: options must be an object/)
+  await assert.rejects(ours.attachBridgeSession({ ingressToken: 't', apiBaseUrl: 'http://127.0.0.1:1' }), /sessionId must be a string, got undefined/)
+  await assert.rejects(ours.attachBridgeSession({ sessionId: 'cse_1', ingressToken: 't', apiBaseUrl: 'nope' }), /apiBaseUrl must be an absolute http\(s\) URL/)
+  await assert.rejects(ours.attachBridgeSession({ sessionId: 'cse_1', ingressToken: 't', apiBaseUrl: 'http://127.0.0.1:1', epoch: -1 }), /epoch must be an integer >= 0/)
+  await assert.rejects(ours.attachBridgeSession({ sessionId: 'cse_1', ingressToken: 't', apiBaseUrl: 'http://127.0.0.1:1', onClose: 'x' }), /onClose must be a function/)
+  await assert.rejects(ours.attachBridgeSession({ sessionId: 'a/b', ingressToken: 't', apiBaseUrl: 'http://127.0.0.1:1', epoch: 1 }), /Invalid sessionId: contains unsafe characters/)
+})
