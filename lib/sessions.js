@@ -456,7 +456,12 @@ async function importSessionToStore(sessionId, store, options) {
   }
 }
 
-/** In-memory `SessionStore`, for tests and development (the official class's behaviour). */
+/**
+ * In-memory `SessionStore`, for tests and development: the official class's behaviour, except
+ * that ids holding '/' cannot reach another key (the official joins the parts with '/') and an
+ * empty append writes nothing (the official's creates an empty transcript); both are contracts of
+ * the official repository's conformance suite.
+ */
 class InMemorySessionStore {
   store = new Map()
   mtimes = new Map()
@@ -465,9 +470,14 @@ class InMemorySessionStore {
   keyToString(key) {
     const parts = [key.projectKey, key.sessionId]
     if (key.subpath) parts.push(key.subpath)
-    return parts.join('/')
+    return JSON.stringify(parts)
+  }
+  /** A key string's parts: [projectKey, sessionId, subpath?]. */
+  keyParts(k) {
+    return JSON.parse(k)
   }
   async append(key, entries) {
+    if (entries.length === 0) return
     const k = this.keyToString(key)
     const list = this.store.get(k) ?? []
     list.push(...entries)
@@ -476,7 +486,7 @@ class InMemorySessionStore {
     this.lastMtime = mtime
     this.mtimes.set(k, mtime)
     if (key.subpath === undefined) {
-      const s = `${key.projectKey}/${key.sessionId}`
+      const s = this.keyToString({ projectKey: key.projectKey, sessionId: key.sessionId })
       this.summaries.set(s, foldSessionSummary(this.summaries.get(s), key, entries, { mtime }))
     }
   }
@@ -485,18 +495,15 @@ class InMemorySessionStore {
   }
   async listSessions(projectKey) {
     const out = []
-    const prefix = projectKey + '/'
     for (const [k] of this.store) {
-      if (!k.startsWith(prefix)) continue
-      const rest = k.slice(prefix.length)
-      if (!rest.includes('/')) out.push({ sessionId: rest, mtime: this.mtimes.get(k) ?? 0 })
+      const parts = this.keyParts(k)
+      if (parts.length === 2 && parts[0] === projectKey) out.push({ sessionId: parts[1], mtime: this.mtimes.get(k) ?? 0 })
     }
     return out
   }
   async listSessionSummaries(projectKey) {
     const out = []
-    const prefix = projectKey + '/'
-    for (const [k, v] of this.summaries) if (k.startsWith(prefix)) out.push(v)
+    for (const [k, v] of this.summaries) if (this.keyParts(k)[0] === projectKey) out.push(v)
     return out
   }
   async delete(key) {
@@ -504,10 +511,10 @@ class InMemorySessionStore {
     this.store.delete(k)
     this.mtimes.delete(k)
     if (key.subpath === undefined) {
-      this.summaries.delete(`${key.projectKey}/${key.sessionId}`)
-      const prefix = `${key.projectKey}/${key.sessionId}/`
-      for (const s of this.store.keys()) {
-        if (s.startsWith(prefix)) {
+      this.summaries.delete(k)
+      for (const s of [...this.store.keys()]) {
+        const parts = this.keyParts(s)
+        if (parts.length === 3 && parts[0] === key.projectKey && parts[1] === key.sessionId) {
           this.store.delete(s)
           this.mtimes.delete(s)
         }
@@ -515,9 +522,11 @@ class InMemorySessionStore {
     }
   }
   async listSubkeys(key) {
-    const prefix = `${key.projectKey}/${key.sessionId}/`
     const out = []
-    for (const k of this.store.keys()) if (k.startsWith(prefix)) out.push(k.slice(prefix.length))
+    for (const k of this.store.keys()) {
+      const parts = this.keyParts(k)
+      if (parts.length === 3 && parts[0] === key.projectKey && parts[1] === key.sessionId) out.push(parts[2])
+    }
     return out
   }
   getEntries(key) {
@@ -525,10 +534,7 @@ class InMemorySessionStore {
   }
   get size() {
     let n = 0
-    for (const k of this.store.keys()) {
-      const i = k.indexOf('/')
-      if (i !== -1 && !k.slice(i + 1).includes('/')) n++
-    }
+    for (const k of this.store.keys()) if (this.keyParts(k).length === 2) n++
     return n
   }
   clear() {

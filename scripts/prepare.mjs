@@ -17,6 +17,10 @@ const needed = [
   'node_modules/@anthropic-ai/claude-agent-sdk/package.json',
   'node_modules/zod/package.json',
   'node_modules/bun/package.json',
+  // The session stores' clients (optional peers of the package; the store tests use them).
+  'node_modules/pg/package.json',
+  'node_modules/ioredis/package.json',
+  'node_modules/@aws-sdk/client-s3/package.json',
 ]
 if (needed.some((p) => !fs.existsSync(path.join(root, p)))) {
   console.log('[prepare] installing npm dependencies')

@@ -131,3 +131,31 @@ export function isAgentTurn(body: MessagesRequest): boolean
 export function stripReminders(text: string): string
 /** User-message substrings that mark forked side agents. */
 export const SIDE_AGENT_MARKERS: string[]
+
+import type { SessionStore } from '../index.js'
+
+export interface SessionStoreConformanceOptions {
+  /** The test function to register with (node:test's, bun:test's or vitest's); found when not given. */
+  test?: (...args: any[]) => unknown
+  /** Same as `test`. */
+  it?: (...args: any[]) => unknown
+  /** Wraps the contracts in `describe(name, ...)`; `false` for no block. */
+  describe?: ((name: string, fn: () => void) => unknown) | false
+  /** Name of the describe block. Default 'SessionStore conformance'. */
+  name?: string
+  /** Milliseconds per contract. Default 60000. */
+  timeout?: number
+  /** The store stores an entry whose `uuid` it already holds (for that key) only once. */
+  idempotent?: boolean
+  /** A store whose backend cannot be reached: every call must reject. */
+  makeUnreachableStore?: () => SessionStore | Promise<SessionStore>
+}
+
+/**
+ * Registers one test per SessionStore contract (the official repository's 13, then hostile ids,
+ * unicode, huge entries, concurrency, summaries, mtimes, shapes, idempotency, an unreachable
+ * backend). `makeStore` must return a fresh, empty, isolated store on every call.
+ */
+export function runSessionStoreConformance(makeStore: () => SessionStore | Promise<SessionStore>, options?: SessionStoreConformanceOptions): void
+/** The contracts, in order (the official 13 first); `requires` names an optional method or option. */
+export const sessionStoreContracts: ReadonlyArray<{ name: string; requires: string | null }>

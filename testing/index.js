@@ -574,7 +574,11 @@ async function startScriptedModel(options = {}) {
   return model
 }
 
+const { runSessionStoreConformance, sessionStoreContracts } = require('./conformance')
+
 module.exports = {
+  runSessionStoreConformance,
+  sessionStoreContracts,
   startScriptedModel,
   toolResults,
   lastToolResult,

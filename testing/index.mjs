@@ -5,6 +5,8 @@ const require = createRequire(import.meta.url)
 const testing = require('./index.js')
 
 export const {
+  runSessionStoreConformance,
+  sessionStoreContracts,
   startScriptedModel,
   toolResults,
   lastToolResult,

@@ -143,6 +143,7 @@ export declare class InMemorySessionStore implements SessionStore {
   private summaries
   private lastMtime
   private keyToString
+  private keyParts
   append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void>
   load(key: SessionKey): Promise<SessionStoreEntry[] | null>
   listSessions(projectKey: string): Promise<Array<{

@@ -1,0 +1,188 @@
+'use strict'
+// RedisSessionStore: a SessionStore on Redis through an `ioredis` client the caller configures
+// (the official repository's reference adapter's options: `{ client, prefix? }`).
+//
+// Keys (every id percent-encoded, so no id holds `:`, `{` or `}`; the project's part is a hash
+// tag, so one project's keys share a Redis Cluster slot and one script can touch them all):
+//   {prefix}{P}:e:S         list  the main transcript (one JSON entry per item)
+//   {prefix}{P}:e:S:X       list  subpath X's transcript
+//   {prefix}{P}:u:S[:X]     set   the uuids already in that list (a replayed entry is skipped)
+//   {prefix}{P}:k:S         set   the session's subpaths
+//   {prefix}{P}:sessions    zset  session id -> mtime (ms, the server's clock)
+//   {prefix}{P}:summaries   hash  session id -> its summary's data (JSON)
+// An append is one Lua script (atomic: all of its entries, the indexes and the summary, or
+// nothing); the summary is folded here and written only if nobody changed it meanwhile.
+const crypto = require('crypto')
+const { foldSessionSummary } = require('../session-summary')
+const { encodePart, checkKey, checkProjectKey, serializeEntries, parseEntry } = require('./common')
+
+const NAME = 'RedisSessionStore'
+/** Items per LRANGE when loading. */
+const PAGE = 5000
+/** Tries of an append whose summary someone else changed meanwhile. */
+const CAS_TRIES = 50
+
+// KEYS: list, uuid set, index (zset of sessions | set of subpaths), summaries hash (main only)
+// ARGV: 'main' | 'sub', member (session id | subpath), summary expected ('' = none), summary new,
+//       then pairs of (uuid or '', entry)
+const APPEND = `
+local main = ARGV[1] == 'main'
+if main then
+  local cur = redis.call('HGET', KEYS[4], ARGV[2])
+  if (cur or '') ~= ARGV[3] then return -1 end
+end
+local n = 0
+for i = 5, #ARGV, 2 do
+  if ARGV[i] == '' or redis.call('SADD', KEYS[2], ARGV[i]) == 1 then
+    redis.call('RPUSH', KEYS[1], ARGV[i + 1])
+    n = n + 1
+  end
+end
+if main then
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local prev = tonumber(redis.call('ZSCORE', KEYS[3], ARGV[2]) or '0')
+  redis.call('ZADD', KEYS[3], math.max(now, prev + 1), ARGV[2])
+  redis.call('HSET', KEYS[4], ARGV[2], ARGV[4])
+else
+  redis.call('SADD', KEYS[3], ARGV[2])
+end
+return n
+`
+
+// A whole session, atomically: its lists and uuid sets (the subpaths' found in the script, each
+// percent-encoded as encodePart() does), its subpath set, index entry and summary.
+// KEYS: subpath set, main list, main uuid set, sessions zset, summaries hash
+// ARGV: session id, subpath list key prefix, subpath uuid set key prefix
+const DELETE_SESSION = `
+local subs = redis.call('SMEMBERS', KEYS[1])
+for _, sub in ipairs(subs) do
+  local enc = string.gsub(sub, '[^%w_-]', function(c) return string.format('%%%02X', string.byte(c)) end)
+  redis.call('DEL', ARGV[2] .. enc, ARGV[3] .. enc)
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('ZREM', KEYS[4], ARGV[1])
+redis.call('HDEL', KEYS[5], ARGV[1])
+return #subs
+`
+const sha1 = (text) => crypto.createHash('sha1').update(text).digest('hex')
+const SHA = new Map([[APPEND, sha1(APPEND)], [DELETE_SESSION, sha1(DELETE_SESSION)]])
+
+class RedisSessionStore {
+  #client
+  #prefix
+
+  /** @param {{ client: import('ioredis').Redis, prefix?: string }} options */
+  constructor(options) {
+    const client = options?.client
+    if (!client || typeof client.lrange !== 'function' || typeof client.evalsha !== 'function' || typeof client.multi !== 'function') {
+      throw new TypeError(`${NAME}: options.client must be an ioredis client (new Redis(...))`)
+    }
+    const prefix = options.prefix ?? ''
+    if (typeof prefix !== 'string') throw new TypeError(`${NAME}: options.prefix must be a string, got ${typeof prefix}`)
+    this.#client = client
+    // A non-empty prefix ends in exactly one ':'; braces in it would change the hash slot.
+    this.#prefix = prefix ? prefix.replace(/:+$/, '') + ':' : ''
+  }
+
+  #project(projectKey) {
+    return `${this.#prefix}{${encodePart(projectKey)}}:`
+  }
+  #list(key) {
+    return `${this.#project(key.projectKey)}e:${encodePart(key.sessionId)}${key.subpath !== undefined ? ':' + encodePart(key.subpath) : ''}`
+  }
+  #uuids(key) {
+    return `${this.#project(key.projectKey)}u:${encodePart(key.sessionId)}${key.subpath !== undefined ? ':' + encodePart(key.subpath) : ''}`
+  }
+  #subkeys(key) {
+    return `${this.#project(key.projectKey)}k:${encodePart(key.sessionId)}`
+  }
+  #sessions(projectKey) {
+    return `${this.#project(projectKey)}sessions`
+  }
+  #summaries(projectKey) {
+    return `${this.#project(projectKey)}summaries`
+  }
+
+  async #script(script, keys, args) {
+    try {
+      return await this.#client.evalsha(SHA.get(script), keys.length, ...keys, ...args)
+    } catch (e) {
+      if (!/NOSCRIPT/.test(e?.message ?? '')) throw e
+      return this.#client.eval(script, keys.length, ...keys, ...args)
+    }
+  }
+
+  async append(key, entries) {
+    checkKey(NAME, 'append', key)
+    const lines = serializeEntries(NAME, key, entries)
+    if (lines.length === 0) return
+    const pairs = []
+    for (const [i, line] of lines.entries()) pairs.push(typeof entries[i].uuid === 'string' ? entries[i].uuid : '', line)
+    if (key.subpath !== undefined) {
+      await this.#script(APPEND, [this.#list(key), this.#uuids(key), this.#subkeys(key), this.#summaries(key.projectKey)], ['sub', key.subpath, '', '', ...pairs])
+      return
+    }
+    const summaries = this.#summaries(key.projectKey)
+    for (let attempt = 0; attempt < CAS_TRIES; attempt++) {
+      const cur = (await this.#client.hget(summaries, key.sessionId)) ?? ''
+      const prev = cur ? { sessionId: key.sessionId, mtime: 0, data: JSON.parse(cur) } : undefined
+      const next = JSON.stringify(foldSessionSummary(prev, key, entries).data)
+      const n = await this.#script(APPEND, [this.#list(key), this.#uuids(key), this.#sessions(key.projectKey), summaries], ['main', key.sessionId, cur, next, ...pairs])
+      if (Number(n) >= 0) return
+    }
+    throw new Error(`${NAME}.append(): the summary of session ${JSON.stringify(key.sessionId)} kept changing under ${CAS_TRIES} tries (too many concurrent writers)`)
+  }
+
+  async load(key) {
+    checkKey(NAME, 'load', key)
+    const list = this.#list(key)
+    const out = []
+    for (let start = 0; ; start += PAGE) {
+      const page = await this.#client.lrange(list, start, start + PAGE - 1)
+      for (const text of page) out.push(parseEntry(NAME, key, text, out.length))
+      if (page.length < PAGE) break
+    }
+    return out.length ? out : null
+  }
+
+  async listSessions(projectKey) {
+    checkProjectKey(NAME, 'listSessions', projectKey)
+    const flat = await this.#client.zrange(this.#sessions(projectKey), 0, -1, 'WITHSCORES')
+    const out = []
+    for (let i = 0; i < flat.length; i += 2) out.push({ sessionId: flat[i], mtime: Number(flat[i + 1]) })
+    return out
+  }
+
+  async listSessionSummaries(projectKey) {
+    checkProjectKey(NAME, 'listSessionSummaries', projectKey)
+    const [[e1, flat], [e2, data]] = await this.#client.multi().zrange(this.#sessions(projectKey), 0, -1, 'WITHSCORES').hgetall(this.#summaries(projectKey)).exec()
+    if (e1 || e2) throw e1 || e2
+    const out = []
+    for (let i = 0; i < flat.length; i += 2) {
+      const text = data[flat[i]]
+      out.push({ sessionId: flat[i], mtime: Number(flat[i + 1]), data: text ? JSON.parse(text) : {} })
+    }
+    return out
+  }
+
+  async delete(key) {
+    checkKey(NAME, 'delete', key)
+    if (key.subpath === undefined) {
+      const sid = encodePart(key.sessionId)
+      const p = this.#project(key.projectKey)
+      await this.#script(DELETE_SESSION, [this.#subkeys(key), this.#list(key), this.#uuids(key), this.#sessions(key.projectKey), this.#summaries(key.projectKey)], [key.sessionId, `${p}e:${sid}:`, `${p}u:${sid}:`])
+      return
+    }
+    const results = await this.#client.multi().del(this.#list(key), this.#uuids(key)).srem(this.#subkeys(key), key.subpath).exec()
+    const failed = results?.find(([e]) => e)
+    if (failed) throw failed[0]
+  }
+
+  async listSubkeys(key) {
+    checkKey(NAME, 'listSubkeys', key, { subpath: false })
+    return this.#client.smembers(this.#subkeys(key))
+  }
+}
+
+module.exports = { RedisSessionStore }

@@ -1,0 +1,2 @@
+// Typings of claude-agent-sdk-native/stores/postgres as an ES module.
+export * from './postgres.js'

@@ -1,0 +1,28 @@
+// Typings of claude-agent-sdk-native/stores/postgres.
+import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '../index.js'
+
+/** What PostgresSessionStore uses of a `pg` Pool (a `pg.Pool` is one). */
+export interface PgPoolLike {
+  query(text: string | { text: string; values?: unknown[]; rowMode?: 'array' }, values?: unknown[]): Promise<{ rows: any[] }>
+  connect(): Promise<{ query(text: string, values?: unknown[]): Promise<{ rows: any[] }>; release(destroy?: boolean | Error): void }>
+}
+
+export type PostgresSessionStoreOptions = {
+  /** A configured pg Pool: the caller controls connection parameters, pooling and TLS. */
+  pool: PgPoolLike
+  /** Table name (letters, digits, `_`; at most 40 characters). Default `claude_session_entries`; summaries go to `<table>_summaries`. */
+  tableName?: string
+}
+
+/** A SessionStore on PostgreSQL: one row per entry; an append is one transaction. */
+export declare class PostgresSessionStore implements SessionStore {
+  constructor(options: PostgresSessionStoreOptions)
+  /** Creates the tables and indexes if absent (idempotent; safe from many processes at once). */
+  ensureSchema(): Promise<void>
+  append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void>
+  load(key: SessionKey): Promise<SessionStoreEntry[] | null>
+  listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>>
+  listSessionSummaries(projectKey: string): Promise<SessionSummaryEntry[]>
+  delete(key: SessionKey): Promise<void>
+  listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]>
+}

@@ -1,0 +1,25 @@
+// Typings of claude-agent-sdk-native/stores/s3.
+import type { S3Client } from '@aws-sdk/client-s3'
+import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '../index.js'
+
+export type S3SessionStoreOptions = {
+  /** Bucket name. */
+  bucket: string
+  /** Key prefix (e.g. `transcripts`); a trailing `/` is normalized. */
+  prefix?: string
+  /** A configured S3Client (region, credentials; `endpoint` and `forcePathStyle: true` for an S3-compatible server). */
+  client: S3Client
+}
+
+/** A SessionStore on S3 or any S3-compatible store: one object per append. */
+export declare class S3SessionStore implements SessionStore {
+  constructor(options: S3SessionStoreOptions)
+  /** Creates the bucket if it does not exist (idempotent). */
+  ensureBucket(): Promise<void>
+  append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void>
+  load(key: SessionKey): Promise<SessionStoreEntry[] | null>
+  listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>>
+  listSessionSummaries(projectKey: string): Promise<SessionSummaryEntry[]>
+  delete(key: SessionKey): Promise<void>
+  listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]>
+}
