@@ -22,6 +22,29 @@ function withTimeout(promise, ms, message) {
   ])
 }
 
+/**
+ * What load() gave, checked before anything is written: null/undefined (nothing stored), or an
+ * array of objects with a string `type`. Anything else is an error naming the session (and the
+ * subpath) and the entry.
+ */
+function checkLoaded(entries, sessionId, subpath) {
+  if (entries == null) return entries
+  const where = `session ${sessionId}${subpath ? ` subpath ${subpath}` : ''}`
+  if (!Array.isArray(entries)) throw new Error(`SessionStore.load() for ${where} returned ${typeof entries}, not an array of entries or null`)
+  for (const [i, e] of entries.entries()) {
+    if (e === null || typeof e !== 'object' || Array.isArray(e) || typeof e.type !== 'string') {
+      let shown
+      try {
+        shown = JSON.stringify(e)?.slice(0, 80)
+      } catch {
+        shown = String(e)
+      }
+      throw new Error(`SessionStore.load() for ${where}: corrupt entry ${i} (not an object with a string "type"): ${shown}`)
+    }
+  }
+  return entries
+}
+
 function configDirOf(options) {
   return options.env?.CLAUDE_CONFIG_DIR ?? process.env.CLAUDE_CONFIG_DIR ?? path.join(os.homedir(), '.claude')
 }
@@ -77,15 +100,16 @@ async function materialize(options) {
     sessionId = listed.slice().sort((a, b) => b.mtime - a.mtime)[0]?.sessionId
   }
   if (!sessionId || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId)) return null
-  const entries = await withTimeout(store.load({ projectKey: key, sessionId }), timeout, `SessionStore.load() timed out after ${timeout}ms for session ${sessionId}`)
+  const entries = checkLoaded(await withTimeout(store.load({ projectKey: key, sessionId }), timeout, `SessionStore.load() timed out after ${timeout}ms for session ${sessionId}`), sessionId)
   if (!entries || entries.length === 0) return null
   const subagents = []
   if (typeof store.listSubkeys === 'function') {
     const subkeys = await withTimeout(store.listSubkeys({ projectKey: key, sessionId }), timeout, `SessionStore.listSubkeys() timed out after ${timeout}ms for session ${sessionId}`)
+    if (!Array.isArray(subkeys)) throw new Error(`SessionStore.listSubkeys() for session ${sessionId} returned ${subkeys === null ? 'null' : typeof subkeys}, not an array of subpaths`)
     for (const sub of subkeys) {
       // A subpath must stay inside the session's folder (the engine checks it again).
       if (typeof sub !== 'string' || !sub || path.isAbsolute(sub) || sub.split(/[\\/]/).includes('..')) continue
-      const subEntries = await withTimeout(store.load({ projectKey: key, sessionId, subpath: sub }), timeout, `SessionStore.load() timed out after ${timeout}ms for session ${sessionId} subpath ${sub}`)
+      const subEntries = checkLoaded(await withTimeout(store.load({ projectKey: key, sessionId, subpath: sub }), timeout, `SessionStore.load() timed out after ${timeout}ms for session ${sessionId} subpath ${sub}`), sessionId, sub)
       if (!subEntries || subEntries.length === 0) continue
       const meta = subEntries.filter((e) => e && e.type === 'agent_metadata')
       const rest = subEntries.filter((e) => !(e && e.type === 'agent_metadata'))
