@@ -45,12 +45,12 @@ function summary(log) {
   return out
 }
 
-// Runs `script(pkg, fake, record)` for each package against its own fake; compares summaries
-// and what was recorded.
+// Runs `script(pkg, fake, record)` for each package against its own fake (routes, or a function
+// making fresh routes for each run); compares summaries and what was recorded.
 async function sideBySide(routes, script) {
   const out = {}
   for (const [name, pkg] of Object.entries(PACKAGES)) {
-    const fake = await startBridgeFake(routes)
+    const fake = await startBridgeFake(typeof routes === 'function' ? routes() : routes)
     const records = []
     const record = (...x) => records.push(normalizeBody(x))
     try {
@@ -166,15 +166,14 @@ test('attach: register failures throw; init refused closes 4091', async () => {
     })
   }
   await sideBySide({ answer: (e) => (e.method === 'PUT' && e.path.endsWith('/worker') ? { status: 400, body: {} } : undefined) }, async (pkg, fake, record) => {
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_f', ingressToken: 'jwt', apiBaseUrl: fake.url, ...callbacks(record) })
-    await until('close', () => record.length !== 0 || fakeClosed(h), 3000).catch(() => {})
-    await sleep(300)
+    let closed
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_f', ingressToken: 'jwt', apiBaseUrl: fake.url, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
+    await until('close', () => closed !== undefined)
     record('connected', h.isConnected())
+    h.write({ type: 'assistant', uuid: 'late', message: { role: 'assistant', content: [] } })
     h.close()
   })
 })
-
-function fakeClosed() { return false }
 
 test('attach: the stream closes for good on 401/403/404, and a 409 on a write closes 4090', async () => {
   for (const status of [401, 403, 404]) {
@@ -204,6 +203,7 @@ test('attach: a dropped stream reconnects from the sequence number reached', asy
     await until('second stream', () => fake.log.filter((e) => e.path.endsWith('/stream')).length === 2 && fake.streams.size === 1, 4000)
     fake.send(4, { type: 'user', uuid: 'u4', message: { role: 'user', content: 'four' } })
     await until('seq 4', () => h.getSequenceNum() === 4)
+    await until('ev4 processed', () => fake.log.some((e) => e.path.endsWith('/delivery') && e.body.updates.some((u) => u.event_id === 'ev4' && u.status === 'processed')))
     h.close()
   })
 })
@@ -214,6 +214,7 @@ test('attach: reconnectTransport refreshes the token, keeps the epoch and the st
     await until('stream', () => fake.streams.size === 1)
     fake.send(8, { type: 'user', uuid: 'u8', message: { role: 'user', content: 'eight' } })
     await until('seq', () => h.getSequenceNum() === 8)
+    await until('ev8 processed', () => fake.log.some((e) => e.path.endsWith('/delivery') && e.body.updates.some((u) => u.event_id === 'ev8' && u.status === 'processed')))
     await h.reconnectTransport({ ingressToken: 'jwt-new', apiBaseUrl: fake.url })
     record('after', h.getEpoch(), h.getSequenceNum())
     await until('new stream', () => fake.log.filter((e) => e.path.endsWith('/stream')).length === 2)
@@ -229,15 +230,62 @@ test('attach: reconnectTransport refreshes the token, keeps the epoch and the st
   })
 })
 
-test('attach: reconnectTransport that fails to register throws and ends the handle', async () => {
-  await sideBySide({ answer: (e) => (e.path.endsWith('/register') && e.headers.authorization === 'Bearer jwt-bad' ? { status: 500, body: {} } : undefined) }, async (pkg, fake, record) => {
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_t', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 4, ...callbacks(record) })
+test('attach: writes the transport could not deliver are handed to the rebuilt one', async () => {
+  // POST /worker/events fails for the first token; the writes made then reach the service once
+  // reconnectTransport has swapped in a fresh one.
+  await sideBySide({ answer: (e) => (e.path.endsWith('/worker/events') && e.headers.authorization === 'Bearer jwt-old' ? { status: 503, body: {} } : undefined) }, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_u', ingressToken: 'jwt-old', apiBaseUrl: fake.url, epoch: 6, ...callbacks(record) })
     await until('connected', () => h.isConnected())
-    h.close = h.close.bind(h)
-    const fresh = await pkg.attachBridgeSession({ sessionId: 'cse_u', ingressToken: 'jwt-bad', apiBaseUrl: fake.url, epoch: 1 })
-    fresh.close()
+    h.write({ type: 'assistant', uuid: 'w1', message: { role: 'assistant', content: [] } })
+    h.write({ type: 'assistant', uuid: 'w2', message: { role: 'assistant', content: [] } })
+    await until('first attempt', () => fake.log.some((e) => e.path.endsWith('/worker/events')))
+    await h.reconnectTransport({ ingressToken: 'jwt-new', apiBaseUrl: fake.url })
+    await until('delivered', () => fake.log.some((e) => e.path.endsWith('/worker/events') && e.headers.authorization === 'Bearer jwt-new'))
+    await h.flush()
+    const delivered = fake.log.filter((e) => e.path.endsWith('/worker/events') && e.headers.authorization === 'Bearer jwt-new').flatMap((e) => e.body.events.map((x) => x.payload.uuid))
+    record('delivered after reconnect', delivered)
+    await until('new stream', () => fake.log.filter((e) => e.path.endsWith('/stream')).length === 2)
     h.close()
   })
+})
+
+test('attach: failed uploads are retried; the stream retries a 5xx', async () => {
+  const failing = () => {
+    const left = { events: 1, put: 1, delivery: 1, stream: 1 }
+    return {
+      answer: (e) => {
+        const key = e.path.endsWith('/worker/events') ? 'events' : e.path.endsWith('/delivery') ? 'delivery' : e.path.endsWith('/stream') ? 'stream' : e.method === 'PUT' && e.body?.worker_status === 'running' ? 'put' : undefined
+        if (key && left[key] > 0) {
+          left[key]--
+          return { status: 503, body: {} }
+        }
+        return undefined
+      },
+    }
+  }
+  await sideBySide(failing, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_v', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 6, ...callbacks(record) })
+    await until('stream', () => fake.streams.size === 1, 5000)
+    fake.send(1, { type: 'user', uuid: 'u1', message: { role: 'user', content: 'one' } })
+    h.write({ type: 'assistant', uuid: 'w1', message: { role: 'assistant', content: [] } })
+    h.reportState('running')
+    await until('events delivered', () => fake.log.filter((e) => e.path.endsWith('/worker/events')).length === 2, 8000)
+    await until('state delivered', () => fake.log.filter((e) => e.method === 'PUT' && e.body?.worker_status === 'running').length === 2, 8000)
+    await until('delivery delivered', () => fake.log.filter((e) => e.path.endsWith('/delivery')).length >= 2, 8000)
+    await h.flush()
+    h.close()
+  })
+})
+
+test('attach: three 404s or ten refused credentials in a row end the worker (4090)', async () => {
+  for (const status of [404, 401]) {
+    await sideBySide({ answer: (e) => (e.path.endsWith('/heartbeat') ? { status, body: {} } : undefined) }, async (pkg, fake, record) => {
+      let closed
+      const h = await pkg.attachBridgeSession({ sessionId: 'cse_w', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 6, heartbeatIntervalMs: 30, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
+      await until('close', () => closed !== undefined, 5000)
+      h.close()
+    })
+  }
 })
 
 test('bad input: clear errors naming the option', async () => {

@@ -48,9 +48,16 @@ class CcrClient {
     this.heartbeatTimer = null
     this.heartbeatInFlight = false
     this.closeAbort = new AbortController()
+    // Uploads wait for the worker to be registered (they carry its epoch).
+    this.registered = new Promise((resolve) => { this.markRegistered = resolve })
     this.events = new BatchLane({ maxBatchSize: 100, send: (batch, info) => this.sendEvents(batch, info) })
     this.delivery = new BatchLane({ maxBatchSize: 64, send: (batch) => this.sendDelivery(batch) })
-    this.state = new WorkerStateLane((patch) => this.request('put', '/worker', { worker_epoch: this.workerEpoch, ...patch }).then((r) => ({ ...r, permanent: isRefusal(r.status) })))
+    this.state = new WorkerStateLane(async (patch) => {
+      await this.registered
+      if (this.closed) return { ok: false, permanent: true, reason: 'closed' }
+      const r = await this.request('put', '/worker', { worker_epoch: this.workerEpoch, ...patch })
+      return { ...r, permanent: isRefusal(r.status) }
+    })
   }
 
   async request(method, path, body, { timeoutMs = REQUEST_TIMEOUT_MS, uploadAttempt, countsTowardEscalation = true, parse = false, signal } = {}) {
@@ -113,6 +120,7 @@ class CcrClient {
     }
     if (!result.ok) throw new WorkerInitError(result.status, result.fetchFailed === true)
     this.currentState = 'idle'
+    this.markRegistered()
     this.startHeartbeat()
   }
 
@@ -137,6 +145,8 @@ class CcrClient {
   }
 
   async sendEvents(batch, { attempt }) {
+    await this.registered
+    if (this.closed) throw new PermanentFailure('closed')
     const r = await this.request('post', '/worker/events', { worker_epoch: this.workerEpoch, events: batch.map((e) => ({ payload: e.payload })) }, { uploadAttempt: attempt, parse: true })
     if (r.ok) return
     if (isRefusal(r.status)) throw new PermanentFailure(`client events refused (${r.status})`)
@@ -144,6 +154,8 @@ class CcrClient {
   }
 
   async sendDelivery(batch) {
+    await this.registered
+    if (this.closed) throw new PermanentFailure('closed')
     const r = await this.request('post', '/worker/events/delivery', { worker_epoch: this.workerEpoch, updates: batch.map((u) => ({ event_id: u.eventId, status: u.status })) })
     if (r.ok) return
     if (isRefusal(r.status)) throw new PermanentFailure(`delivery refused (${r.status})`)
@@ -190,6 +202,7 @@ class CcrClient {
     const wasClosed = this.closed
     this.closed = true
     this.closeAbort.abort()
+    this.markRegistered()
     this.state.close()
     if (!wasClosed && goodbye !== false) this.sendGoodbye()
     clearTimeout(this.heartbeatTimer)
