@@ -64,14 +64,30 @@ class CcrClient {
     const url = `${this.sessionBaseUrl}${path}`
     const headers = workerHeaders(this.getToken(), body === undefined ? undefined : { 'Content-Type': 'application/json' })
     if (uploadAttempt !== undefined) headers['x-ccr-upload-attempt'] = uploadAttempt
-    const deadline = AbortSignal.timeout(timeoutMs)
+    // The deadline, or the caller's signal (AbortSignal.any is not in Node 18).
+    const controller = new AbortController()
+    const deadline = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), timeoutMs)
+    const stop = () => controller.abort(signal.reason)
+    if (signal?.aborted) stop()
+    else signal?.addEventListener('abort', stop, { once: true })
     let res
     try {
-      res = await fetch(url, { method: method.toUpperCase(), headers, body: body === undefined ? undefined : JSON.stringify(body), signal: signal ? AbortSignal.any([deadline, signal]) : deadline })
+      res = await fetch(url, { method: method.toUpperCase(), headers, body: body === undefined ? undefined : JSON.stringify(body), signal: controller.signal })
     } catch (err) {
+      clearTimeout(deadline)
+      signal?.removeEventListener('abort', stop)
       debug(`CCRClient: ${method.toUpperCase()} ${path} failed: ${err?.message ?? err}`)
       return { ok: false, fetchFailed: true, reason: `fetch_failed:${err?.name ?? 'Error'}` }
     }
+    try {
+      return await this.answer(res, method, path, { parse, countsTowardEscalation })
+    } finally {
+      clearTimeout(deadline)
+      signal?.removeEventListener('abort', stop)
+    }
+  }
+
+  async answer(res, method, path, { parse, countsTowardEscalation }) {
     if (res.ok) {
       this.notFound = 0
       this.authFailures = 0
