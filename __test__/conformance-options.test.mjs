@@ -27,7 +27,7 @@ function revive(value) {
   if (typeof value === 'string' && /^\[Function on[A-Za-z]+\]$/.test(value)) return async () => null
   if (Array.isArray(value)) return value.map(revive)
   if (value && typeof value === 'object') {
-    if (value.type === 'sdk' && value.instance === '[jx]') {
+    if (value.type === 'sdk' && value.instance === '[McpServer]') {
       return createSdkMcpServer({ name: value.name, tools: [tool('greet', 'Greets someone', { name: z.string() }, async () => ({ content: [] }))] })
     }
     const out = {}

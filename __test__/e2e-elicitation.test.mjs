@@ -1,4 +1,4 @@
-// onElicitation end to end: the real CLI (2.1.330) runs a stdio MCP server whose tool asks the
+// onElicitation end to end: the real CLI (2.1.332) runs a stdio MCP server whose tool asks the
 // user through MCP elicitation; the CLI forwards it to the SDK and the tool receives what the
 // callback answered. Side by side with the official SDK: accept, no callback (declined), a
 // throwing callback.
@@ -19,7 +19,7 @@ async function run(sdk, onElicitation) {
   try {
     const seen = []
     const options = {
-      pathToClaudeCodeExecutable: CLIS['2.1.330'], env: model.env(), cwd: model.tempDir('elicit-'), allowedTools: ['mcp__elicit__ask'],
+      pathToClaudeCodeExecutable: CLIS['2.1.332'], env: model.env(), cwd: model.tempDir('elicit-'), allowedTools: ['mcp__elicit__ask'],
       mcpServers: { elicit: { command: process.execPath, args: [SERVER] } }, mcpServersDelivery: 'argv',
       ...(onElicitation && { onElicitation: async (req, opts) => { seen.push({ req, signal: opts.signal instanceof AbortSignal, requestId: typeof opts.requestId }); return onElicitation(req) } }),
     }
@@ -31,7 +31,7 @@ async function run(sdk, onElicitation) {
   }
 }
 
-describe('onElicitation with the real CLI 2.1.330', { concurrency: true }, () => {
+describe('onElicitation with the real CLI 2.1.332', { concurrency: true }, () => {
   it('the callback answers the MCP server\'s elicitation', async () => {
     const answer = async () => ({ action: 'accept', content: { name: 'Ann' } })
     const mine = await run(ours, answer)

@@ -12,7 +12,7 @@ import { sdk } from './helpers/sdk.mjs'
 import { startScriptedModel, toolResults, toolResultText, toolNames } from '../testing/index.mjs'
 
 const { query, createSdkMcpServer } = sdk
-const NEW_CLI = CLIS['2.1.330']
+const NEW_CLI = CLIS['2.1.332']
 
 async function run(q, model, cli, prompt, options) {
   let stderr = ''
@@ -59,7 +59,7 @@ const SCRIPT = () => [
 ]
 const ALLOWED = ['ReadMcpResourceTool', 'mcp__docs__grow', 'mcp__docs__extra', 'mcp__docs__ask']
 
-describe('real CLI 2.1.330: in-process MCP servers', { concurrency: true }, () => {
+describe('real CLI 2.1.332: in-process MCP servers', { concurrency: true }, () => {
   it('our server: a resource read by the model, a tool added then removed mid-session, structuredContent, an elicitation (as the official SDK)', async () => {
     const outcomes = []
     for (const q of [query, official.query]) {

@@ -1,4 +1,4 @@
-// prewarm() end to end with the real CLI (2.1.330, the first with --await-claim) and the
+// prewarm() end to end with the real CLI (2.1.332; --await-claim since 2.1.330) and the
 // scripted model, side by side with the official SDK: a claimed spare answers the prompt in the
 // claimed folder; a claim the CLI refuses rejects `claimed` with the CLI's reason and the prompt
 // gets the `not_claimed` error result; the SDK-side refusals (a second claim, a closed spare,
@@ -12,7 +12,7 @@ import { CLIS } from './helpers/clis.mjs'
 import { sdk as ours, collect } from './helpers/sdk.mjs'
 import { startScriptedModel } from '../testing/index.mjs'
 
-const cli = CLIS['2.1.330']
+const cli = CLIS['2.1.332']
 const outcome = (p) => p.then((c) => ({ ok: true, cwd: c.cwd, sessionId: typeof c.sessionId, sdkMcpSettled: c.sdkMcpSettled }), (e) => ({ ok: false, message: e.message }))
 
 async function claimRun(sdk, model, claimOptions) {
@@ -25,7 +25,7 @@ async function claimRun(sdk, model, claimOptions) {
   return { claimed, result: result && { subtype: result.subtype, is_error: result.is_error, text: result.result ?? result.errors }, error: error?.message ?? null, q }
 }
 
-describe('prewarm() with the real CLI 2.1.330', { concurrency: true }, () => {
+describe('prewarm() with the real CLI 2.1.332', { concurrency: true }, () => {
   it('a claimed spare answers in the claimed folder; initializationResult() describes the claimed session', async () => {
     const model = await startScriptedModel({ turns: [{ text: 'claimed hello' }, { text: 'claimed hello' }] })
     try {

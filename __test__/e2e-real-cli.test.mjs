@@ -1,4 +1,4 @@
-// End to end: our package driving the real Claude Code CLI (both pinned versions: 2.1.330 takes
+// End to end: our package driving the real Claude Code CLI (both pinned versions: 2.1.332 takes
 // the servers' manifests from initialize, 2.1.197 does the mcp_message handshake) against the
 // scripted Messages API from testing/.
 import { describe, it } from 'node:test'

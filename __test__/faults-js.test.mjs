@@ -333,7 +333,7 @@ test('never-settling callbacks whose promises are garbage-collected are not answ
 
 // --- the real CLI ------------------------------------------------------------------------------------
 
-test('real CLI 2.1.330: a PreToolUse hook that never settles times out in the CLI; its signal fires and the session ends', async () => {
+test('real CLI 2.1.332: a PreToolUse hook that never settles times out in the CLI; its signal fires and the session ends', async () => {
   const { startScriptedModel, toolResultText, lastToolResult } = await import('../testing/index.mjs')
   const cliPath = path.join(root, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe')
   const h = hanging()

@@ -5,6 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { createRequire } from 'node:module'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -48,6 +49,27 @@ test('npm pack → npm install <tarball> in an empty project → an agent runs t
     // The engine came from the platform package, not from the repo.
     assert.ok(fs.existsSync(path.join(app, 'node_modules/claude-agent-sdk-native-linux-x64-gnu/claude-agent-sdk-native.linux-x64-gnu.node')))
     assert.ok(!fs.existsSync(path.join(app, 'node_modules/claude-agent-sdk-native/native/claude-agent-sdk-native.linux-x64-gnu.node')))
+
+    // Installed under the official name, as a drop-in usually is ("@anthropic-ai/claude-agent-sdk":
+    // "npm:claude-agent-sdk-native@..."; here from the tarball): the app's unchanged import runs,
+    // and tools that check the SDK's version range (OpenTelemetry's instrumentation: >=0.2.0) see
+    // the official release we mirror.
+    const aliased = path.join(dir, 'aliased')
+    fs.mkdirSync(aliased)
+    fs.writeFileSync(path.join(aliased, 'package.json'), JSON.stringify({ name: 'aliased', version: '1.0.0', private: true, type: 'module' }))
+    execFileSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', `@anthropic-ai/claude-agent-sdk@file:${tarballs.main}`, tarballs.platform, 'zod@^4', 'semver@^7'], { cwd: aliased, stdio: ['ignore', 'ignore', 'inherit'] })
+    fs.writeFileSync(path.join(aliased, 'example.mjs'), EXAMPLE_ESM.replaceAll("'claude-agent-sdk-native", "'@anthropic-ai/claude-agent-sdk"))
+    const viaOfficialName = JSON.parse(execFileSync(node, ['example.mjs'], { cwd: aliased, encoding: 'utf8' }).trim().split('\n').pop())
+    assert.deepEqual(viaOfficialName, { result: 'Tool said: Hello, Tarball!' })
+    const v = execFileSync(node, ['-p', "require('@anthropic-ai/claude-agent-sdk/package.json').version"], { cwd: aliased, encoding: 'utf8' }).trim()
+    const semver = createRequire(path.join(aliased, 'x.js'))('semver')
+    const ours = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version
+    const official = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/@anthropic-ai/claude-agent-sdk/package.json'), 'utf8')).version
+    assert.equal(v, ours)
+    assert.equal(semver.parse(v).compareMain(official), 0, `the package version (${v}) names the official release it mirrors (the devDependency, ${official})`)
+    for (const range of ['>=0.2.0', '^0.3.0', `~${official}`, `>=${official} <${semver.inc(official, 'patch')}`]) {
+      assert.ok(semver.satisfies(v, range), `${v} satisfies ${range}`)
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

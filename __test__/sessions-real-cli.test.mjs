@@ -13,7 +13,7 @@ import { sdk as ours } from './helpers/sdk.mjs'
 import { startScriptedModel, lastUserText, toolResults } from '../testing/index.mjs'
 import { forkEverywhere } from './helpers/fork-compare.mjs'
 
-const CLI = CLIS['2.1.330']
+const CLI = CLIS['2.1.332']
 const norm = (x) => JSON.parse(JSON.stringify(x ?? null))
 let model
 let env

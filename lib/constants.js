@@ -9,6 +9,7 @@ const HOOK_EVENTS = [
   'Setup', 'TeammateIdle', 'TaskCreated', 'TaskCompleted', 'Elicitation', 'ElicitationResult', 'ConfigChange',
   'WorktreeCreate', 'WorktreeRemove', 'InstructionsLoaded', 'CwdChanged', 'FileChanged', 'DirectoryAdded',
   'MessageDisplay',
+  'PreSkillShellCommand',
 ]
 
 const EXIT_REASONS = ['clear', 'resume', 'logout', 'prompt_input_exit', 'other']

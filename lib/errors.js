@@ -1,12 +1,10 @@
 'use strict'
 
-/** Thrown when a query is aborted, as the official SDK's AbortError. */
-class AbortError extends Error {
-  constructor(message) {
-    super(message)
-    this.name = 'AbortError'
-  }
-}
+/**
+ * Thrown when a query is aborted, as the official SDK's AbortError: a plain subclass of Error,
+ * so its instances' `name` is `'Error'` as the official's are (tell it by `instanceof`).
+ */
+class AbortError extends Error {}
 
 /**
  * The Error a query throws for an engine error. The binding makes it, with its stable `code`

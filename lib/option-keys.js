@@ -1,5 +1,5 @@
 'use strict'
-// Every key of the official Options type (sdk.d.ts of @anthropic-ai/claude-agent-sdk 0.3.330),
+// Every key of the official Options type (sdk.d.ts of @anthropic-ai/claude-agent-sdk 0.3.332),
 // An unknown key is ignored with a warning (as the official SDK ignores it); an official option we
 // do not implement yet is only a warning too.
 
@@ -24,7 +24,10 @@ const NOT_IMPLEMENTED = new Set([
 ])
 
 /** Options the official SDK reads though its Options type does not name them. */
-const OFFICIAL_UNTYPED = ['workspaceTrust']
+const OFFICIAL_UNTYPED = [
+  'workspaceTrust', 'allowedControlRequests', 'onProcessExit', 'onProcessSpawned', 'rapidFollowupPreempt',
+  'forwardNestedSubagentToolCalls', 'offersBypassSwitchBack', 'keepsBypassHeld',
+]
 
 /** Options of ours that the official SDK does not have. */
 const OURS = ['initializeTimeoutMs']

@@ -19,6 +19,7 @@ const DATA_KEYS = [
   'title', 'promptSuggestions', 'agentProgressSummaries', 'forwardSubagentText',
   'toolConfig', 'supportedDialogKinds', 'perTaskStopAffordance', 'mcpServersDelivery', 'pluginDelivery',
   'resumeDropsTurn', 'managedSettings', 'skills', 'sessionStoreFlush',
+  'allowedControlRequests', 'rapidFollowupPreempt', 'forwardNestedSubagentToolCalls', 'offersBypassSwitchBack', 'keepsBypassHeld',
 ]
 
 const INHERIT_NEVER = new Set(['CLAUDE_CODE_QUESTION_EXTENDED', 'CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS', 'CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES'])

@@ -10,6 +10,10 @@ const { AbortError, fromEngine } = require('./errors')
 const { McpLink } = require('./mcp-link')
 const { pendingPreload } = require('./schema/zod-loader')
 const { serversInInitialize, afterServersApplied } = require('./mcp-delivery')
+const { watchProcess } = require('./process-events')
+
+/** The modes `setPermissionMode()` reports (the official's PermissionMode). */
+const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']
 
 function searchRoots() {
   // The CLI's npm package is our dependency: look beside our own install first, then the app's.
@@ -97,6 +101,7 @@ class Query {
     // (see lib/mcp-delivery.js).
     const holdPrompt = serversInInitialize(options, data)
     const { startSession } = loadNative()
+    const spawnStart = performance.now()
     this._session = startSession({
       options: JSON.stringify(data),
       servers: [...sdkServers].map(([name, s]) => ({ name, id: s.native().id })),
@@ -113,6 +118,7 @@ class Query {
     }, AsyncResource.bind(dispatch))
     attach(this._session)
     mcpLink.attach(this._session)
+    if (typeof spawner !== 'function') watchProcess(this._session, options, performance.now() - spawnStart)
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
     if (holdPrompt) {
@@ -381,8 +387,20 @@ class Query {
     }
   }
 
+  /**
+   * Resolves with `{ mode }`, the mode now in effect as the CLI says (its `manual` read as
+   * `default`), or `undefined` when the answer names no mode, or one outside PermissionMode;
+   * rejects where the mode is refused.
+   */
   async setPermissionMode(mode, options) {
-    await this._control({ subtype: 'set_permission_mode', mode, answers_bypass_switch_back: options?.answersBypassSwitchBack })
+    const r = await this._control({ subtype: 'set_permission_mode', mode, answers_bypass_switch_back: options?.answersBypassSwitchBack })
+    const now = r?.mode === 'manual' ? 'default' : r?.mode
+    return typeof now === 'string' && PERMISSION_MODES.includes(now) ? { mode: now } : undefined
+  }
+
+  /** Tells the CLI the user is drafting a prompt (control subtype `prompt_draft_activity`). */
+  async notePromptDraftActivity() {
+    await this._control({ subtype: 'prompt_draft_activity' })
   }
 
   async setModel(model) {

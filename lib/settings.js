@@ -112,7 +112,11 @@ function restrictiveOnly(settings) {
 const nonEmpty = (o) => (o && Object.keys(o).length > 0 ? o : undefined)
 
 /**
- * @param {{ cwd?: string, settingSources?: Array<'user'|'project'|'local'>, managedSettings?: object, serverManagedSettings?: object }} [opts]
+ * `registryPolicyFingerprint` (0.3.332) lets the official keep a registry read for hours and
+ * re-read only when the host's fingerprint changes; here the machine's policy is read anew on
+ * every call, so there is no kept reading for a fingerprint to spare or to contradict: the
+ * option is accepted and `machinePolicy.registryPolicyDifferedFromFingerprint` never appears.
+ * @param {{ cwd?: string, settingSources?: Array<'user'|'project'|'local'>, managedSettings?: object, serverManagedSettings?: object, registryPolicyFingerprint?: Function }} [opts]
  */
 async function resolveSettings(opts = {}) {
   const cwd = path.resolve(opts.cwd ?? process.cwd())

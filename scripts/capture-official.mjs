@@ -33,7 +33,7 @@ const SCRIPT = fileURLToPath(import.meta.url)
 const ROOT = path.resolve(path.dirname(SCRIPT), '..')
 const OUT_DIR = path.join(ROOT, '__test__/fixtures/official')
 const CLIS = {
-  '2.1.330': path.join(ROOT, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe'),
+  '2.1.332': path.join(ROOT, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe'),
   '2.1.197': path.join(ROOT, 'node_modules/claude-code-2-1-197/bin/claude.exe'),
 }
 // Constant ids used in options; kept verbatim by the normaliser.
@@ -62,9 +62,11 @@ function describe(v, depth = 0, seen = new WeakSet()) {
   if (Array.isArray(v)) return depth > 6 ? '[Array]' : v.map((x) => describe(x, depth + 1, seen))
   const proto = Object.getPrototypeOf(v)
   if (proto !== Object.prototype && proto !== null) {
-    // NB: class names are the SDK bundle's minified ones (its McpServer prints as "[jx]" in 0.3.330);
-    // __test__/conformance-options.test.mjs relies on that spelling.
-    const name = (v.constructor && v.constructor.name) || 'Object'
+    // The SDK bundle's class names are minified and change with every release: an MCP server
+    // instance is named by what it is ("[McpServer]"; __test__/conformance-options.test.mjs
+    // revives it), other objects by their class name.
+    const isMcpServer = typeof v.connect === 'function' && typeof v.registerTool === 'function'
+    const name = isMcpServer ? 'McpServer' : (v.constructor && v.constructor.name) || 'Object'
     return `[${name}]`
   }
   if (depth > 6) return '[Object]'

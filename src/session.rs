@@ -83,6 +83,13 @@ impl From<&claude_agent_sdk::Error> for EndReason {
   }
 }
 
+/// How the CLI process ended (`NativeSession.exitInfo()`).
+#[napi(object)]
+pub struct ProcessExitInfo {
+  pub code: Option<i32>,
+  pub signal: Option<String>,
+}
+
 #[napi]
 pub struct NativeSession {
   handle: Session,
@@ -328,6 +335,13 @@ impl NativeSession {
       ended.await;
       Ok(())
     })
+  }
+
+  /// How the CLI process ended (`{ code, signal }`, as Node's `exit` event gives them), once it
+  /// has: known when `ended()` resolves; `null` before, or when its status could not be read.
+  #[napi]
+  pub fn exit_info(&self) -> Option<ProcessExitInfo> {
+    self.handle.exit().map(|e| ProcessExitInfo { code: e.code, signal: e.signal })
   }
 
   /// Ends the session; the stream ends cleanly (or with an abort error) at once, and the CLI is

@@ -37,6 +37,7 @@ export type HookEvent =
   | 'FileChanged'
   | 'DirectoryAdded'
   | 'MessageDisplay'
+  | 'PreSkillShellCommand'
 
 // --- inputs -------------------------------------------------------------------------------------
 
@@ -361,6 +362,23 @@ export type MessageDisplayHookInput = BaseHookInput & {
   delta: string
 }
 
+export type PreSkillShellCommandHookInput = BaseHookInput & {
+  hook_event_name: 'PreSkillShellCommand'
+  /** The shell tool that runs the command: Bash or PowerShell */
+  tool_name: string
+  tool_input: {
+    /** The command as it would run, with arguments filled in */
+    command: string
+  }
+  /** Identifies this command. It names no tool call in the transcript. */
+  tool_use_id: string
+  /** The skill or command whose text holds the shell command */
+  command_name: string
+  command_source?: string
+  /** Who started the load. user: typed, or sent by an SDK host. claude: the Skill tool, or a turn that Claude scheduled. other: anything else, such as a subagent's preload or a channel message, or not known. */
+  invoked_by: 'user' | 'claude' | 'other'
+}
+
 /** What a hook callback receives; narrow on `hook_event_name`. */
 export type HookInput =
   | PreToolUseHookInput
@@ -396,6 +414,7 @@ export type HookInput =
   | FileChangedHookInput
   | DirectoryAddedHookInput
   | MessageDisplayHookInput
+  | PreSkillShellCommandHookInput
 
 // --- outputs ------------------------------------------------------------------------------------
 
@@ -541,6 +560,15 @@ export type MessageDisplayHookSpecificOutput = {
   displayContent?: string
 }
 
+export type PreSkillShellCommandHookSpecificOutput = {
+  hookEventName: 'PreSkillShellCommand'
+  /** allow adds nothing: the command runs unless a hook refuses it. deny, ask and defer all keep it from running. */
+  permissionDecision?: HookPermissionDecision
+  permissionDecisionReason?: string
+  /** Never applied. Any value keeps the command from running. */
+  updatedInput?: Record<string, unknown>
+}
+
 /** A hook's answer, given when the callback resolves. */
 export type SyncHookJSONOutput = {
   /** `false` stops the agent after this hook (default `true`). */
@@ -578,6 +606,7 @@ export type SyncHookJSONOutput = {
     | FileChangedHookSpecificOutput
     | WorktreeCreateHookSpecificOutput
     | MessageDisplayHookSpecificOutput
+    | PreSkillShellCommandHookSpecificOutput
 }
 
 /** Answer that the hook runs in the background; the agent does not wait for it. */

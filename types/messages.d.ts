@@ -301,6 +301,7 @@ export type SDKStartupFailureReason =
   | 'config_file_invalid'
   | 'managed_settings_not_delivered'
   | 'initialize_fields_not_delivered'
+  | 'sideload_flags_disabled'
 
 /** The final message of a run that failed or hit a limit. */
 export type SDKResultError = {

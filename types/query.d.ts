@@ -55,6 +55,12 @@ export type RewindFilesResult = {
   skippedLinks?: number
 }
 
+/** What `setPermissionMode()` resolves with. */
+export type SDKControlSetPermissionModeResponse = {
+  /** The permission mode now in effect, which can differ from the one asked for. `claude -p` names it; other hosts may answer with no payload. */
+  mode?: PermissionMode
+}
+
 export type SDKControlInterruptResponse = {
   still_queued: string[]
   cancelled?: string[]
@@ -336,8 +342,13 @@ export type SDKControlMcpReadResourceResponse = {
 export interface Query extends AsyncGenerator<SDKMessage, void> {
   /** Stops the current turn. */
   interrupt(): Promise<SDKControlInterruptResponse | undefined>
-  /** Changes the permission mode for the rest of the session. */
-  setPermissionMode(mode: PermissionMode): Promise<void>
+  /**
+   * Changes the permission mode for the rest of the session. Resolves with the permission mode
+   * now in effect, which is not always the mode asked for: record `mode`, not the argument.
+   * Resolves to `undefined` where the answer names no mode, or one outside PermissionMode; the
+   * argument is then only a best guess. Rejects where the mode is refused.
+   */
+  setPermissionMode(mode: PermissionMode): Promise<SDKControlSetPermissionModeResponse | undefined>
   setMcpPermissionModeOverride(serverName: string, mode: 'default' | 'auto' | null): Promise<{
     warning?: string
   }>

@@ -520,6 +520,8 @@ export interface Settings {
   minimumVersion?: string
   requiredMinimumVersion?: string
   requiredMaximumVersion?: string
+  /** Anthropic-run mirror from which native installs download Claude Code releases (claude install, claude update, and auto-updates), instead of https://downloads.claude.ai. Must be exactly https://claude.fedstart.com/claude-downloads (Claude for Government). Any other value stops installs and updates with an error. Only read from managed (policy) settings. */
+  downloadsMirrorUrl?: string
   plansDirectory?: string
   tui?: 'default' | 'fullscreen'
   voice?: {

@@ -8,7 +8,7 @@ import type { Query } from './query.js'
 import type { SDKUserMessage } from './messages.js'
 import type { Settings } from './settings.js'
 
-export declare const HOOK_EVENTS: readonly ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Notification', 'UserPromptSubmit', 'UserPromptExpansion', 'SessionStart', 'SessionEnd', 'Stop', 'StopFailure', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'PreModelSwitch', 'PostModelSwitch', 'PermissionRequest', 'PermissionDenied', 'Setup', 'TeammateIdle', 'TaskCreated', 'TaskCompleted', 'Elicitation', 'ElicitationResult', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove', 'InstructionsLoaded', 'CwdChanged', 'FileChanged', 'DirectoryAdded', 'MessageDisplay']
+export declare const HOOK_EVENTS: readonly ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Notification', 'UserPromptSubmit', 'UserPromptExpansion', 'SessionStart', 'SessionEnd', 'Stop', 'StopFailure', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'PreModelSwitch', 'PostModelSwitch', 'PermissionRequest', 'PermissionDenied', 'Setup', 'TeammateIdle', 'TaskCreated', 'TaskCompleted', 'Elicitation', 'ElicitationResult', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove', 'InstructionsLoaded', 'CwdChanged', 'FileChanged', 'DirectoryAdded', 'MessageDisplay', 'PreSkillShellCommand']
 export declare const EXIT_REASONS: readonly ['clear', 'resume', 'logout', 'prompt_input_exit', 'other']
 export declare const BUILTIN_TOOL_NAMES: readonly ['Agent', 'Artifact', 'AskUserQuestion', 'Bash', 'ClaudeDesign', 'CronCreate', 'CronDelete', 'CronList', 'Edit', 'EndConversation', 'EnterPlanMode', 'EnterWorktree', 'ExitPlanMode', 'ExitWorktree', 'Glob', 'Grep', 'ListAgents', 'ListMcpResourcesTool', 'LSP', 'Monitor', 'NotebookEdit', 'OfferChromeSetup', 'PowerShell', 'Projects', 'propose_skills', 'PushNotification', 'Read', 'ReadMcpResourceDirTool', 'ReadMcpResourceTool', 'ReadNotifications', 'RemoteTrigger', 'ReportFindings', 'ScheduleWakeup', 'SendFeedback', 'SendMessage', 'SendUserFile', 'SendUserMessage', 'SetGoal', 'ShareOnboardingGuide', 'ShowOnboardingRolePicker', 'Skill', 'SubagentHandback', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskStop', 'TaskUpdate', 'TodoWrite', 'ToolSearch', 'WaitForMcpServers', 'WebFetch', 'WebSearch', 'Workflow', 'Write']
 export declare const LEGACY_TOOL_NAME_ALIASES: Readonly<Record<string, string>>
@@ -51,6 +51,12 @@ export type ResolvedSettings = {
   /** What became of this machine's own policy sources: `false`, or the kinds that did not load. */
   machinePolicy?: {
     didNotLoad: false | Array<'profile' | 'registry' | 'file'>
+    /**
+     * There, and `true`, from the first time in this process that a re-read of the registry
+     * policy found other settings than those in force although `registryPolicyFingerprint` had
+     * answered the same around the read before. It stays for the rest of the process.
+     */
+    registryPolicyDifferedFromFingerprint?: true
   }
 }
 
@@ -64,6 +70,18 @@ export type ResolveSettingsOptions = {
   managedSettings?: Settings
   /** Server-managed settings payload (the `'remote'` policy sub-source). */
   serverManagedSettings?: Settings
+  /**
+   * On native Windows, spares re-reads of the registry policy (each starts reg.exe twice): for the
+   * `Settings` value of `SOFTWARE\Policies\ClaudeCode` in each hive, `null` where it is not
+   * there, else a text that changes whenever its type or text changes; `undefined` where either
+   * cannot be told. Called synchronously; a throw or an ill-shaped answer counts as `undefined`.
+   * Pass it on every call.
+   * @alpha
+   */
+  registryPolicyFingerprint?: () => {
+    hklm: string | null
+    hkcu: string | null
+  } | undefined
 }
 
 /** The settings cascade the CLI reads (user, project, local, managed), merged, with provenance. */

@@ -50,6 +50,8 @@ function describe(input: HookInput): string {
       return input.directory
     case 'MessageDisplay':
       return input.delta
+    case 'PreSkillShellCommand':
+      return `${input.tool_name}: ${input.tool_input.command} (${input.command_name}, ${input.invoked_by}, ${input.command_source ?? ''})`
     case 'Notification':
     case 'UserPromptSubmit':
     case 'SessionStart':

@@ -1,5 +1,5 @@
 // Query control methods (streaming input): interrupt, model, thinking budget, introspection.
-import { query, type ModelInfo, type SDKUserMessage, type SlashCommand } from '@anthropic-ai/claude-agent-sdk'
+import { query, resolveSettings, type ModelInfo, type PermissionMode, type PreSkillShellCommandHookSpecificOutput, type SDKControlSetPermissionModeResponse, type SDKStartupFailureReason, type Settings, type SDKUserMessage, type SlashCommand } from '@anthropic-ai/claude-agent-sdk'
 
 async function* conversation(): AsyncGenerator<SDKUserMessage, void> {
   yield { type: 'user', message: { role: 'user', content: 'Start a long analysis' }, parent_tool_use_id: null }
@@ -21,7 +21,16 @@ await q.setModel('claude-opus-4-1')
 await q.setModel()
 await q.setMaxThinkingTokens(4096)
 await q.setMaxThinkingTokens(null)
-await q.setPermissionMode('acceptEdits')
+// 0.3.332: the mode now in effect, or undefined.
+const now: SDKControlSetPermissionModeResponse | undefined = await q.setPermissionMode('acceptEdits')
+const inEffect: PermissionMode | undefined = now?.mode
+console.log(inEffect)
+const refuse: PreSkillShellCommandHookSpecificOutput = { hookEventName: 'PreSkillShellCommand', permissionDecision: 'deny', permissionDecisionReason: 'no shell in skills' }
+const reason: SDKStartupFailureReason = 'sideload_flags_disabled'
+const mirror: Settings = { downloadsMirrorUrl: 'https://claude.fedstart.com/claude-downloads' }
+const resolved = await resolveSettings({ registryPolicyFingerprint: () => ({ hklm: null, hkcu: 'v1' }) })
+const differed: true | undefined = resolved.machinePolicy?.registryPolicyDifferedFromFingerprint
+console.log(refuse, reason, mirror, differed)
 
 const usage = await q.getContextUsage()
 console.log(usage.totalTokens, usage.maxTokens, usage.percentage)

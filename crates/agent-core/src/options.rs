@@ -94,6 +94,17 @@ pub struct QueryOptions {
   /// Dialog kinds the host's `onUserDialog` answers (sent in `initialize`).
   pub supported_dialog_kinds: Option<Vec<String>>,
   pub per_task_stop_affordance: Option<bool>,
+  /// Options the official SDK reads and sends in `initialize` as given, though its `Options`
+  /// type does not name them (0.3.330 and later): `rapidFollowupPreempt`,
+  /// `forwardNestedSubagentToolCalls`, `offersBypassSwitchBack`, `keepsBypassHeld`.
+  pub rapid_followup_preempt: Option<Value>,
+  pub forward_nested_subagent_tool_calls: Option<Value>,
+  pub offers_bypass_switch_back: Option<Value>,
+  pub keeps_bypass_held: Option<Value>,
+  /// `allowedControlRequests` (read by the official SDK 0.3.332, not in its `Options` type): the
+  /// control-request subtypes from the CLI this host serves; any other is answered with the
+  /// error "Control request not allowed by this host". `None`: all of them.
+  pub allowed_control_requests: Option<Vec<String>>,
   /// `{ accepted, directory }`: the host's attestation that the user accepted a trust dialog for
   /// the session's folder (sent in `initialize`; the host drops an `accepted` one without an
   /// absolute `directory`, as the official does).

@@ -293,6 +293,7 @@ fn core_options(o: &Options) -> Result<(QueryOptions, HashMap<String, HookFn>)> 
   q.agent_progress_summaries = d.agent_progress_summaries;
   q.forward_subagent_text = d.forward_subagent_text;
   q.per_task_stop_affordance = d.per_task_stop_affordance;
+  q.allowed_control_requests = d.allowed_control_requests.clone();
   q.workspace_trust = match &d.workspace_trust {
     Some(t) => Some(json!({ "accepted": true, "directory": absolute(&t.directory, "workspace_trust")? })),
     None => None,

@@ -363,6 +363,7 @@ pub(crate) struct OptionsData {
   pub agent_progress_summaries: Option<bool>,
   pub forward_subagent_text: Option<bool>,
   pub per_task_stop_affordance: Option<bool>,
+  pub allowed_control_requests: Option<Vec<String>>,
   pub verbatim_prompts: bool,
   pub workspace_trust: Option<WorkspaceTrust>,
   pub mcp_servers_delivery: Option<Delivery>,
@@ -858,6 +859,14 @@ impl OptionsBuilder {
   /// ([`QueryControl::stop_task`](crate::QueryControl::stop_task)), so an interrupt spares them.
   pub fn per_task_stop_affordance(mut self, on: bool) -> Self {
     self.o.data.per_task_stop_affordance = Some(on);
+    self
+  }
+
+  /// Serves only these control requests from the CLI (subtypes such as `can_use_tool`,
+  /// `hook_callback`, `mcp_message`); any other is answered with the error "Control request not
+  /// allowed by this host". Unset: all are served.
+  pub fn allowed_control_requests<S: Into<String>>(mut self, subtypes: impl IntoIterator<Item = S>) -> Self {
+    self.o.data.allowed_control_requests = Some(subtypes.into_iter().map(Into::into).collect());
     self
   }
 

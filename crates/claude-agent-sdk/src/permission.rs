@@ -42,6 +42,20 @@ impl PermissionMode {
       PermissionMode::Auto => "auto",
     }
   }
+
+  /// The mode a wire name names (`None` for a name outside the modes); the CLI's `manual` is
+  /// `Default`, as the official SDK reads it.
+  pub fn from_wire(name: &str) -> Option<Self> {
+    Some(match name {
+      "default" | "manual" => PermissionMode::Default,
+      "acceptEdits" => PermissionMode::AcceptEdits,
+      "bypassPermissions" => PermissionMode::BypassPermissions,
+      "plan" => PermissionMode::Plan,
+      "dontAsk" => PermissionMode::DontAsk,
+      "auto" => PermissionMode::Auto,
+      _ => return None,
+    })
+  }
 }
 
 /// What the CLI tells a permission callback besides the tool's name and input.
@@ -160,5 +174,15 @@ mod tests {
     assert_eq!(PermissionResult::deny_and_interrupt("no").to_json(), json!({"behavior":"deny","message":"no","interrupt":true}));
     assert_eq!(serde_json::to_value(PermissionMode::AcceptEdits).unwrap(), "acceptEdits");
     assert_eq!(PermissionMode::DontAsk.as_str(), "dontAsk");
+  }
+
+  #[test]
+  fn wire_names_read_back_as_modes() {
+    for m in [PermissionMode::Default, PermissionMode::AcceptEdits, PermissionMode::BypassPermissions, PermissionMode::Plan, PermissionMode::DontAsk, PermissionMode::Auto] {
+      assert_eq!(PermissionMode::from_wire(m.as_str()), Some(m));
+    }
+    assert_eq!(PermissionMode::from_wire("manual"), Some(PermissionMode::Default));
+    assert_eq!(PermissionMode::from_wire("toString"), None);
+    assert_eq!(PermissionMode::from_wire(""), None);
   }
 }

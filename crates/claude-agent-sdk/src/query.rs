@@ -451,9 +451,18 @@ impl QueryControl {
     self.session.control(json!({ "subtype": "interrupt" })).await.map(drop)
   }
 
-  /// Changes the permission mode.
-  pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<()> {
-    self.session.control(json!({ "subtype": "set_permission_mode", "mode": mode.as_str() })).await.map(drop)
+  /// Changes the permission mode; returns the mode now in effect, which is not always the one
+  /// asked for (record it, not the argument). `None` when the CLI's answer names no mode, or one
+  /// outside [`PermissionMode`] (older CLIs answer with nothing). A refusal is an error.
+  pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<Option<PermissionMode>> {
+    let answer = self.session.control(json!({ "subtype": "set_permission_mode", "mode": mode.as_str() })).await?;
+    Ok(answer.get("mode").and_then(Value::as_str).and_then(PermissionMode::from_wire))
+  }
+
+  /// Tells the CLI that the user is drafting a prompt (typing), so it can hold back what would
+  /// interrupt them (control subtype `prompt_draft_activity`).
+  pub async fn note_prompt_draft_activity(&self) -> Result<()> {
+    self.session.control(json!({ "subtype": "prompt_draft_activity" })).await.map(drop)
   }
 
   /// Changes the model (`None`: back to the default).

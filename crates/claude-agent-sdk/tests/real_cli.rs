@@ -201,7 +201,11 @@ async fn streaming_input_and_control_requests() {
       // the input ends.
       let status = q.mcp_server_status().await.unwrap();
       assert_eq!(status.iter().find(|s| s.name == "demo").map(|s| s.status.as_str()), Some("connected"), "{status:?}");
-      q.set_permission_mode(PermissionMode::AcceptEdits).await.unwrap();
+      // The CLI names the mode now in effect; a mode it refuses is an error.
+      assert_eq!(q.set_permission_mode(PermissionMode::AcceptEdits).await.unwrap(), Some(PermissionMode::AcceptEdits));
+      let refused = q.set_permission_mode(PermissionMode::BypassPermissions).await.unwrap_err();
+      assert!(refused.to_string().contains("bypassPermissions"), "{refused}");
+      q.note_prompt_draft_activity().await.unwrap();
       q.set_model(Some("claude-sonnet-4-5")).await.unwrap();
       let models = q.supported_models().await.unwrap();
       assert!(!models.is_empty() && models.iter().all(|m| !m.value.is_empty()), "{models:?}");

@@ -47,3 +47,43 @@ impl ChildProcess for LocalChild {
     LocalChild::end_leftovers(self)
   }
 }
+
+/// A process whose first reported exit is kept, for whoever asks once the session is over
+/// (`onProcessExit`): the session loop waits for the process in several places (at the end of
+/// output, when stopping it), and each goes through here.
+pub struct RecordExit {
+  inner: Box<dyn ChildProcess>,
+  seen: std::sync::Arc<std::sync::OnceLock<ExitInfo>>,
+}
+
+impl RecordExit {
+  pub fn new(inner: Box<dyn ChildProcess>, seen: std::sync::Arc<std::sync::OnceLock<ExitInfo>>) -> Self {
+    Self { inner, seen }
+  }
+}
+
+impl ChildProcess for RecordExit {
+  fn id(&self) -> Option<u32> {
+    self.inner.id()
+  }
+
+  fn signal(&mut self, signal: i32) {
+    self.inner.signal(signal)
+  }
+
+  fn wait(&mut self) -> WaitFuture<'_> {
+    let seen = self.seen.clone();
+    let wait = self.inner.wait();
+    Box::pin(async move {
+      let exit = wait.await;
+      if let Some(e) = exit {
+        let _ = seen.set(e);
+      }
+      exit
+    })
+  }
+
+  fn end_leftovers(&mut self) {
+    self.inner.end_leftovers()
+  }
+}

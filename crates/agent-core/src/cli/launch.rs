@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::options::QueryOptions;
 
 /// The official SDK version whose wire behaviour we mirror; the CLI reads it from the env.
-pub const MIRRORED_SDK_VERSION: &str = "0.3.330";
+pub const MIRRORED_SDK_VERSION: &str = "0.3.332";
 
 /// A fully resolved process launch.
 #[derive(Debug, Clone, PartialEq)]
@@ -392,7 +392,22 @@ pub fn child_env(o: &QueryOptions) -> Result<Vec<(String, String)>, Error> {
   if debug {
     env.push(("DEBUG".into(), "1".into()));
   }
+  bun_crash_reporting_off(&mut env);
   Ok(env)
+}
+
+/// The CLI is a Bun executable: its crash reports stay off (`BUN_ENABLE_CRASH_REPORTING=0`)
+/// unless the app set either of Bun's crash-report variables to a non-empty value, as the
+/// official SDK (0.3.332) does. The names are matched exactly, or in any case on Windows, where
+/// the environment's names are case-insensitive.
+fn bun_crash_reporting_off(env: &mut Vec<(String, String)>) {
+  const NAMES: [&str; 2] = ["BUN_ENABLE_CRASH_REPORTING", "BUN_CRASH_REPORT_URL"];
+  let is = |k: &str, name: &str| if cfg!(windows) { k.eq_ignore_ascii_case(name) } else { k == name };
+  if env.iter().any(|(k, v)| NAMES.iter().any(|n| is(k, n)) && !v.is_empty()) {
+    return;
+  }
+  env.retain(|(k, _)| !is(k, NAMES[0]));
+  env.push((NAMES[0].into(), "0".into()));
 }
 
 /// JavaScript truthiness of a JSON value.
@@ -589,11 +604,29 @@ mod tests {
   }
 
   #[test]
+  fn bun_crash_reports_stay_off_unless_the_app_turns_them_on() {
+    let env = |json: &str| child_env(&QueryOptions::from_json(json).unwrap()).unwrap();
+    let bun = |e: &[(String, String)]| e.iter().filter(|(k, _)| k.starts_with("BUN_")).cloned().collect::<Vec<_>>();
+    let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+    assert_eq!(bun(&env(r#"{"env":{}}"#)), [pair("BUN_ENABLE_CRASH_REPORTING", "0")]);
+    // An empty value is not a choice: replaced.
+    assert_eq!(bun(&env(r#"{"env":{"BUN_ENABLE_CRASH_REPORTING":""}}"#)), [pair("BUN_ENABLE_CRASH_REPORTING", "0")]);
+    // Either variable set to something: the app's choice stands, nothing added.
+    assert_eq!(bun(&env(r#"{"env":{"BUN_ENABLE_CRASH_REPORTING":"1"}}"#)), [pair("BUN_ENABLE_CRASH_REPORTING", "1")]);
+    assert_eq!(bun(&env(r#"{"env":{"BUN_CRASH_REPORT_URL":"http://x"}}"#)), [pair("BUN_CRASH_REPORT_URL", "http://x")]);
+    // Elsewhere than Windows, another spelling is another variable.
+    if !cfg!(windows) {
+      let e = env(r#"{"env":{"bun_enable_crash_reporting":"1"}}"#);
+      assert!(e.contains(&pair("bun_enable_crash_reporting", "1")) && e.contains(&pair("BUN_ENABLE_CRASH_REPORTING", "0")));
+    }
+  }
+
+  #[test]
   fn env_replaces_and_gains_sdk_variables() {
     let o = QueryOptions::from_json(r#"{"env":{"A":"1","NODE_OPTIONS":"--x","DEBUG":"y","U":null}}"#).unwrap();
     let env = child_env(&o).unwrap();
     let names: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
-    assert_eq!(names, ["A", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_AGENT_SDK_VERSION", "CLAUDE_CODE_SDK_READS_SESSION_STATE"]);
+    assert_eq!(names, ["A", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_AGENT_SDK_VERSION", "CLAUDE_CODE_SDK_READS_SESSION_STATE", "BUN_ENABLE_CRASH_REPORTING"]);
     let o = QueryOptions::from_json(r#"{"env":{"CLAUDE_CODE_ENTRYPOINT":"mine","DEBUG_CLAUDE_AGENT_SDK":"1"}}"#).unwrap();
     let env = child_env(&o).unwrap();
     assert!(env.contains(&("CLAUDE_CODE_ENTRYPOINT".into(), "mine".into())));

@@ -32,6 +32,8 @@ pub struct SessionHandle {
   /// The `initialize` body, for `reinitialize()`.
   pub(crate) initialize: Arc<Value>,
   pub(crate) abort_now: AbortNow,
+  /// How the process ended, once it has (see [`SessionHandle::exit`]).
+  pub(crate) exit: Arc<std::sync::OnceLock<crate::cli::child::ExitInfo>>,
 }
 
 /// What an abort does at once, on the caller's thread, before the session loop hears of it.
@@ -142,6 +144,12 @@ impl SessionHandle {
     let mut rx = self.init.clone();
     let state = rx.wait_for(Option::is_some).await.map_err(|_| closed())?;
     state.clone().expect("waited for Some")
+  }
+
+  /// How the CLI process ended: `None` until it has exited and been reaped (after
+  /// [`ended`](Self::ended) resolves it is known, unless the status could not be read).
+  pub fn exit(&self) -> Option<crate::cli::child::ExitInfo> {
+    self.exit.get().copied()
   }
 
   /// Resolves once the session's loop is over: the CLI has exited and been reaped (after a

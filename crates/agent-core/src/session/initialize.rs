@@ -46,6 +46,10 @@ pub fn initialize_request(o: &QueryOptions, servers: &[(String, Arc<McpServerDef
   put("forwardSubagentText", o.forward_subagent_text.map(Value::Bool));
   put("supportedDialogKinds", o.supported_dialog_kinds.clone().map(|k| k.into_iter().map(Value::String).collect()));
   put("perTaskStopAffordance", o.per_task_stop_affordance.map(Value::Bool));
+  put("rapidFollowupPreempt", o.rapid_followup_preempt.clone());
+  put("forwardNestedSubagentToolCalls", o.forward_nested_subagent_tool_calls.clone());
+  put("offersBypassSwitchBack", o.offers_bypass_switch_back.clone());
+  put("keepsBypassHeld", o.keeps_bypass_held.clone());
   put("workspaceTrust", o.workspace_trust.clone());
   put("plugins", o.plugins.clone().filter(|_| o.plugins_via_initialize()).map(Value::Array));
   put("mcpServers", o.mcp_servers.clone().filter(|_| o.mcp_servers_via_initialize()).map(Value::Object));

@@ -580,6 +580,7 @@ mod tests {
         servers: vec![],
         prompt: None,
         can_use_tool: false,
+        allowed_control_requests: None,
         dialogs: Default::default(),
         forward_stderr: false,
         initialize_timeout: Duration::from_secs(60),

@@ -57,6 +57,8 @@ pub struct SessionSpec {
   /// The prompt when it is a string: sent right after `initialize`, and input ends with it.
   pub prompt: Option<String>,
   pub can_use_tool: bool,
+  /// `allowedControlRequests`: the CLI's control-request subtypes served (`None`: all).
+  pub allowed_control_requests: Option<Vec<String>>,
   /// Which dialog callbacks the host has (see [`router::Dialogs`]).
   pub dialogs: router::Dialogs,
   /// Forward the CLI's stderr to [`Host::stderr`].
@@ -105,6 +107,8 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
     ProcessSpec::Host(p) => (p.child, (p.stdin, None), p.stdout, stderr::spawn_stderr(tokio::io::empty(), None)),
   };
   let pid = child.id();
+  let exit = Arc::new(std::sync::OnceLock::new());
+  let child: Box<dyn ChildProcess> = Box::new(crate::cli::child::RecordExit::new(child, exit.clone()));
   let writer = writer::spawn_writer(stdin.0, stdin.1);
 
   let init_id = outgoing::next_request_id();
@@ -126,7 +130,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
     mirror,
     child,
     writer,
-    router: router::Router { servers, can_use_tool: spec.can_use_tool, dialogs: spec.dialogs },
+    router: router::Router { servers, can_use_tool: spec.can_use_tool, dialogs: spec.dialogs, allowed: spec.allowed_control_requests },
     host,
     cmd_rx,
     finished: finished::Finished::new(),
@@ -141,5 +145,5 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
   });
   drop(_entered);
   tokio::spawn(state.run(stdout).instrument(span));
-  Ok(Started { handle: SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id, initialize, abort_now }, messages })
+  Ok(Started { handle: SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id, initialize, abort_now, exit }, messages })
 }

@@ -23,6 +23,8 @@ pub(crate) struct Router {
   pub servers: HashMap<String, Arc<McpServerDef>>,
   pub can_use_tool: bool,
   pub dialogs: Dialogs,
+  /// `allowedControlRequests`: the subtypes this host serves (`None`: all).
+  pub allowed: Option<Vec<String>>,
 }
 
 /// Which of the dialog callbacks (`onElicitation`, `onUserDialog`) the host has.
@@ -114,6 +116,9 @@ impl Router {
       Err(e) => return Route::Reply(error_response(request_id, &format!("Malformed control request: {e}"), None)),
     };
     tracing::debug!(request_id = %request_id, subtype = %head.subtype, "control request");
+    if self.allowed.as_ref().is_some_and(|a| !a.iter().any(|s| *s == head.subtype)) {
+      return Route::Reply(error_response(request_id, "Control request not allowed by this host", None));
+    }
     match head.subtype.as_ref() {
       "mcp_message" => self.mcp_message(request_id, head),
       "can_use_tool" if !self.can_use_tool => {
@@ -343,6 +348,28 @@ mod tests {
     let input = RawValue::from_string(r#"{"name":"Alice"}"#.into()).unwrap();
     let id = RawValue::from_string(r#""toolu_1""#.into()).unwrap();
     serde_json::from_str(&permission_answer(result, &input, Some(&id))).unwrap()
+  }
+
+  #[test]
+  fn subtypes_outside_allowed_control_requests_are_refused() {
+    let raw = |s: &str| RawValue::from_string(s.to_string()).unwrap();
+    let router = |allowed: Option<Vec<String>>| Router { servers: HashMap::new(), can_use_tool: true, dialogs: Dialogs::default(), allowed };
+    let only = router(Some(vec!["can_use_tool".into()]));
+    let hook = raw(r#"{"subtype":"hook_callback","callback_id":"h0","input":{}}"#);
+    match only.route("r1", hook.clone()) {
+      Route::Reply(line) => {
+        let v: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["response"]["subtype"], "error");
+        assert_eq!(v["response"]["request_id"], "r1");
+        assert_eq!(v["response"]["error"], "Control request not allowed by this host");
+      }
+      other => panic!("{other:?}"),
+    }
+    let ask = raw(r#"{"subtype":"can_use_tool","tool_name":"T","input":{}}"#);
+    assert!(matches!(only.route("r2", ask), Route::Call { kind: CallKind::CanUseTool, .. }));
+    assert!(matches!(router(None).route("r3", hook.clone()), Route::Call { kind: CallKind::Hook, .. }));
+    // An empty list serves nothing.
+    assert!(matches!(router(Some(vec![])).route("r4", hook), Route::Reply(_)));
   }
 
   #[test]

@@ -53,7 +53,7 @@ pub use config::{LaunchSpec, QueryConfig};
 pub use host::{hold_answers, release_answers, Call, CallKind, CallResult, Host, Reply};
 pub use process::{ProcessEvent, ProcessFeed, ProcessSink};
 pub use server::{ServerAction, ServerDef};
-pub use session::{AbortHandle, Chunk, MessageQueue, Session};
+pub use session::{AbortHandle, Chunk, MessageQueue, ProcessExit, Session};
 pub use sessions::{is_project_dir_name, is_session_id, new_uuid, project_folder_name, sessions_call, SessionsFailure};
 
 use crate::error::{Error, Result};
@@ -149,6 +149,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started> {
     servers,
     prompt: spec.prompt,
     can_use_tool: o.can_use_tool,
+    allowed_control_requests: o.allowed_control_requests.clone(),
     dialogs: core::Dialogs { elicitation: o.on_elicitation, user_dialog: o.on_user_dialog },
     forward_stderr: spec.forward_stderr,
     initialize_timeout: o.initialize_timeout_ms.map(Duration::from_millis).unwrap_or(core::DEFAULT_INITIALIZE_TIMEOUT),

@@ -94,6 +94,22 @@ impl Session {
   pub fn ended(&self) -> impl Future<Output = ()> + Send + 'static {
     self.0.ended()
   }
+
+  /// How the CLI process ended, once it has (known when [`ended`](Self::ended) resolves,
+  /// unless the exit status could not be read); `None` before.
+  pub fn exit(&self) -> Option<ProcessExit> {
+    self.0.exit().map(|e| ProcessExit { code: e.code, signal: e.signal.map(agent_core::cli::signal::name) })
+  }
+}
+
+/// How the CLI process ended: its exit code, or the signal that ended it (Node's name for it,
+/// `SIGKILL`), as Node's `exit` event reports them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProcessExit {
+  /// The exit code (`None` when a signal ended the process).
+  pub code: Option<i32>,
+  /// The signal that ended it (`None` when it exited by itself).
+  pub signal: Option<String>,
 }
 
 impl std::fmt::Debug for Session {

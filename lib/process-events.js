@@ -1,0 +1,35 @@
+'use strict'
+// `onProcessSpawned(pid, { spawnSyncMs })` and `onProcessExit(code)`: options the official SDK
+// reads (0.3.330 and 0.3.332) though its Options type does not name them, called for a CLI it
+// spawns itself (not for one the app starts through spawnClaudeCodeProcess). `code` is Node's
+// `exit` event code: `null` when a signal ended the process. A callback that throws (or rejects)
+// is logged when debugging is on, never fatal, as in the official.
+const { debugLog } = require('./notices')
+
+function safely(fn, args, options, name) {
+  try {
+    const r = fn(...args)
+    if (r && typeof r.then === 'function') r.then(undefined, (e) => debugLog(options, 'warn', `${name} threw: ${describe(e)}`))
+  } catch (e) {
+    debugLog(options, 'warn', `${name} threw: ${describe(e)}`)
+  }
+}
+
+function describe(e) {
+  try { return e instanceof Error ? e.message : String(e) } catch { return 'an unprintable value' }
+}
+
+/** Reports the spawn of `session`'s CLI and, later, its exit, to the app's callbacks. */
+function watchProcess(session, options, spawnSyncMs) {
+  const { onProcessSpawned, onProcessExit } = options
+  const pid = session.pid
+  if (typeof onProcessSpawned === 'function' && pid != null) safely(onProcessSpawned, [pid, { spawnSyncMs }], options, 'onProcessSpawned')
+  if (typeof onProcessExit === 'function') {
+    session.ended().then(() => {
+      const exit = session.exitInfo()
+      safely(onProcessExit, [exit && exit.code != null ? exit.code : null], options, 'onProcessExit')
+    }, () => {})
+  }
+}
+
+module.exports = { watchProcess }
