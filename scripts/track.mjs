@@ -18,8 +18,9 @@
 //              name whether the types are structurally the same, down to the member that differs
 //              (scripts/track/declarations.mjs, with tsc)
 //   [runtime] / [constant]  the exports of each entry point, and every exported non-function value
-//   [option]   the keys of `options` the official's query() reads against those ours knows
-//              (lib/option-keys.js; for a folder without it, the keys its query() reads)
+//   [option]   the keys of `options` the official's query() reads (or its Options type declares)
+//              against those ours knows (lib/option-keys.js; for a folder without it, the keys its
+//              query() reads and its Options declares)
 //   [control]  control-request subtypes each sends to the CLI and handles from it
 //   [env]      the environment query() gives the CLI process, beyond the caller's own
 import fs from 'node:fs'
@@ -60,6 +61,13 @@ function knownOptionKeys(dir) {
   if (!fs.existsSync(file)) return null
   const { KNOWN, NOT_IMPLEMENTED } = createRequire(file)(file)
   return { known: new Set(KNOWN), notImplemented: new Set(NOT_IMPLEMENTED ?? []) }
+}
+
+/** The keys of the `Options` type a declaration file declares (members of its top-level object). */
+function declaredOptionKeys(typesFile) {
+  if (!typesFile) return new Set()
+  const m = /^export declare (?:type Options = |interface Options )\{\n([\s\S]*?)^\}/m.exec(fs.readFileSync(typesFile, 'utf8').replace(/\r\n/g, '\n'))
+  return new Set(m ? [...m[1].matchAll(/^ {4}(?:readonly )?([A-Za-z_$][\w$]*)\??:/gm)].map((k) => k[1]) : [])
 }
 
 const core = (v) => String(v).split(/[-+]/)[0]
@@ -105,14 +113,19 @@ export async function track({ officialDir, oursDir }) {
     if (oQuery && nQuery) {
       if (oQuery.error) lines.push(`option: the official's query() failed against the fake CLI (${oQuery.error.split('\n')[0]})`)
       if (nQuery.error) lines.push(`option: our query() failed against the fake CLI (${nQuery.error.split('\n')[0]})`)
+      // The official's keys: those its query() read in the probe, and those its Options type
+      // declares (some are read only on paths the probe does not take, e.g. a resume).
       const read = new Set(oQuery.optionKeysRead)
-      const known = oursKeys ? oursKeys.known : new Set(nQuery.optionKeysRead)
-      const where = oursKeys ? 'lib/option-keys.js' : "its query()"
-      for (const k of [...read].sort()) {
-        if (!known.has(k)) lines.push(`option ${k}: read by the official's query(); ours does not know it (${where})`)
-        else if (oursKeys?.notImplemented.has(k)) lines.push(`option ${k}: read by the official's query(); ours lists it as not implemented (lib/option-keys.js)`)
+      const declared = declaredOptionKeys(official.entries.get('.')?.types)
+      const officialKeys = new Set([...read, ...declared])
+      const known = oursKeys ? oursKeys.known : new Set([...nQuery.optionKeysRead, ...declaredOptionKeys(ours.entries.get('.')?.types)])
+      const where = oursKeys ? 'lib/option-keys.js' : 'its query() and Options'
+      const how = (k) => (read.has(k) ? "read by the official's query()" : "declared in the official's Options")
+      for (const k of [...officialKeys].sort()) {
+        if (!known.has(k)) lines.push(`option ${k}: ${how(k)}; ours does not know it (${where})`)
+        else if (oursKeys?.notImplemented.has(k)) lines.push(`option ${k}: ${how(k)}; ours lists it as not implemented (lib/option-keys.js)`)
       }
-      for (const k of [...known].sort()) if (!read.has(k)) lines.push(`option ${k}: known to ours (${where}); the official's query() does not read it`)
+      for (const k of [...known].sort()) if (!officialKeys.has(k)) lines.push(`option ${k}: known to ours (${where}); the official neither reads nor declares it`)
       lines.push(...compareEnv(childEnvDefaults(oQuery.env, env, path.join(scratch, 'official')), childEnvDefaults(nQuery.env, env, path.join(scratch, 'ours'))))
     }
 

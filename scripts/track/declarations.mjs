@@ -135,8 +135,10 @@ async function comparePairs(root, pairs) {
         const kind = keyName(r.kind ?? '')
         if (node.depth === 0) differing.add(node.label)
         if (kind === 'list' || kind === 'union') {
-          let a = unionItems(r.onlyOfficial)
-          let b = unionItems(r.onlyOurs)
+          // A paired member that tsc prints as the pairing's alias is shown as the parent saw it.
+          const named = (side) => (x) => (node.paired && x.startsWith('Unmatched<') ? node.paired[side] : x)
+          let a = unionItems(r.onlyOfficial).map(named('official'))
+          let b = unionItems(r.onlyOurs).map(named('ours'))
           // An item on both sides is a member whose type changed (a named type: reported by name).
           const changed = a.filter((x) => b.includes(x))
           a = a.filter((x) => !changed.includes(x))
@@ -145,7 +147,7 @@ async function comparePairs(root, pairs) {
           if (a.length === 1 && b.length === 1 && node.depth < MAX_DEPTH && !node.paired) {
             // One member each: the same member, changed; followed down.
             const el = kind === 'list' ? (e) => `(${e})[number]` : (e) => e
-            next.push({ ...node, paired: true, official: `Unmatched<${el(node.official)}, ${el(node.ours)}>`, ours: `Unmatched<${el(node.ours)}, ${el(node.official)}>`, depth: node.depth + 1, parent: node, label: `${node.label} (${kind === 'list' ? 'an item' : 'a member'})` })
+            next.push({ ...node, paired: { official: a[0], ours: b[0] }, official: `Unmatched<${el(node.official)}, ${el(node.ours)}>`, ours: `Unmatched<${el(node.ours)}, ${el(node.official)}>`, depth: node.depth + 1, parent: node, label: `${node.label} (${kind === 'list' ? 'an item' : 'a member'})` })
           } else {
             if (a.length) say(node, `: official has ${a.map(shorten).join(' | ')}; ours does not`)
             if (b.length) say(node, `: ours has ${b.map(shorten).join(' | ')}; official does not`)

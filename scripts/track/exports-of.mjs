@@ -42,7 +42,7 @@ function resolveSpecifier(from, spec) {
 
 /** Top-level text only: nested `export`s of namespaces (indented) are not the file's. */
 function topLevel(text) {
-  return text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/^\s*\/\/.*$/gm, '')
+  return text.replace(/\r\n/g, '\n').replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/^\s*\/\/.*$/gm, '')
 }
 
 /**
