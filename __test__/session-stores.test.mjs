@@ -158,6 +158,26 @@ function joinedStore() {
   }
 }
 
+// Two store objects (two workers) taking turns on one session: each one's remembered summary
+// goes stale when the other writes, and every batch must still be folded in.
+for (const [name, make] of [['PostgresSessionStore', () => postgresStore().then((s) => [s, new PostgresSessionStore({ pool, tableName: tables.at(-1) })])], ['RedisSessionStore', () => redisStore().then((s) => [s, new RedisSessionStore({ client: redis, prefix: `test-${RUN}-${prefixes - 1}` })])], ['S3SessionStore', () => s3Store().then((s) => [s, new S3SessionStore({ bucket: servers.s3.bucket, prefix: `test-${RUN}/${prefixes - 1}`, client: s3 })])]]) {
+  test(`${name}: two writers taking turns on one session: every batch in the entries and the summary`, async () => {
+    const [a, b] = await make()
+    const key = { projectKey: 'p', sessionId: 's' }
+    const batches = [
+      [{ type: 'user', uuid: 'u1', message: { role: 'user', content: 'hello' } }],
+      [{ type: 'custom-title', customTitle: 'first' }],
+      [{ type: 'tag', tag: 'x' }],
+      [{ type: 'custom-title', customTitle: 'second' }],
+      [{ type: 'x', gitBranch: 'dev' }],
+    ]
+    for (const [i, batch] of batches.entries()) await (i % 2 ? b : a).append(key, batch)
+    assert.deepEqual(await a.load(key), batches.flat())
+    const [summary] = await b.listSessionSummaries('p')
+    assert.deepEqual({ ...summary.data }, { isSidechain: false, firstPrompt: 'hello', firstPromptLocked: true, customTitle: 'second', tag: 'x', gitBranch: 'dev' })
+  })
+}
+
 describe('PostgresSessionStore', () => {
   test('rejects bad options with a clear error', () => {
     assert.throws(() => new PostgresSessionStore({}), /options\.pool must be a pg Pool/)
@@ -183,16 +203,19 @@ describe('PostgresSessionStore', () => {
     assert.deepEqual(await stores[2].load({ projectKey: 'p', sessionId: 's' }), [{ type: 'a' }])
   })
 
-  test('an append is all or nothing: a failure in its last statement leaves none of its rows', async () => {
+  test('an append is all or nothing: a failure at its 2,401st row leaves none of its rows', async () => {
     const store = await postgresStore()
     const t = tables.at(-1)
     await pool.query(`CREATE FUNCTION ${t}_poison() RETURNS trigger AS $$ BEGIN IF NEW.entry::jsonb->>'type' = 'poison' THEN RAISE EXCEPTION 'poisoned entry'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`)
     await pool.query(`CREATE TRIGGER poison BEFORE INSERT ON ${t} FOR EACH ROW EXECUTE FUNCTION ${t}_poison()`)
     const key = { projectKey: 'p', sessionId: 's' }
     await store.append(key, [{ type: 'before' }])
-    // 2,500 entries: three INSERT statements; the poison is in the third.
+    // 2,500 entries, the poison near the end; the session's summary is known (the one-statement path).
     const batch = Array.from({ length: 2500 }, (_, i) => ({ type: i === 2400 ? 'poison' : 'e', i }))
     await assert.rejects(store.append(key, batch), /poisoned entry/)
+    assert.deepEqual(await store.load(key), [{ type: 'before' }])
+    // A store object that has not written the session takes the transaction path.
+    await assert.rejects(new PostgresSessionStore({ pool, tableName: t }).append(key, batch), /poisoned entry/)
     assert.deepEqual(await store.load(key), [{ type: 'before' }])
     assert.equal((await store.listSessionSummaries('p'))[0].data.firstPrompt, undefined)
   })

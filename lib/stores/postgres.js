@@ -4,50 +4,29 @@
 // `ensureSchema()`). One row per entry, ordered by a BIGSERIAL id; its table is the reference
 // adapter's (a table it wrote is read as is), plus a `uuid` column that makes a replayed entry
 // (a retried append, an import run twice) a no-op, and a `<table>_summaries` table that
-// listSessions and listSessionSummaries read. An append is one transaction: all of its entries
-// and the session's summary, or nothing.
+// listSessions and listSessionSummaries read. An append is all of its entries and the session's
+// summary, or nothing: one statement when the summary is the one this store last wrote (the
+// usual case: one writer per session), else a transaction that folds it under a row lock.
 const { foldSessionSummary } = require('../session-summary')
 const { checkKey, checkProjectKey, serializeEntries, parseEntry } = require('./common')
 
 const NAME = 'PostgresSessionStore'
-/** Rows per INSERT statement (5 parameters each, 3 shared: far below Postgres's 65,535). */
-const ROWS_PER_INSERT = 1000
-/** Bytes of entry text per INSERT statement. */
-const BYTES_PER_INSERT = 8 << 20
+/** Summaries this store last wrote, kept to skip reading them back (per store, at most this many). */
+const SUMMARY_CACHE = 10000
 
-/** The batch's rows in INSERT statements of bounded size: `[{ text, values }]`. */
-function insertStatements(table, key, lines, entries) {
-  const out = []
-  let rows = []
-  let bytes = 0
-  const flush = () => {
-    if (!rows.length) return
-    const values = [key.projectKey, key.sessionId, key.subpath ?? null]
-    const tuples = rows.map(([line, uuid]) => {
-      values.push(uuid, line)
-      return `($1, $2, $3, $${values.length - 1}, $${values.length})`
-    })
-    out.push({
-      text: `INSERT INTO ${table} (project_key, session_id, subpath, uuid, entry) VALUES ${tuples.join(', ')} ON CONFLICT (project_key, session_id, (COALESCE(subpath, '')), uuid) WHERE uuid IS NOT NULL DO NOTHING`,
-      values,
-    })
-    rows = []
-    bytes = 0
-  }
-  for (const [i, line] of lines.entries()) {
-    if (rows.length >= ROWS_PER_INSERT || (rows.length && bytes + line.length > BYTES_PER_INSERT)) flush()
-    const uuid = typeof entries[i].uuid === 'string' && entries[i].uuid !== '' ? entries[i].uuid : null
-    rows.push([line, uuid])
-    bytes += line.length
-  }
-  flush()
-  return out
+/** The entries' rows as one INSERT of two arrays, in order (ids follow the arrays' order). */
+function insertRows(table, where) {
+  return `INSERT INTO ${table} (project_key, session_id, subpath, uuid, entry)
+    SELECT $1, $2, $3, x.u, x.e::json FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS x(u, e, n) ${where} ORDER BY x.n
+    ON CONFLICT (project_key, session_id, (COALESCE(subpath, '')), uuid) WHERE uuid IS NOT NULL DO NOTHING`
 }
 
 class PostgresSessionStore {
   #pool
   #table
   #summaries
+  /** `project\0session` -> the summary's data as this store last wrote it: { text, data }. */
+  #known = new Map()
 
   /**
    * @param {{ pool: import('pg').Pool, tableName?: string }} options `tableName` (default
@@ -130,19 +109,46 @@ class PostgresSessionStore {
     checkKey(NAME, 'append', key)
     const lines = serializeEntries(NAME, key, entries)
     if (lines.length === 0) return
-    const statements = insertStatements(this.#table, key, lines, entries)
+    const uuids = entries.map((e) => (typeof e.uuid === 'string' && e.uuid !== '' ? e.uuid : null))
+    const rows = [key.projectKey, key.sessionId, key.subpath ?? null, uuids, lines]
+    // A subpath: one statement (atomic by itself).
+    if (key.subpath !== undefined) {
+      await this.#pool.query(insertRows(this.#table, ''), rows)
+      return
+    }
+    const s = this.#summaries
+    const id = `${key.projectKey}\0${key.sessionId}`
+    const known = this.#known.get(id)
+    if (known) {
+      // One statement: the entries and the summary, provided the summary is still the one this
+      // store wrote (else another writer appended meanwhile: the transaction below reads it).
+      const folded = JSON.stringify(foldSessionSummary({ sessionId: key.sessionId, mtime: 0, data: known.data }, key, entries).data)
+      const { rows: r } = await this.#pool.query(
+        `WITH up AS (UPDATE ${s} SET mtime = GREATEST(mtime + 1, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT), data = $6
+           WHERE project_key = $1 AND session_id = $2 AND data::text = $7 RETURNING 1),
+         ins AS (${insertRows(this.#table, 'WHERE EXISTS (SELECT 1 FROM up)')})
+         SELECT count(*)::int AS updated FROM up`,
+        [...rows, folded, known.text],
+      )
+      if (r[0].updated === 1) return this.#remember(id, folded)
+    }
     await this.#transaction(async (c) => {
-      for (const st of statements) await c.query(st.text, st.values)
-      if (key.subpath !== undefined) return
+      await c.query(insertRows(this.#table, ''), rows)
       // The session's summary, folded under the row's lock (concurrent appends queue here).
-      const s = this.#summaries
       await c.query(`INSERT INTO ${s} (project_key, session_id, mtime, data) VALUES ($1, $2, 0, '{}') ON CONFLICT DO NOTHING`, [key.projectKey, key.sessionId])
-      const { rows } = await c.query(`SELECT mtime, data::text AS data FROM ${s} WHERE project_key = $1 AND session_id = $2 FOR UPDATE`, [key.projectKey, key.sessionId])
-      const prevData = JSON.parse(rows[0].data)
-      const prev = Object.keys(prevData).length ? { sessionId: key.sessionId, mtime: Number(rows[0].mtime), data: prevData } : undefined
-      const folded = foldSessionSummary(prev, key, entries)
-      await c.query(`UPDATE ${s} SET mtime = GREATEST(mtime + 1, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT), data = $3 WHERE project_key = $1 AND session_id = $2`, [key.projectKey, key.sessionId, JSON.stringify(folded.data)])
-    })
+      const { rows: r } = await c.query(`SELECT data::text AS data FROM ${s} WHERE project_key = $1 AND session_id = $2 FOR UPDATE`, [key.projectKey, key.sessionId])
+      const prevData = JSON.parse(r[0].data)
+      const prev = Object.keys(prevData).length ? { sessionId: key.sessionId, mtime: 0, data: prevData } : undefined
+      const folded = JSON.stringify(foldSessionSummary(prev, key, entries).data)
+      await c.query(`UPDATE ${s} SET mtime = GREATEST(mtime + 1, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT), data = $3 WHERE project_key = $1 AND session_id = $2`, [key.projectKey, key.sessionId, folded])
+      return folded
+    }).then((folded) => this.#remember(id, folded))
+  }
+
+  #remember(id, text) {
+    this.#known.delete(id)
+    if (this.#known.size >= SUMMARY_CACHE) this.#known.delete(this.#known.keys().next().value)
+    this.#known.set(id, { text, data: JSON.parse(text) })
   }
 
   async load(key) {
@@ -173,6 +179,7 @@ class PostgresSessionStore {
       return
     }
     // The whole session: its transcript, every subpath and its summary, at once.
+    this.#known.delete(`${key.projectKey}\0${key.sessionId}`)
     await this.#transaction(async (c) => {
       await c.query(`DELETE FROM ${this.#table} WHERE project_key = $1 AND session_id = $2`, [key.projectKey, key.sessionId])
       await c.query(`DELETE FROM ${this.#summaries} WHERE project_key = $1 AND session_id = $2`, [key.projectKey, key.sessionId])

@@ -11,7 +11,8 @@
 //   {prefix}{P}:sessions    zset  session id -> mtime (ms, the server's clock)
 //   {prefix}{P}:summaries   hash  session id -> its summary's data (JSON)
 // An append is one Lua script (atomic: all of its entries, the indexes and the summary, or
-// nothing); the summary is folded here and written only if nobody changed it meanwhile.
+// nothing); the summary is folded here and written only if nobody changed it meanwhile (the one
+// this store last wrote is assumed, and read only when that is wrong). Needs Redis 6.2+.
 const crypto = require('crypto')
 const { foldSessionSummary } = require('../session-summary')
 const { encodePart, checkKey, checkProjectKey, serializeEntries, parseEntry } = require('./common')
@@ -21,6 +22,8 @@ const NAME = 'RedisSessionStore'
 const PAGE = 5000
 /** Tries of an append whose summary someone else changed meanwhile. */
 const CAS_TRIES = 50
+/** Summaries remembered per store. */
+const SUMMARY_CACHE = 10000
 
 // KEYS: list, uuid set, index (zset of sessions | set of subpaths), summaries hash (main only)
 // ARGV: 'main' | 'sub', member (session id | subpath), summary expected ('' = none), summary new,
@@ -31,13 +34,31 @@ if main then
   local cur = redis.call('HGET', KEYS[4], ARGV[2])
   if (cur or '') ~= ARGV[3] then return -1 end
 end
-local n = 0
+local uuids, fresh, seen = {}, {}, {}
 for i = 5, #ARGV, 2 do
-  if ARGV[i] == '' or redis.call('SADD', KEYS[2], ARGV[i]) == 1 then
-    redis.call('RPUSH', KEYS[1], ARGV[i + 1])
-    n = n + 1
+  if ARGV[i] ~= '' then uuids[#uuids + 1] = ARGV[i] end
+end
+local present = {}
+for i = 1, #uuids, 1000 do
+  local part = redis.call('SMISMEMBER', KEYS[2], unpack(uuids, i, math.min(i + 999, #uuids)))
+  for j = 1, #part do present[i + j - 1] = part[j] end
+end
+local k, added = 0, {}
+for i = 5, #ARGV, 2 do
+  local u = ARGV[i]
+  if u == '' then
+    fresh[#fresh + 1] = ARGV[i + 1]
+  else
+    k = k + 1
+    if present[k] == 0 and not seen[u] then
+      seen[u] = true
+      added[#added + 1] = u
+      fresh[#fresh + 1] = ARGV[i + 1]
+    end
   end
 end
+for i = 1, #added, 1000 do redis.call('SADD', KEYS[2], unpack(added, i, math.min(i + 999, #added))) end
+for i = 1, #fresh, 1000 do redis.call('RPUSH', KEYS[1], unpack(fresh, i, math.min(i + 999, #fresh))) end
 if main then
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -47,9 +68,8 @@ if main then
 else
   redis.call('SADD', KEYS[3], ARGV[2])
 end
-return n
+return #fresh
 `
-
 // A whole session, atomically: its lists and uuid sets (the subpaths' found in the script, each
 // percent-encoded as encodePart() does), its subpath set, index entry and summary.
 // KEYS: subpath set, main list, main uuid set, sessions zset, summaries hash
@@ -71,6 +91,8 @@ const SHA = new Map([[APPEND, sha1(APPEND)], [DELETE_SESSION, sha1(DELETE_SESSIO
 class RedisSessionStore {
   #client
   #prefix
+  /** `project\0session` -> the summary text this store last wrote (tried first as the expected one). */
+  #known = new Map()
 
   /** @param {{ client: import('ioredis').Redis, prefix?: string }} options */
   constructor(options) {
@@ -124,12 +146,21 @@ class RedisSessionStore {
       return
     }
     const summaries = this.#summaries(key.projectKey)
+    const id = `${key.projectKey}\0${key.sessionId}`
+    let cur = this.#known.get(id)
     for (let attempt = 0; attempt < CAS_TRIES; attempt++) {
-      const cur = (await this.#client.hget(summaries, key.sessionId)) ?? ''
+      // The summary this store last wrote is tried without reading it; a mismatch reads it.
+      if (cur === undefined) cur = (await this.#client.hget(summaries, key.sessionId)) ?? ''
       const prev = cur ? { sessionId: key.sessionId, mtime: 0, data: JSON.parse(cur) } : undefined
       const next = JSON.stringify(foldSessionSummary(prev, key, entries).data)
       const n = await this.#script(APPEND, [this.#list(key), this.#uuids(key), this.#sessions(key.projectKey), summaries], ['main', key.sessionId, cur, next, ...pairs])
-      if (Number(n) >= 0) return
+      if (Number(n) >= 0) {
+        this.#known.delete(id)
+        if (this.#known.size >= SUMMARY_CACHE) this.#known.delete(this.#known.keys().next().value)
+        this.#known.set(id, next)
+        return
+      }
+      cur = undefined
     }
     throw new Error(`${NAME}.append(): the summary of session ${JSON.stringify(key.sessionId)} kept changing under ${CAS_TRIES} tries (too many concurrent writers)`)
   }
@@ -169,6 +200,7 @@ class RedisSessionStore {
   async delete(key) {
     checkKey(NAME, 'delete', key)
     if (key.subpath === undefined) {
+      this.#known.delete(`${key.projectKey}\0${key.sessionId}`)
       const sid = encodePart(key.sessionId)
       const p = this.#project(key.projectKey)
       await this.#script(DELETE_SESSION, [this.#subkeys(key), this.#list(key), this.#uuids(key), this.#sessions(key.projectKey), this.#summaries(key.projectKey)], [key.sessionId, `${p}e:${sid}:`, `${p}u:${sid}:`])

@@ -21,6 +21,8 @@ const SUMMARY = 'summary.json'
 const LOAD_CONCURRENCY = 16
 /** Tries of a summary write that lost a race. */
 const CAS_TRIES = 50
+/** Summaries remembered per store. */
+const SUMMARY_CACHE = 10000
 
 let s3lib
 function s3() {
@@ -55,6 +57,8 @@ class S3SessionStore {
   #bucket
   #prefix
   #client
+  /** `project\0session` -> { etag, prev }: the summary this store last wrote. */
+  #known = new Map()
 
   /** @param {{ bucket: string, prefix?: string, client: import('@aws-sdk/client-s3').S3Client }} options */
   constructor(options) {
@@ -129,25 +133,32 @@ class S3SessionStore {
   async #foldSummary(key, entries) {
     const { PutObjectCommand } = s3()
     const objectKey = this.#sessionPrefix(key) + SUMMARY
+    const id = `${key.projectKey}\0${key.sessionId}`
+    // The summary this store last wrote (and its ETag) is tried without reading it.
+    let known = this.#known.get(id)
     for (let attempt = 0; attempt < CAS_TRIES; attempt++) {
-      let prev
-      let etag
-      try {
-        const got = await this.#get(objectKey)
-        etag = got.etag
-        const stored = JSON.parse(got.text)
-        prev = { sessionId: key.sessionId, mtime: stored.mtime, data: stored.data }
-      } catch (e) {
-        if (!isMissing(e)) throw e
+      if (!known) {
+        known = { etag: undefined, prev: undefined }
+        try {
+          const got = await this.#get(objectKey)
+          const stored = JSON.parse(got.text)
+          known = { etag: got.etag, prev: { sessionId: key.sessionId, mtime: stored.mtime, data: stored.data } }
+        } catch (e) {
+          if (!isMissing(e)) throw e
+        }
       }
-      const mtime = Math.max(monotonicMs(), (prev?.mtime ?? 0) + 1)
-      const next = foldSessionSummary(prev, key, entries, { mtime })
-      const condition = etag ? { IfMatch: etag } : { IfNoneMatch: '*' }
+      const mtime = Math.max(monotonicMs(), (known.prev?.mtime ?? 0) + 1)
+      const next = foldSessionSummary(known.prev, key, entries, { mtime })
+      const condition = known.etag ? { IfMatch: known.etag } : { IfNoneMatch: '*' }
       try {
-        await this.#client.send(new PutObjectCommand({ Bucket: this.#bucket, Key: objectKey, Body: JSON.stringify({ mtime: next.mtime, data: next.data }), ContentType: 'application/json', ...condition }))
+        const put = await this.#client.send(new PutObjectCommand({ Bucket: this.#bucket, Key: objectKey, Body: JSON.stringify({ mtime: next.mtime, data: next.data }), ContentType: 'application/json', ...condition }))
+        this.#known.delete(id)
+        if (this.#known.size >= SUMMARY_CACHE) this.#known.delete(this.#known.keys().next().value)
+        if (put.ETag) this.#known.set(id, { etag: put.ETag, prev: next })
         return
       } catch (e) {
         if (!isPrecondition(e)) throw e
+        known = undefined
       }
     }
     throw new Error(`${NAME}.append(): the summary of session ${JSON.stringify(key.sessionId)} kept changing under ${CAS_TRIES} tries (too many concurrent writers)`)
@@ -221,6 +232,7 @@ class S3SessionStore {
 
   async delete(key) {
     checkKey(NAME, 'delete', key)
+    if (key.subpath === undefined) this.#known.delete(`${key.projectKey}\0${key.sessionId}`)
     const { DeleteObjectsCommand } = s3()
     // A subpath: its own parts only; the session: everything under it, subpaths included.
     const prefix = this.#keyPrefix(key)
