@@ -198,7 +198,9 @@ async function comparePairs(root, pairs) {
     for (const f of findings) {
       const top = topOf(f.node)
       if (f.weak && said.has(top)) continue
-      if (f.item !== undefined && differing.has(f.item)) { said.add(top); continue }
+      // A member the same on both sides as printed differs inside a named type it uses: when
+      // that type is a differing exported name, its own lines say how.
+      if (f.item !== undefined && [...f.item.matchAll(/[A-Za-z_$][\w$]*/g)].some((w) => differing.has(w[0]))) { said.add(top); continue }
       if (f.node.depth > 0 && seen.has(f.text)) { said.add(top); continue }
       seen.add(f.text)
       said.add(top)
