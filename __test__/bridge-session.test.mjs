@@ -48,19 +48,21 @@ function summary(log) {
 // Runs `script(pkg, fake, record)` for each package against its own fake (routes, or a function
 // making fresh routes for each run); compares summaries and what was recorded.
 async function sideBySide(routes, script) {
-  const out = {}
-  for (const [name, pkg] of Object.entries(PACKAGES)) {
+  // Both packages at once, each against its own fake.
+  const runs = await Promise.all(Object.entries(PACKAGES).map(async ([name, pkg]) => {
     const fake = await startBridgeFake(typeof routes === 'function' ? routes() : routes)
     const records = []
     const record = (...x) => records.push(normalizeBody(x))
     try {
       await script(pkg, fake, record)
       await sleep(150)
-      out[name] = { summary: summary(fake.log), records }
+      return [name, { summary: summary(fake.log), records }]
     } finally {
       await fake.close()
     }
-  }
+  }))
+  const out = Object.fromEntries(runs)
+  // BRIDGE_DUMP=/tmp/x writes both sides' summaries (/tmp/x-ours.json, /tmp/x-official.json) to diff.
   if (process.env.BRIDGE_DUMP) for (const n of ['ours', 'official']) (await import('node:fs')).writeFileSync(`${process.env.BRIDGE_DUMP}-${n}.json`, JSON.stringify(out[n], null, 1))
   assert.deepStrictEqual(out.ours.summary, out.official.summary, 'requests')
   assert.deepStrictEqual(out.ours.records, out.official.records, 'callbacks and results')
@@ -160,11 +162,10 @@ test('attach: a known epoch skips the register; initialSequenceNum resumes the s
 })
 
 test('attach: register failures throw; init refused closes 4091', async () => {
-  for (const answer of [{ status: 500, body: {} }, { status: 400, body: { error: 'nope' } }, { status: 200, body: { worker_epoch: 'x' } }, { status: 200, raw: 'garbage' }]) {
-    await sideBySide({ answer: (e) => (e.path.endsWith('/register') ? answer : undefined) }, async (pkg, fake, record) => {
+  await Promise.all([{ status: 500, body: {} }, { status: 400, body: { error: 'nope' } }, { status: 200, body: { worker_epoch: 'x' } }, { status: 200, raw: 'garbage' }].map((answer) =>
+    sideBySide({ answer: (e) => (e.path.endsWith('/register') ? answer : undefined) }, async (pkg, fake, record) => {
       await pkg.attachBridgeSession({ sessionId: 'cse_f', ingressToken: 'jwt', apiBaseUrl: fake.url }).then(() => record('attached'), (err) => record('threw', err.message))
-    })
-  }
+    })))
   await sideBySide({ answer: (e) => (e.method === 'PUT' && e.path.endsWith('/worker') ? { status: 400, body: {} } : undefined) }, async (pkg, fake, record) => {
     let closed
     const h = await pkg.attachBridgeSession({ sessionId: 'cse_f', ingressToken: 'jwt', apiBaseUrl: fake.url, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
@@ -176,14 +177,13 @@ test('attach: register failures throw; init refused closes 4091', async () => {
 })
 
 test('attach: the stream closes for good on 401/403/404, and a 409 on a write closes 4090', async () => {
-  for (const status of [401, 403, 404]) {
-    await sideBySide({ answer: (e) => (e.path.endsWith('/stream') ? { status, body: {} } : undefined) }, async (pkg, fake, record) => {
+  await Promise.all([401, 403, 404].map((status) =>
+    sideBySide({ answer: (e) => (e.path.endsWith('/stream') ? { status, body: {} } : undefined) }, async (pkg, fake, record) => {
       const h = await pkg.attachBridgeSession({ sessionId: 'cse_c', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record) })
       await until('stream request', () => fake.log.some((e) => e.path.endsWith('/stream')))
       await sleep(200)
       h.close()
-    })
-  }
+    })))
   await sideBySide({ answer: (e) => (e.path.endsWith('/worker/events') ? { status: 409, body: { error: { reason: 'superseded_by_worker' } } } : undefined) }, async (pkg, fake, record) => {
     const h = await pkg.attachBridgeSession({ sessionId: 'cse_c', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record) })
     await until('connected', () => h.isConnected())
@@ -278,14 +278,13 @@ test('attach: failed uploads are retried; the stream retries a 5xx', async () =>
 })
 
 test('attach: three 404s or ten refused credentials in a row end the worker (4090)', async () => {
-  for (const status of [404, 401]) {
-    await sideBySide({ answer: (e) => (e.path.endsWith('/heartbeat') ? { status, body: {} } : undefined) }, async (pkg, fake, record) => {
+  await Promise.all([404, 401].map((status) =>
+    sideBySide({ answer: (e) => (e.path.endsWith('/heartbeat') ? { status, body: {} } : undefined) }, async (pkg, fake, record) => {
       let closed
       const h = await pkg.attachBridgeSession({ sessionId: 'cse_w', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 6, heartbeatIntervalMs: 30, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
       await until('close', () => closed !== undefined, 5000)
       h.close()
-    })
-  }
+    })))
 })
 
 test('bad input: clear errors naming the option', async () => {
