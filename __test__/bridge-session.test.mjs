@@ -287,6 +287,16 @@ test('attach: three 404s or ten refused credentials in a row end the worker (409
     })))
 })
 
+test('attach: the heartbeat interval the service advises replaces the seed', async () => {
+  await sideBySide({ answer: (e) => (e.path.endsWith('/heartbeat') ? { status: 200, body: { heartbeat_interval_seconds: 1 } } : undefined) }, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_h', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 3, heartbeatIntervalMs: 100, ...callbacks(record) })
+    await until('first beat', () => fake.log.some((e) => e.path.endsWith('/heartbeat')))
+    await sleep(700)
+    record('beats', fake.log.filter((e) => e.path.endsWith('/heartbeat')).length)
+    h.close()
+  })
+})
+
 test('bad input: clear errors naming the option', async () => {
   await assert.rejects(ours.attachBridgeSession(), /attachBridgeSession: options must be an object/)
   await assert.rejects(ours.attachBridgeSession({ ingressToken: 't', apiBaseUrl: 'http://127.0.0.1:1' }), /sessionId must be a string, got undefined/)

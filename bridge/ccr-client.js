@@ -14,6 +14,8 @@ const { debug } = require('./debug.js')
 
 const REQUEST_TIMEOUT_MS = 10000
 const HEARTBEAT_INTERVAL_MS = 20000
+const MIN_ADVISED_INTERVAL_MS = 10000
+const MAX_ADVISED_INTERVAL_MS = 300000
 const GOODBYE_TIMEOUT_MS = 2000
 const INIT_ATTEMPTS = 10
 const STATE_READ_BOUND_MS = 10000
@@ -154,10 +156,22 @@ class CcrClient {
     this.heartbeatInFlight = true
     try {
       const timeoutMs = Math.max(5000, Math.min(15000, this.heartbeatIntervalMs - 5000))
-      await this.request('post', '/worker/heartbeat', { session_id: this.sessionId, worker_epoch: this.workerEpoch }, { timeoutMs, parse: true })
+      const r = await this.request('post', '/worker/heartbeat', { session_id: this.sessionId, worker_epoch: this.workerEpoch }, { timeoutMs, parse: true })
+      if (r.ok) this.takeUpAdvisedInterval(r.data?.heartbeat_interval_seconds)
     } finally {
       this.heartbeatInFlight = false
     }
+  }
+
+  // The service's heartbeat_interval_seconds replaces the interval (10 s to 5 min); a shorter one
+  // takes effect at once, a longer one from the next beat.
+  takeUpAdvisedInterval(seconds) {
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0 || this.closed) return
+    const next = Math.min(Math.max(seconds * 1000, MIN_ADVISED_INTERVAL_MS), MAX_ADVISED_INTERVAL_MS)
+    if (next === this.heartbeatIntervalMs) return
+    const shorter = next < this.heartbeatIntervalMs
+    this.heartbeatIntervalMs = next
+    if (shorter && this.heartbeatTimer !== null) this.startHeartbeat()
   }
 
   async sendEvents(batch, { attempt }) {
