@@ -297,6 +297,24 @@ test('attach: the heartbeat interval the service advises replaces the seed', asy
   })
 })
 
+test("attach: a 429's Retry-After sets when an upload is retried", async () => {
+  const routes = () => {
+    let left = 1
+    return { answer: (e) => (e.path.endsWith('/worker/events') && left-- > 0 ? { status: 429, body: {}, headers: { 'retry-after': '2' } } : undefined) }
+  }
+  await sideBySide(routes, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_q', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 3, ...callbacks(record) })
+    await until('connected', () => h.isConnected())
+    h.write({ type: 'assistant', uuid: 'q1', message: { role: 'assistant', content: [] } })
+    await until('first try', () => fake.log.some((e) => e.path.endsWith('/worker/events')))
+    const first = Date.now()
+    await until('retry', () => fake.log.filter((e) => e.path.endsWith('/worker/events')).length === 2, 5000)
+    record('waited about 2 s', Date.now() - first >= 1900)
+    await until('stream', () => fake.streams.size === 1)
+    h.close()
+  })
+})
+
 test('bad input: clear errors naming the option', async () => {
   await assert.rejects(ours.attachBridgeSession(), /attachBridgeSession: options must be an object/)
   await assert.rejects(ours.attachBridgeSession({ ingressToken: 't', apiBaseUrl: 'http://127.0.0.1:1' }), /sessionId must be a string, got undefined/)

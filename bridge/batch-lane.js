@@ -1,11 +1,19 @@
 'use strict'
 // One upload lane of a worker: items queue up and leave in batches, one request at a time, in
 // order. A batch the service refuses for good is dropped; any other failure is retried
-// (500 ms doubling to 30 s, plus up to 500 ms). Closing keeps what was not delivered when asked,
+// (500 ms doubling to 30 s, or the service's Retry-After, plus up to 500 ms). Closing keeps what was not delivered when asked,
 // so that a rebuilt transport can send it.
 const { additiveBackoff } = require('./backoff.js')
 
 class PermanentFailure extends Error {}
+
+// A failure to retry, after the service's Retry-After when it gave one.
+class RetryableFailure extends Error {
+  constructor(message, retryAfterMs) {
+    super(message)
+    this.retryAfterMs = retryAfterMs
+  }
+}
 
 class BatchLane {
   // send(batch, { attempt: 'first' | 'resend' }) resolves when delivered, rejects with
@@ -47,7 +55,7 @@ class BatchLane {
           if (err instanceof PermanentFailure || this.closed) break
           await new Promise((resolve) => {
             this.wakeRetry = resolve
-            this.timer = setTimeout(resolve, additiveBackoff(attempt, this.baseDelayMs, this.maxDelayMs, this.jitterMs))
+            this.timer = setTimeout(resolve, this.retryDelay(attempt, err?.retryAfterMs))
           })
           this.timer = null
           this.wakeRetry = null
@@ -59,6 +67,12 @@ class BatchLane {
     this.inFlight = null
     const waiters = this.idleWaiters.splice(0)
     for (const resolve of waiters) resolve()
+  }
+
+  // The service's Retry-After (kept within base..max) when it gave one, else the backoff.
+  retryDelay(attempt, retryAfterMs) {
+    if (retryAfterMs !== undefined && Number.isFinite(retryAfterMs)) return Math.max(this.baseDelayMs, Math.min(retryAfterMs, this.maxDelayMs)) + Math.random() * this.jitterMs
+    return additiveBackoff(attempt, this.baseDelayMs, this.maxDelayMs, this.jitterMs)
   }
 
   // Resolves once everything queued so far has left (or the lane closed).
@@ -94,4 +108,4 @@ class BatchLane {
   }
 }
 
-module.exports = { BatchLane, PermanentFailure }
+module.exports = { BatchLane, PermanentFailure, RetryableFailure }

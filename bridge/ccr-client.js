@@ -7,7 +7,7 @@
 // ends the worker with onEpochMismatch.
 const { randomUUID } = require('node:crypto')
 const { workerHeaders } = require('./headers.js')
-const { BatchLane, PermanentFailure } = require('./batch-lane.js')
+const { BatchLane, PermanentFailure, RetryableFailure } = require('./batch-lane.js')
 const { WorkerStateLane } = require('./worker-state-lane.js')
 const { additiveBackoff, sleep } = require('./backoff.js')
 const { debug } = require('./debug.js')
@@ -109,6 +109,10 @@ class CcrClient {
     if (res.status === 409) this.escalate(typeof conflictReason === 'string' ? conflictReason : 'epoch_conflict')
     if (res.status === 404 && countsTowardEscalation && path !== '/worker/event-batch' && ++this.notFound >= NOT_FOUND_LIMIT) this.escalate('session_not_found')
     if ((res.status === 401 || res.status === 403) && countsTowardEscalation && ++this.authFailures >= AUTH_FAILURE_LIMIT) this.escalate('auth_exhausted')
+    if (res.status === 429) {
+      const seconds = parseInt(res.headers.get('retry-after') ?? '', 10)
+      if (!Number.isNaN(seconds) && seconds >= 0) return { ok: false, status: res.status, reason: `http_${res.status}`, retryAfterMs: seconds * 1000 }
+    }
     return { ok: false, status: res.status, reason: `http_${res.status}` }
   }
 
@@ -180,7 +184,7 @@ class CcrClient {
     const r = await this.request('post', '/worker/events', { worker_epoch: this.workerEpoch, events: batch.map((e) => ({ payload: e.payload })) }, { uploadAttempt: attempt, parse: true })
     if (r.ok) return
     if (isRefusal(r.status)) throw new PermanentFailure(`client events refused (${r.status})`)
-    throw new Error(`client event POST failed (${r.reason})`)
+    throw new RetryableFailure(`client event POST failed (${r.reason})`, r.retryAfterMs)
   }
 
   async sendDelivery(batch) {
@@ -189,7 +193,7 @@ class CcrClient {
     const r = await this.request('post', '/worker/events/delivery', { worker_epoch: this.workerEpoch, updates: batch.map((u) => ({ event_id: u.eventId, status: u.status })) })
     if (r.ok) return
     if (isRefusal(r.status)) throw new PermanentFailure(`delivery refused (${r.status})`)
-    throw new Error(`delivery POST failed (${r.reason})`)
+    throw new RetryableFailure(`delivery POST failed (${r.reason})`, r.retryAfterMs)
   }
 
   // Every client event carries a uuid (the service dedupes resends by it).
