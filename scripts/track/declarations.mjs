@@ -175,6 +175,10 @@ async function comparePairs(root, pairs) {
           if (missing.length) say(node, `: ${missing.length === 1 ? 'member' : 'members'} ${missing.join(', ')} missing in ours`)
           if (extra.length) say(node, `: ${extra.length === 1 ? 'member' : 'members'} ${extra.join(', ')} only in ours`)
           for (const k of unionItems(r.optionality).map(keyName)) say(node, `.${k}: optional on one side only`)
+          if (r.values === 'false') {
+            if (node.depth + 1 > MAX_DEPTH) findings.push({ node: { ...node, label: `${node.label}[string]` }, text: ': differs', weak: true })
+            else child(`${node.label}[string]`, `(${node.official})[string]`, `(${node.ours})[string]`)
+          }
           for (const k of unionItems(r.differs).map(keyName)) {
             const label = `${node.label}.${k}`
             if (/^unique symbol$|^typeof /.test(k)) continue // Symbol.asyncIterator and the like: seen through the named types

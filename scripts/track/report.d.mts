@@ -33,5 +33,7 @@ export type Report<A, B> = Same<A, B> extends true ? never
       : [A, B] extends [(...a: infer PA) => infer RA, (...a: infer PB) => infer RB]
         ? { kind: 'function'; parameters: DifferingParameters<PA, PB>; lengths: [Len<PA>, Len<PB>]; returns: Same<RA, RB> }
         : [A, B] extends [object, object]
-          ? { kind: 'object'; missing: Eval<Exclude<Known<A>, Known<B>>>; extra: Eval<Exclude<Known<B>, Known<A>>>; differs: DifferingKeys<A, B>; optionality: OptionalityKeys<A, B> }
+          // With an index signature on both sides (a record), whether their values are the same too.
+          ? string extends keyof A & keyof B ? { kind: 'object'; values: Same<A[string & keyof A], B[string & keyof B]>; missing: Eval<Exclude<Known<A>, Known<B>>>; extra: Eval<Exclude<Known<B>, Known<A>>>; differs: DifferingKeys<A, B>; optionality: OptionalityKeys<A, B> }
+            : { kind: 'object'; values: true; missing: Eval<Exclude<Known<A>, Known<B>>>; extra: Eval<Exclude<Known<B>, Known<A>>>; differs: DifferingKeys<A, B>; optionality: OptionalityKeys<A, B> }
           : { kind: 'other'; official: A; ours: B }
