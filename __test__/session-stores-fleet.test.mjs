@@ -11,6 +11,7 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import readline from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -236,6 +237,104 @@ test('a corrupt stored entry: resume fails naming the session and the entry, and
   )
   assert.equal(model.allRequests.length, before, 'the CLI sent nothing')
   assert.ok(!fs.readdirSync(env.CLAUDE_CONFIG_DIR, { recursive: true }).some((f) => String(f).includes(sessionId)), 'nothing written for the session')
+})
+
+/** A TCP proxy in front of a port, that can be taken down (every connection cut, new ones refused) and up. */
+async function proxyTo(port) {
+  const sockets = new Set()
+  let server
+  const listen = (at) =>
+    new Promise((resolve) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(port, '127.0.0.1')
+        for (const [a, b] of [[client, upstream], [upstream, client]]) {
+          sockets.add(a)
+          a.on('error', () => b.destroy())
+          a.on('close', () => (sockets.delete(a), b.destroy()))
+          a.pipe(b)
+        }
+      })
+      server.listen(at, '127.0.0.1', () => resolve(server.address().port))
+    })
+  const proxyPort = await listen(0)
+  return {
+    port: proxyPort,
+    down: () => new Promise((resolve) => (server.close(() => resolve()), [...sockets].forEach((x) => x.destroy()))),
+    up: () => listen(proxyPort),
+    close: () => new Promise((resolve) => (server.close(() => resolve()), [...sockets].forEach((x) => x.destroy()))),
+  }
+}
+
+test('the database goes away mid-session and comes back: a short outage is bridged by the retries, a long one costs that batch only', { timeout: 120000 }, async () => {
+  const proxy = await proxyTo(new URL(server.url).port)
+  const url = new URL(server.url)
+  url.port = String(proxy.port)
+  const flakyPool = new pg.Pool({ connectionString: url.href, max: 2, connectionTimeoutMillis: 1000 })
+  flakyPool.on('error', () => {})
+  const flaky = new PostgresSessionStore({ pool: flakyPool, tableName: TABLE })
+  const acknowledged = []
+  // While the database is down: up again after the first failed append (turn two: the retries
+  // bridge it), or only after three (turn three: the batch is lost).
+  let phase = { failuresBeforeUp: 0, failures: 0 }
+  let upAgain
+  const sessionStore = {
+    ...bound(flaky),
+    async append(k, e) {
+      try {
+        await flaky.append(k, e)
+      } catch (err) {
+        if (++phase.failures === phase.failuresBeforeUp) proxy.up().then(upAgain)
+        throw err
+      }
+      acknowledged.push(...e.map((x) => x.uuid).filter(Boolean))
+    },
+  }
+  const outage = async (failuresBeforeUp) => {
+    await proxy.down()
+    phase = { failuresBeforeUp, failures: 0 }
+    return new Promise((resolve) => (upAgain = resolve))
+  }
+  let up
+  const steps = [
+    ['outage turn one', null],
+    ['outage turn two', async () => void (up = outage(1))],
+    ['outage turn three', async () => (await up, void (up = outage(3)))],
+    ['outage turn four', async () => await up],
+  ]
+  let next
+  async function* prompts() {
+    for (const [text, before] of steps) {
+      if (before) await before()
+      yield { type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, session_id: '' }
+      await new Promise((resolve) => (next = resolve))
+    }
+  }
+  const cwd = model.tempDir('fleet-outage-')
+  const messages = []
+  try {
+    for await (const m of query({ prompt: prompts(), options: { pathToClaudeCodeExecutable: CLI, env: model.env(), cwd, sessionStore } })) {
+      messages.push(m)
+      if (m.type === 'result') {
+        if (messages.filter((x) => x.type === 'result').length === steps.length) break
+        next()
+      }
+    }
+  } finally {
+    await proxy.close()
+    await flakyPool.end()
+  }
+  const results = messages.filter((m) => m.type === 'result')
+  assert.deepEqual(results.map((r) => r.subtype), ['success', 'success', 'success', 'success'], 'the session is unaffected')
+  const errors = messages.filter((m) => m.type === 'system' && m.subtype === 'mirror_error')
+  assert.equal(errors.length, 1, `one lost batch (turn three), reported: ${JSON.stringify(errors)}`)
+  assert.match(errors[0].error, /ECONNREFUSED|connect|terminat|Connection/i)
+  const sessionId = results[0].session_id
+  const stored = await store.load({ projectKey: fs.realpathSync(cwd).replace(/[^a-zA-Z0-9]/g, '-'), sessionId })
+  const prompts_ = stored.filter((e) => e.type === 'user' && typeof e.message.content === 'string').map((e) => e.message.content)
+  assert.deepEqual(prompts_, ['outage turn one', 'outage turn two', 'outage turn four'])
+  const uuids = stored.map((e) => e.uuid).filter(Boolean)
+  for (const u of acknowledged) assert.ok(uuids.includes(u), `acknowledged ${u} is stored`)
+  assert.equal(new Set(uuids).size, uuids.length, 'nothing twice')
 })
 
 function bound(s) {

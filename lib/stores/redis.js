@@ -18,8 +18,6 @@ const { foldSessionSummary } = require('../session-summary')
 const { encodePart, checkKey, checkProjectKey, serializeEntries, parseEntry } = require('./common')
 
 const NAME = 'RedisSessionStore'
-/** Items per LRANGE when loading. */
-const PAGE = 5000
 /** Tries of an append whose summary someone else changed meanwhile. */
 const CAS_TRIES = 50
 /** Summaries remembered per store. */
@@ -167,14 +165,9 @@ class RedisSessionStore {
 
   async load(key) {
     checkKey(NAME, 'load', key)
-    const list = this.#list(key)
-    const out = []
-    for (let start = 0; ; start += PAGE) {
-      const page = await this.#client.lrange(list, start, start + PAGE - 1)
-      for (const text of page) out.push(parseEntry(NAME, key, text, out.length))
-      if (page.length < PAGE) break
-    }
-    return out.length ? out : null
+    const texts = await this.#client.lrange(this.#list(key), 0, -1)
+    if (texts.length === 0) return null
+    return texts.map((text, i) => parseEntry(NAME, key, text, i))
   }
 
   async listSessions(projectKey) {
