@@ -146,6 +146,49 @@ test('attach: register, stream, inbound routing, control requests, writes, state
   assert.ok(r.summary.events.length > 20)
 })
 
+test('attach: inbound edge cases (notifications, requestId, rejected permission answers, odd frames)', async () => {
+  await sideBySide({}, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({
+      sessionId: 'cse_e', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record),
+      onPermissionResponse: (r) => { record('permission', r); return r.response.request_id !== 'p-keep' && undefined },
+    })
+    await until('stream', () => fake.streams.size === 1)
+    h.sendControlRequest({ type: 'control_request', request_id: 'p-keep', request: { subtype: 'can_use_tool', tool_name: 'Read', input: {} } })
+    h.sendControlRequest({ type: 'control_request', request_id: 'p-drop', request: { subtype: 'can_use_tool', tool_name: 'Edit', input: {} } })
+    h.sendControlRequest({ type: 'control_request', request_id: 'd-1', request: { subtype: 'request_user_dialog', dialog_kind: 'x', payload: {} } })
+    h.sendControlRequest({ type: 'control_request', request_id: 'p-cancel', request: { subtype: 'can_use_tool', tool_name: 'Bash', input: {} } })
+    h.sendControlCancelRequest('p-cancel')
+    const frames = [
+      { type: 'queued_notification', notification: { notification_id: 'n1', origin: 'mcp_send_message', content: 'from elsewhere' } },
+      { type: 'queued_notification', uuid: 'qn-2', notification: { notification_id: 'n2', origin: 'mcp_send_message', content: 'shown', show_to_auto_mode: true } },
+      { type: 'queued_notification', notification: { notification_id: '', origin: 'mcp_send_message', content: 'bad' } },
+      { type: 'control_response', response: { subtype: 'success', requestId: 'p-keep', response: { behavior: 'deny' } } },
+      { type: 'control_response', response: { subtype: 'success', request_id: 'p-drop', response: { behavior: 'allow' } } },
+      { type: 'control_response', response: { subtype: 'error', request_id: 'd-1', error: 'not mine' } },
+      { type: 'user', historical: true, display_only: true, uuid: 'h1', message: { role: 'user', content: 'old' } },
+      { type: 'control_cancel_request', request_id: 'nothing' },
+      { type: 'control_request', requestId: 'init-2', request: { subtype: 'initialize' } },
+      { no_type: true },
+      { type: 'user', uuid: 'u-last', message: { role: 'user', content: 'last' } },
+    ]
+    // Server-only types count only when the frame names them too (the first is vetoed).
+    frames.forEach((f, i) => fake.send(i + 1, f, undefined, i === 0 ? {} : { event_type: f.type }))
+    for (const { res } of fake.streams) {
+      res.write('event: client_event\nid: 20\ndata: {not json\n\n')
+      res.write('id: 21\ndata: {"payload":{"type":"user"}}\n\n')
+      res.write('event: ephemeral_event\nid: 99\ndata: {"event_type":"x"}\n\n')
+      res.write(`event: client_event\nid: 22\ndata: ${JSON.stringify({ event_id: 'evw', source: 'worker', payload: { type: 'control_request', request_id: 'w1', request: { subtype: 'interrupt' } } })}\n\n`)
+      res.write(`event: client_event\r\nid: 23\r\ndata: ${JSON.stringify({ event_id: 'ev23', payload: { type: 'user', uuid: 'crlf', message: { role: 'user', content: 'crlf' } } })}\r\n\r\n`)
+      res.write(`event: client_event\nid: 11\ndata: ${JSON.stringify({ event_id: 'ev11', payload: { type: 'user', uuid: 'u-last', message: { role: 'user', content: 'dup' } } })}\n\n`)
+    }
+    await until('sequence', () => h.getSequenceNum() === 23)
+    await until('processed', () => fake.log.some((e) => e.path.endsWith('/delivery') && e.body.updates.some((u) => u.event_id === 'ev11' && u.status === 'processed')))
+    await until('init reply', () => fake.log.some((e) => e.path.endsWith('/worker/events') && e.body.events.some((x) => x.payload.type === 'control_response')))
+    record('seq', h.getSequenceNum())
+    h.close()
+  })
+})
+
 test('attach: a known epoch skips the register; initialSequenceNum resumes the stream; outbound-only opens none', async () => {
   await sideBySide({}, async (pkg, fake, record) => {
     const h = await pkg.attachBridgeSession({ sessionId: 'cse_s2', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 42, initialSequenceNum: 17, ...callbacks(record) })

@@ -1,7 +1,8 @@
 'use strict'
 // One inbound frame of a bridge session, routed as the official `./bridge` routes it:
 // control_response → the permission-response callback, control_request → the control handler,
-// control_cancel_request → cancel, and a user message (not an echo of our own write, not a
+// control_cancel_request → cancel, and a user message (or another session's queued notification
+// as its user frame; not an echo of our own write, not a
 // re-delivery, not a replay, not a subagent's or a display-only frame) → onInboundMessage.
 // Everything else is ignored. A frame that does not parse, or a callback that throws or rejects,
 // is logged and dropped.
@@ -15,6 +16,19 @@ function normalizeRequestId(v) {
   const id = v.requestId
   delete v.requestId
   if (id !== undefined && !(typeof id === 'string' && id.toLowerCase().startsWith('late-bind-'))) v.request_id = id
+}
+
+// A notification another session queued with mcp_send_message, delivered as its user frame.
+function notificationAsUser(n, uuid) {
+  if (n === null || typeof n !== 'object' || typeof n.notification_id !== 'string' || n.notification_id === '' || n.origin !== 'mcp_send_message' || typeof n.content !== 'string') return undefined
+  return {
+    type: 'user',
+    uuid: n.show_to_auto_mode === true && typeof uuid === 'string' ? uuid : n.notification_id,
+    message: { role: 'user', content: n.content },
+    parent_tool_use_id: null,
+    isSynthetic: true,
+    inbound_origin: 'mcp_send_message',
+  }
 }
 
 function routeInbound(line, { outboundUuids, inboundUuids, onInboundMessage, onControlResponse, onControlRequest, onCancel }) {
@@ -31,6 +45,11 @@ function routeInbound(line, { outboundUuids, inboundUuids, onInboundMessage, onC
     if (frame !== null && typeof frame === 'object' && frame.type === 'control_response' && frame.response != null) return onControlResponse(frame)
     if (frame !== null && typeof frame === 'object' && frame.type === 'control_request' && 'request_id' in frame && frame.request != null) return onControlRequest(frame)
     if (isTyped(frame) && frame.type === 'control_cancel_request' && typeof frame.request_id === 'string') return onCancel(frame.request_id)
+    if (isTyped(frame) && frame.type === 'queued_notification') {
+      const user = notificationAsUser(frame.notification, frame.uuid)
+      if (user === undefined) return debug('[bridge:repl] Ignoring queued_notification: host has no notification buffer')
+      frame = user
+    }
     if (!isTyped(frame)) return
     const uuid = typeof frame.uuid === 'string' ? frame.uuid : undefined
     if (uuid && outboundUuids.has(uuid)) return debug(`[bridge:repl] Ignoring echo: type=${frame.type} uuid=${uuid}`)

@@ -16,6 +16,7 @@ const KEEPALIVE_INTERVAL_MS = 15000
 const LIVENESS_GRACE_MS = 30000
 const PERMANENT = new Set([401, 403, 404])
 const SEEN_LIMIT = 1000
+const SERVER_ONLY_TYPES = new Set(['workflow_launch', 'queued_notification', 'session_notice'])
 
 class SseTransport {
   constructor(url, { sessionId, initialSequenceNum, getToken, connectTimeoutMs = CONNECT_TIMEOUT_MS, livenessTimeoutMs = KEEPALIVE_INTERVAL_MS + LIVENESS_GRACE_MS }) {
@@ -130,7 +131,10 @@ class SseTransport {
     }
     const payload = frame?.payload
     if (payload && typeof payload === 'object' && 'type' in payload) {
-      if (!(payload.type === 'control_request' && frame.source === 'worker')) this.onData?.(`${JSON.stringify(payload)}\n`)
+      // A type only the service may send must be named by the frame too; a worker's own
+      // control_request echoed back is not for us.
+      const vetoed = SERVER_ONLY_TYPES.has(payload.type) && frame.event_type !== payload.type
+      if (!vetoed && !(payload.type === 'control_request' && frame.source === 'worker')) this.onData?.(`${JSON.stringify(payload)}\n`)
     }
     if (frame !== null && typeof frame === 'object') this.onEvent?.(frame)
   }

@@ -36,9 +36,9 @@ export async function startBridgeFake(routes = {}) {
     url,
     log,
     streams,
-    // Sends one client_event frame on every open stream.
-    send(seq, payload, eventId = `ev${seq}`) {
-      for (const { res } of streams) res.write(`event: client_event\nid: ${seq}\ndata: ${JSON.stringify({ event_id: eventId, sequence_num: seq, payload })}\n\n`)
+    // Sends one client_event frame on every open stream (`extra`: more fields of the frame).
+    send(seq, payload, eventId = `ev${seq}`, extra = {}) {
+      for (const { res } of streams) res.write(`event: client_event\nid: ${seq}\ndata: ${JSON.stringify({ event_id: eventId, sequence_num: seq, ...extra, payload })}\n\n`)
     },
     endStreams() {
       for (const { res } of streams) res.end()
