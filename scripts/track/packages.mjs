@@ -6,6 +6,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 export const OFFICIAL = '@anthropic-ai/claude-agent-sdk'
+// npm is a .cmd script on Windows, which only a shell runs.
+const NPM = { cmd: process.platform === 'win32' ? 'npm.cmd' : 'npm', shell: process.platform === 'win32' }
 
 /** The entry points compared, in order (those of the official package). */
 export const ENTRIES = ['.', './core', './extract', './sdk-tools', './browser', './bridge']
@@ -45,7 +47,7 @@ export function describePackage(dir) {
 
 /** The newest 0.3.x release on the registry. */
 export function newestRelease(range = '0.3') {
-  const out = execFileSync('npm', ['view', `${OFFICIAL}@${range}`, 'version', '--json'], { encoding: 'utf8' })
+  const out = execFileSync(NPM.cmd, ['view', `${OFFICIAL}@${range}`, 'version', '--json'], { encoding: 'utf8', shell: NPM.shell })
   const versions = [].concat(JSON.parse(out))
   if (!versions.length) throw new Error(`npm view found no release of ${OFFICIAL} in ${range}`)
   return versions[versions.length - 1]
@@ -57,7 +59,7 @@ export function fetchRelease(root, version) {
   const pkgDir = path.join(dir, 'package')
   if (fs.existsSync(path.join(pkgDir, 'package.json'))) return pkgDir
   fs.mkdirSync(dir, { recursive: true })
-  const out = execFileSync('npm', ['pack', `${OFFICIAL}@${version}`, '--json', '--pack-destination', dir], { encoding: 'utf8', cwd: dir })
+  const out = execFileSync(NPM.cmd, ['pack', `${OFFICIAL}@${version}`, '--json', '--pack-destination', dir], { encoding: 'utf8', cwd: dir, shell: NPM.shell })
   const tarball = path.join(dir, JSON.parse(out)[0].filename)
   execFileSync('tar', ['xzf', tarball, '-C', dir])
   fs.rmSync(tarball)

@@ -56,7 +56,12 @@ export function keysDestructuredFromRests(text) {
       let start = 0
       for (let j = 0; j <= body.length; j++) {
         const c = body[j]
-        if (c === '{' || c === '[' || c === '(') { j = spanEnd(body, j); continue }
+        if (c === '{' || c === '[' || c === '(') {
+          const close = spanEnd(body, j)
+          if (close < 0) break // unbalanced (a regular expression's bracket, say): the keys so far
+          j = close
+          continue
+        }
         if (c === ',' || j === body.length) {
           const k = /^\s*([A-Za-z_$][\w$]*)/.exec(body.slice(start, j))
           if (k) keys.add(k[1])
