@@ -366,3 +366,48 @@ test('bad input: clear errors naming the option', async () => {
   await assert.rejects(ours.attachBridgeSession({ sessionId: 'cse_1', ingressToken: 't', apiBaseUrl: 'http://127.0.0.1:1', onClose: 'x' }), /onClose must be a function/)
   await assert.rejects(ours.attachBridgeSession({ sessionId: 'a/b', ingressToken: 't', apiBaseUrl: 'http://127.0.0.1:1', epoch: 1 }), /Invalid sessionId: contains unsafe characters/)
 })
+
+test('ours: callbacks that throw or reject never reach the host; control requests still get a reply', async () => {
+  const fake = await startBridgeFake()
+  const unhandled = []
+  const onUnhandled = (err) => unhandled.push(err)
+  process.on('unhandledRejection', onUnhandled)
+  try {
+    const inbound = []
+    const h = await ours.attachBridgeSession({
+      sessionId: 'cse_x', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 1,
+      onInboundMessage: async (m) => { inbound.push(m.uuid); throw new Error('handler failed') },
+      onSetPermissionMode: () => { throw new Error('sync throw') },
+      onRenameSession: () => { throw new Error('sync throw') },
+      onPermissionResponse: () => { throw new Error('sync throw') },
+      onClose: () => { throw new Error('onClose throws') },
+    })
+    await until('stream', () => fake.streams.size === 1)
+    fake.send(1, { type: 'user', uuid: 'x1', message: { role: 'user', content: 'a' } })
+    fake.send(2, { type: 'control_request', request_id: 'pm', request: { subtype: 'set_permission_mode', mode: 'plan' } })
+    fake.send(3, { type: 'control_request', request_id: 'rn', request: { subtype: 'rename_session', title: 't' } })
+    fake.send(4, { type: 'control_response', response: { subtype: 'success', request_id: 'zz' } })
+    fake.send(5, { type: 'user', uuid: 'x2', message: { role: 'user', content: 'b' } })
+    const replies = () => fake.log.filter((e) => e.path.endsWith('/worker/events')).flatMap((e) => e.body.events.map((x) => x.payload)).filter((p) => p.type === 'control_response')
+    await until('replies', () => replies().length === 2)
+    assert.deepStrictEqual(replies().map((r) => [r.response.request_id, r.response.subtype, r.response.error]), [['pm', 'error', 'set_permission_mode failed'], ['rn', 'error', 'rename_session failed']])
+    await until('inbound', () => inbound.length === 2)
+    assert.throws(() => h.write(null), /write: the message must be an SDKMessage object, got null/)
+    assert.throws(() => h.sendControlRequest({}), /sendControlRequest: the request must be an SDKControlRequest/)
+    await assert.rejects(h.reconnectTransport({ ingressToken: 5, apiBaseUrl: fake.url }), /reconnectTransport: ingressToken must be a string, got number/)
+    h.close()
+    // The stream refused for good: onClose throws, the host goes on.
+    const refusing = await startBridgeFake({ answer: (e) => (e.path.endsWith('/stream') ? { status: 404, body: {} } : undefined) })
+    let closedWith
+    const g = await ours.attachBridgeSession({ sessionId: 'cse_y', ingressToken: 'jwt', apiBaseUrl: refusing.url, epoch: 1, onClose: (c) => { closedWith = c; throw new Error('onClose throws') } })
+    await until('onClose', () => closedWith === 404)
+    g.close()
+    await refusing.close()
+    await sleep(50)
+    assert.deepStrictEqual(unhandled, [])
+  } finally {
+    process.off('unhandledRejection', onUnhandled)
+    await fake.close()
+  }
+})
+
