@@ -41,6 +41,12 @@ if (process.argv.slice(2).join(' ') === 'sessions') {
   await (await import('./sessions.mjs')).runSessionsBench()
   process.exit(0)
 }
+// `stores` (bench/stores.mjs): the session stores against each backend's bare client; alone with
+// `npm run bench -- stores`, and last in a full run.
+if (process.argv.slice(2).join(' ') === 'stores') {
+  await (await import('./stores.mjs')).runStoresBench()
+  process.exit(0)
+}
 const scenarios = saved ? ALL_SCENARIOS.filter((s) => saved.runs.some((x) => x.scenario === s)) : process.argv.slice(2).length ? process.argv.slice(2) : ALL_SCENARIOS
 for (const s of scenarios) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s}; known: ${ALL_SCENARIOS.join(', ')}`)
 const writeDocs = !quick || process.env.BENCH_WRITE === '1'
@@ -427,6 +433,7 @@ if (writeDocs) {
 }
 // A full run ends with the session functions.
 if (!process.argv.slice(2).length && !saved) await (await import('./sessions.mjs')).runSessionsBench({ writeDocs })
+if (!process.argv.slice(2).length && !saved) await (await import('./stores.mjs')).runStoresBench({ writeDocs })
 
 // ---------------------------------------------------------------------------------------- SVG --
 

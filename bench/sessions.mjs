@@ -10,6 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildCorpus } from '../__test__/helpers/session-corpus.mjs'
+import { machineFacts, replaceSection } from './section.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.join(here, '..')
@@ -70,10 +71,7 @@ export async function runSessionsBench({ writeDocs = !quick } = {}) {
       reps: REPS,
       quick,
       corpus: { sessions: corpus.sessions.length, projects: corpus.projectPaths.length, mb: bytes / 1e6, big: corpus.big.map((b) => b.lines) },
-      cpu: os.cpus()[0]?.model?.trim(),
-      cpus: os.cpus().length,
-      load: os.loadavg().map((x) => x.toFixed(2)),
-      node: process.version,
+      ...machineFacts(),
       seconds: Math.round((Date.now() - started) / 1000),
       rows,
     }
@@ -100,7 +98,6 @@ const LIMITS = { list_all: 0.1, list_dir: 0.1, messages: 0.2 }
 const met = (row) => (row.op === 'rss' ? row.ours <= 20 : row.ratio <= LIMITS[row.op])
 
 function writeSection(r) {
-  const file = path.join(root, 'BENCHMARKS.md')
   const md = [
     '<!-- sessions:begin -->',
     '## Session functions',
@@ -120,10 +117,7 @@ function writeSection(r) {
 '<!-- sessions:end -->',
     '',
   ].join('\n')
-  let text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
-  const re = /<!-- sessions:begin -->[\s\S]*?<!-- sessions:end -->\n?/
-  text = re.test(text) ? text.replace(re, md) : text.replace(/\n*$/, '\n\n') + md
-  fs.writeFileSync(file, text)
+  replaceSection('sessions', md)
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await runSessionsBench()

@@ -1,5 +1,5 @@
 // Typings of claude-agent-sdk-native/stores/postgres.
-import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '../index.js'
+import type { SessionStore } from '../index.js'
 
 /** What PostgresSessionStore uses of a `pg` Pool (a `pg.Pool` is one). */
 export interface PgPoolLike {
@@ -14,15 +14,11 @@ export type PostgresSessionStoreOptions = {
   tableName?: string
 }
 
-/** A SessionStore on PostgreSQL: one row per entry; an append is one transaction. */
-export declare class PostgresSessionStore implements SessionStore {
+/** Every method of the SessionStore interface, none optional. */
+export interface PostgresSessionStore extends Required<SessionStore> {}
+/** A SessionStore on PostgreSQL: one row per entry; an append is all or nothing. */
+export declare class PostgresSessionStore {
   constructor(options: PostgresSessionStoreOptions)
   /** Creates the tables and indexes if absent (idempotent; safe from many processes at once). */
   ensureSchema(): Promise<void>
-  append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void>
-  load(key: SessionKey): Promise<SessionStoreEntry[] | null>
-  listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>>
-  listSessionSummaries(projectKey: string): Promise<SessionSummaryEntry[]>
-  delete(key: SessionKey): Promise<void>
-  listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]>
 }

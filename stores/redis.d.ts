@@ -1,6 +1,6 @@
 // Typings of claude-agent-sdk-native/stores/redis.
 import type { Redis } from 'ioredis'
-import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '../index.js'
+import type { SessionStore } from '../index.js'
 
 export type RedisSessionStoreOptions = {
   /** A configured ioredis client: the caller controls host, port, auth and TLS. */
@@ -9,13 +9,9 @@ export type RedisSessionStoreOptions = {
   prefix?: string
 }
 
+/** Every method of the SessionStore interface, none optional. */
+export interface RedisSessionStore extends Required<SessionStore> {}
 /** A SessionStore on Redis: lists per transcript; an append is one atomic script. */
-export declare class RedisSessionStore implements SessionStore {
+export declare class RedisSessionStore {
   constructor(options: RedisSessionStoreOptions)
-  append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void>
-  load(key: SessionKey): Promise<SessionStoreEntry[] | null>
-  listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>>
-  listSessionSummaries(projectKey: string): Promise<SessionSummaryEntry[]>
-  delete(key: SessionKey): Promise<void>
-  listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]>
 }

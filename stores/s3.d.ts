@@ -1,6 +1,6 @@
 // Typings of claude-agent-sdk-native/stores/s3.
 import type { S3Client } from '@aws-sdk/client-s3'
-import type { SessionKey, SessionStore, SessionStoreEntry, SessionSummaryEntry } from '../index.js'
+import type { SessionStore } from '../index.js'
 
 export type S3SessionStoreOptions = {
   /** Bucket name. */
@@ -11,15 +11,11 @@ export type S3SessionStoreOptions = {
   client: S3Client
 }
 
+/** Every method of the SessionStore interface, none optional. */
+export interface S3SessionStore extends Required<SessionStore> {}
 /** A SessionStore on S3 or any S3-compatible store: one object per append. */
-export declare class S3SessionStore implements SessionStore {
+export declare class S3SessionStore {
   constructor(options: S3SessionStoreOptions)
   /** Creates the bucket if it does not exist (idempotent). */
   ensureBucket(): Promise<void>
-  append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void>
-  load(key: SessionKey): Promise<SessionStoreEntry[] | null>
-  listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>>
-  listSessionSummaries(projectKey: string): Promise<SessionSummaryEntry[]>
-  delete(key: SessionKey): Promise<void>
-  listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]>
 }
