@@ -10,6 +10,9 @@ import { createRequire } from 'node:module'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { subtypesInJs, subtypesInRust, controlSubtypes } from '../scripts/track/control-subtypes.mjs'
+import { keysDestructuredFromRests } from '../scripts/track/rest-keys.mjs'
+import { parseObjectType, unionItems } from '../scripts/track/declarations.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const fixtures = path.join(root, '__test__', 'fixtures', 'track')
@@ -96,4 +99,48 @@ test('bad arguments: a clear error and exit status 2', () => {
   const both = track('0.3.332', '--official-dir', fixtures)
   assert.equal(both.status, 2)
   assert.match(both.stderr, /give a version or --official-dir, not both/)
+})
+
+test('control subtypes: read from a bundle, from JavaScript sources and from Rust match arms', () => {
+  const js = subtypesInJs('var z5=["remote_tool_call"];async f(){await this.request({subtype:"interrupt"});' +
+    'if(z5.some((r)=>r===e.request.subtype))return;if(e.request.subtype==="can_use_tool")x();' +
+    'o={type:"control_response",response:{subtype:"success",request_id:1}}}')
+  assert.deepEqual([...js.sent].sort(), ['interrupt', 'success'])
+  assert.deepEqual([...js.handled].sort(), ['can_use_tool', 'remote_tool_call'])
+  const rust = subtypesInRust([
+    'fn route(&self) {',
+    '  r.insert("subtype".into(), json!("initialize"));',
+    '  match head.subtype.as_ref() {',
+    '    "mcp_message" => self.mcp_message(),',
+    '    "can_use_tool" if !self.can_use_tool => {',
+    '      reply()',
+    '    }',
+    '    "elicitation" | "request_user_dialog" => self.dialog(),',
+    '    other => unsupported(other),',
+    '  }',
+    '  match kind { "not_a_subtype" => 1, _ => 2 }',
+    '}',
+    '#[cfg(test)]',
+    'mod tests { fn t() { match head.subtype { "only_in_tests" => 1 } } }',
+  ].join('\n'))
+  assert.deepEqual([...rust.sent], ['initialize'])
+  assert.deepEqual([...rust.handled].sort(), ['can_use_tool', 'elicitation', 'mcp_message', 'request_user_dialog'])
+  // This package: lib/ and crates/agent-core (the requests the CLI sends that the engine routes).
+  const ours = controlSubtypes(root)
+  for (const s of ['can_use_tool', 'hook_callback', 'elicitation', 'request_user_dialog', 'mcp_message']) assert.ok(ours.handled.has(s), s)
+  for (const s of ['initialize', 'interrupt', 'set_permission_mode', 'mcp_status']) assert.ok(ours.sent.has(s), s)
+  assert.ok(!ours.sent.has('success') && !ours.sent.has('error'))
+})
+
+test('option keys read from a copy: the keys destructured from a rest of the options', () => {
+  const keys = keysDestructuredFromRests('function aD(e,t){let{isSingleUserTurn:n}=t,{systemPrompt:i,settings:a,...p}=e??{},f;' +
+    'let{abortController:y=Gf(),extraArgs:Y={},executable:B=Ks()?"bun":"node",cwd:N}=p,gD=1;let{other:q}=r}')
+  assert.deepEqual([...keys].sort(), ['abortController', 'cwd', 'executable', 'extraArgs'])
+})
+
+test('tsc report parsing: fields at the top level, union items', () => {
+  assert.deepEqual(parseObjectType('{ kind: "union"; onlyOfficial: { a: 1; b: "x;y" } | "z"; onlyOurs: never; }'),
+    { kind: '"union"', onlyOfficial: '{ a: 1; b: "x;y" } | "z"', onlyOurs: 'never' })
+  assert.deepEqual(unionItems('"a" | Map<string, "b" | "c"> | (() => void) | never'), ['"a"', 'Map<string, "b" | "c">', '(() => void)'])
+  assert.deepEqual(unionItems('never'), [])
 })

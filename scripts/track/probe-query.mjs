@@ -14,6 +14,7 @@
 import fs from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { writeFakeCli, readFakeCliRecord } from '../fake-cli.mjs'
+import { keysDestructuredFromRests } from './rest-keys.mjs'
 
 const [entry, dir, more = '[]'] = process.argv.slice(2)
 const cli = writeFakeCli(dir, { actions: [] })
@@ -26,54 +27,8 @@ const options = new Proxy(target, {
   getOwnPropertyDescriptor(t, key) { note(key); return Reflect.getOwnPropertyDescriptor(t, key) },
 })
 
-/** The end of the bracketed span that starts at `i` (skipping strings and template literals). */
-function spanEnd(text, i) {
-  let depth = 0
-  for (let j = i; j < text.length; j++) {
-    const c = text[j]
-    if (c === '"' || c === "'" || c === '`') {
-      for (j++; j < text.length && text[j] !== c; j++) if (text[j] === '\\') j++
-    } else if (c === '{' || c === '[' || c === '(') depth++
-    else if (c === '}' || c === ']' || c === ')') { if (--depth === 0) return j }
-  }
-  return -1
-}
-
-/**
- * Keys read from a rest made by a destructuring `{ …, ...rest } = options`: those of a later
- * `{ a: x, b = 1 } = rest` within the 6000 characters that follow.
- */
-export function keysDestructuredFromRests(text) {
-  const keys = new Set()
-  for (const m of text.matchAll(/\.\.\.\s*([A-Za-z_$][\w$]*)\s*\}\s*=/g)) {
-    const rest = m[1]
-    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 6000)
-    const use = new RegExp(`^\\s*=\\s*${rest.replace(/\$/g, '\\$')}(?![\\w$])`)
-    for (let i = after.indexOf('{'); i >= 0; i = after.indexOf('{', i + 1)) {
-      const end = spanEnd(after, i)
-      if (end < 0 || !use.test(after.slice(end + 1, end + 8 + rest.length))) continue
-      const body = after.slice(i + 1, end)
-      let start = 0
-      for (let j = 0; j <= body.length; j++) {
-        const c = body[j]
-        if (c === '{' || c === '[' || c === '(') {
-          const close = spanEnd(body, j)
-          if (close < 0) break // unbalanced (a regular expression's bracket, say): the keys so far
-          j = close
-          continue
-        }
-        if (c === ',' || j === body.length) {
-          const k = /^\s*([A-Za-z_$][\w$]*)/.exec(body.slice(start, j))
-          if (k) keys.add(k[1])
-          start = j + 1
-        }
-      }
-    }
-  }
-  return keys
-}
-
 const candidates = new Set([...keysDestructuredFromRests(fs.readFileSync(entry, 'utf8')), ...JSON.parse(more)])
+
 // Names whose presence on every object would change what the language or common code does.
 const UNSAFE = new Set(['get', 'set', 'value', 'writable', 'enumerable', 'configurable', 'then', 'length', 'name', 'prototype', 'toJSON', 'type'])
 for (const name of candidates) {
