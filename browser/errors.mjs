@@ -1,0 +1,35 @@
+// The errors the browser entry throws, as the official's: an abort is a plain Error subclass
+// (its name stays 'Error'), an HTTP failure of the SSE stream or a POST an SSEHttpError with
+// the status as `code`, the server's error type as `reason` and Retry-After in ms.
+export class AbortError extends Error {}
+
+export class SSEHttpError extends Error {
+  constructor(what, status, reason, retryAfterMs) {
+    super(`${what}: HTTP ${status}`)
+    this.retryAfterMs = retryAfterMs
+    this.name = 'SSEHttpError'
+    this.code = status
+    this.reason = reason
+  }
+}
+
+/** A POST failure worth retrying (5xx, 429, network), with the server's Retry-After. */
+export class RetryableError extends Error {
+  constructor(message, retryAfterMs) {
+    super(message)
+    this.retryAfterMs = retryAfterMs
+  }
+}
+
+/** The error a query's pending requests get when it closes. */
+export function closedError() {
+  return new Error('Query closed before response received')
+}
+
+export function toError(value) {
+  return value instanceof Error ? value : new Error(String(value))
+}
+
+export function errorMessage(value) {
+  return value instanceof Error ? value.message : String(value)
+}
