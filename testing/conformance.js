@@ -140,8 +140,9 @@ const CONTRACTS = [
     }
     // Neighbours a naive join would merge: 'a:b' vs 'a' + subpath 'b', 'x/y'+'z' vs 'x'+'y/z'.
     keys.push({ projectKey: 'x/y', sessionId: 'z' }, { projectKey: 'x', sessionId: 'y/z' }, { projectKey: 'p', sessionId: 'a', subpath: 'b' }, { projectKey: 'p:a', sessionId: 'b' })
-    for (const [i, key] of keys.entries()) await store.append(key, [E('k', { i })])
-    for (const [i, key] of keys.entries()) expectEntries(await store.load(key), [E('k', { i })], `load(${JSON.stringify(key)})`)
+    await Promise.all(keys.map((key, i) => store.append(key, [E('k', { i })])))
+    const loaded = await Promise.all(keys.map((key) => store.load(key)))
+    for (const [i, key] of keys.entries()) expectEntries(loaded[i], [E('k', { i })], `load(${JSON.stringify(key)})`)
     if (store.listSessions) {
       // Project 'p' has a main transcript for each hostile id (session 's' has only subpaths).
       assert.deepStrictEqual(sorted((await store.listSessions('p')).map((s) => s.sessionId)), sorted(HOSTILE), 'listSessions("p") gives each hostile session id exactly')
@@ -151,9 +152,10 @@ const CONTRACTS = [
     if (store.delete) {
       await store.delete({ projectKey: 'p', sessionId: '..' })
       assert.strictEqual(await store.load({ projectKey: 'p', sessionId: '..' }), null)
+      const after = await Promise.all(keys.map((key) => store.load(key)))
       for (const [i, key] of keys.entries()) {
         if (key.projectKey === 'p' && key.sessionId === '..') continue
-        expectEntries(await store.load(key), [E('k', { i })], `after deleting session "..": load(${JSON.stringify(key)})`)
+        expectEntries(after[i], [E('k', { i })], `after deleting session "..": load(${JSON.stringify(key)})`)
       }
     }
   }],
