@@ -71,6 +71,22 @@ export function unionItems(text) {
   return items
 }
 
+/** `[X, Y]` → ['X', 'Y'] (top level only). */
+function tupleItems(text) {
+  const body = text.trim().replace(/^\[/, '').replace(/\]$/, '')
+  const items = []
+  let depth = 0
+  let start = 0
+  for (let i = 0; i <= body.length; i++) {
+    const c = body[i]
+    if (c === '"' || c === "'") { for (i++; i < body.length && body[i] !== c; i++) if (body[i] === '\\') i++; continue }
+    if (c === '{' || c === '[' || c === '(' || c === '<') depth++
+    else if (c === '}' || c === ']' || c === ')' || (c === '>' && body[i - 1] !== '=')) depth--
+    else if (i === body.length || (c === ',' && depth === 0)) { items.push(body.slice(start, i).trim()); start = i + 1 }
+  }
+  return items
+}
+
 const topOf = (node) => (node.parent ? topOf(node.parent) : node)
 const shorten = (t) => (t.length > SHOWN ? `${t.slice(0, SHOWN)}…` : t)
 const keyName = (item) => (/^"(.*)"$/.test(item) ? JSON.parse(item) : item)
@@ -107,6 +123,7 @@ async function comparePairs(root, pairs) {
     const findings = [] // { node, text, items? }
     const say = (node, text) => findings.push({ node, text })
     const differing = new Set() // exported names whose types differ
+    const said = new Set() // exported names something was said of (or explained)
     const silent = []
     while (nodes.length) {
       const body = nodes.map((n) => `check(null! as Report<${n.official}, ${n.ours}>)`)
@@ -125,6 +142,7 @@ async function comparePairs(root, pairs) {
         }
       }
       const next = []
+      for (const [index] of byLine) if (nodes[index]?.depth === 0) differing.add(nodes[index].label)
       for (const [index, diag] of byLine) {
         const node = nodes[index]
         if (!node) { lines.push(`types: tsc: ${diag.text}`); continue }
@@ -133,7 +151,14 @@ async function comparePairs(root, pairs) {
         const r = parseObjectType(m[1].replace(/import\("[^"]*"\)\./g, ''))
         const child = (label, official, ours) => next.push({ entry: node.entry, label, official, ours, depth: node.depth + 1, parent: node, said: 0 })
         const kind = keyName(r.kind ?? '')
-        if (node.depth === 0) differing.add(node.label)
+        // A member, parameter or return value whose type tsc names the same on both sides, naming
+        // a differing exported type: that type's report says how; not followed.
+        const explained = (pairText) => {
+          const [o, n] = tupleItems(pairText ?? '')
+          if (o === undefined || o !== n || ![...o.matchAll(/[A-Za-z_$][\w$]*/g)].some((w) => differing.has(w[0]))) return false
+          said.add(topOf(node))
+          return true
+        }
         if (kind === 'list' || kind === 'union') {
           // A paired member that tsc prints as the pairing's alias is shown as the parent saw it.
           const named = (side) => (x) => (node.paired && x.startsWith('Unmatched<') ? node.paired[side] : x)
@@ -160,12 +185,12 @@ async function comparePairs(root, pairs) {
           if (lo !== undefined && ln !== undefined && lo.trim() !== ln.trim()) say(node, `: official takes ${lo.trim()} parameters, ours ${ln.trim()}`)
           for (const item of unionItems(r.parameters)) {
             const i = Number(keyName(item))
-            if (!Number.isInteger(i)) continue
+            if (!Number.isInteger(i) || explained(parseObjectType(r.parameterTypes ?? '{}')[i])) continue
             const label = `${node.label}() parameter ${i + 1}`
             if (node.depth + 1 > MAX_DEPTH) findings.push({ node: { ...node, label }, text: ': differs', weak: true })
             else child(label, `NonNullable<Parameters<${node.official}>[${i}]>`, `NonNullable<Parameters<${node.ours}>[${i}]>`)
           }
-          if (r.returns === 'false') {
+          if (r.returns === 'false' && !explained(r.returnTypes)) {
             if (node.depth + 1 > MAX_DEPTH) findings.push({ node, text: ': its return value differs', weak: true })
             else child(`${node.label}() return value`, `Awaited<ReturnType<${node.official}>>`, `Awaited<ReturnType<${node.ours}>>`)
           }
@@ -182,6 +207,8 @@ async function comparePairs(root, pairs) {
           for (const k of unionItems(r.differs).map(keyName)) {
             const label = `${node.label}.${k}`
             if (/^unique symbol$|^typeof /.test(k)) continue // Symbol.asyncIterator and the like: seen through the named types
+            const types = parseObjectType(r.types ?? '{}')
+            if (explained(types[k] ?? types[JSON.stringify(k)])) continue
             if (node.depth + 1 > MAX_DEPTH) findings.push({ node: { ...node, label }, text: ': differs', weak: true })
             else child(label, `NonNullable<(${node.official})[${JSON.stringify(k)}]>`, `NonNullable<(${node.ours})[${JSON.stringify(k)}]>`)
           }
@@ -196,7 +223,6 @@ async function comparePairs(root, pairs) {
     // whose type is a differing exported type, a change already reported (in BFS order, the
     // shallowest first). An exported name with nothing said of it at all is reported as differing.
     const seen = new Set()
-    const said = new Set()
     // At the depth limit, 'differs' is said only of a name with nothing else said of it.
     findings.sort((a, b) => Number(Boolean(a.weak)) - Number(Boolean(b.weak)) || a.node.depth - b.node.depth)
     for (const f of findings) {

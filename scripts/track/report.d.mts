@@ -26,14 +26,18 @@ type DifferingParameters<A extends readonly unknown[], B extends readonly unknow
 /** Members of the union A with no identical member in B. */
 export type Unmatched<A, B> = A extends unknown ? (true extends (B extends unknown ? Same<A, B> : never) ? never : A) : never
 
+// For the members, parameters and return values that differ, their types as tsc names them (a
+// pair, official first): a pair printed the same whose names include a differing exported type is
+// explained by that type's own report.
 export type Report<A, B> = Same<A, B> extends true ? never
   : [A, B] extends [readonly (infer EA)[], readonly (infer EB)[]] ? { kind: 'list'; onlyOfficial: Unmatched<EA, EB>; onlyOurs: Unmatched<EB, EA>; lengths: [Len<A>, Len<B>]; official: A; ours: B }
     : true extends IsUnion<A> | IsUnion<B> ? { kind: 'union'; onlyOfficial: Unmatched<A, B>; onlyOurs: Unmatched<B, A> }
       : [A, B] extends [PromiseLike<unknown>, PromiseLike<unknown>] ? { kind: 'promise' }
       : [A, B] extends [(...a: infer PA) => infer RA, (...a: infer PB) => infer RB]
-        ? { kind: 'function'; parameters: DifferingParameters<PA, PB>; lengths: [Len<PA>, Len<PB>]; returns: Same<RA, RB> }
+        ? { kind: 'function'; parameters: DifferingParameters<PA, PB>; lengths: [Len<PA>, Len<PB>]; returns: Same<RA, RB>
+            parameterTypes: { [I in DifferingParameters<PA, PB> & keyof PA & keyof PB]: [PA[I], PB[I]] }; returnTypes: [RA, RB] }
         : [A, B] extends [object, object]
           // With an index signature on both sides (a record), whether their values are the same too.
-          ? string extends keyof A & keyof B ? { kind: 'object'; values: Same<A[string & keyof A], B[string & keyof B]>; missing: Eval<Exclude<Known<A>, Known<B>>>; extra: Eval<Exclude<Known<B>, Known<A>>>; differs: DifferingKeys<A, B>; optionality: OptionalityKeys<A, B> }
-            : { kind: 'object'; values: true; missing: Eval<Exclude<Known<A>, Known<B>>>; extra: Eval<Exclude<Known<B>, Known<A>>>; differs: DifferingKeys<A, B>; optionality: OptionalityKeys<A, B> }
+          ? string extends keyof A & keyof B ? { kind: 'object'; values: Same<A[string & keyof A], B[string & keyof B]>; missing: Eval<Exclude<Known<A>, Known<B>>>; extra: Eval<Exclude<Known<B>, Known<A>>>; differs: DifferingKeys<A, B>; optionality: OptionalityKeys<A, B>; types: { [K in DifferingKeys<A, B> & keyof A & keyof B]: [A[K], B[K]] } }
+            : { kind: 'object'; values: true; missing: Eval<Exclude<Known<A>, Known<B>>>; extra: Eval<Exclude<Known<B>, Known<A>>>; differs: DifferingKeys<A, B>; optionality: OptionalityKeys<A, B>; types: { [K in DifferingKeys<A, B> & keyof A & keyof B]: [A[K], B[K]] } }
           : { kind: 'other'; official: A; ours: B }
