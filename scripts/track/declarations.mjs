@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import { exportsOf } from './exports-of.mjs'
 
 const MAX_DEPTH = 3 // levels followed below an exported name
@@ -92,7 +93,9 @@ const shorten = (t) => (t.length > SHOWN ? `${t.slice(0, SHOWN)}…` : t)
 const keyName = (item) => (/^"(.*)"$/.test(item) ? JSON.parse(item) : item)
 
 /**
- * @param {{ official: { label, types }[], ours: Map<string, string> }} — see compareDeclarations
+ * Compiles the checks of every shared name, then of the members, parameters and return values
+ * that differ, one level per tsc run.
+ * @param {{ entry: string, officialTypes: string, oursTypes: string, shared: Map<string, { kind, typeParameters }> }[]} pairs
  */
 async function comparePairs(root, pairs) {
   const lines = []
@@ -106,11 +109,11 @@ async function comparePairs(root, pairs) {
       for (const [name, info] of pair.shared) {
         const args = info.typeParameters ? `<${Array(info.typeParameters).fill('any').join(', ')}>` : ''
         const ref = (ns) => (info.kind === 'type' ? `${ns}${i}.${name}${args}` : `typeof ${ns}${i}.${name}`)
-        nodes.push({ entry: pair.entry, label: name, official: ref('O'), ours: ref('N'), depth: 0, parent: null, said: 0 })
+        nodes.push({ entry: pair.entry, label: name, official: ref('O'), ours: ref('N'), depth: 0, parent: null })
       }
     })
     const header = [
-      `import type { Report, Unmatched } from ${JSON.stringify(path.join(path.dirname(new URL(import.meta.url).pathname), 'report.d.mts'))}`,
+      `import type { Report, Unmatched } from ${JSON.stringify(path.join(path.dirname(fileURLToPath(import.meta.url)), 'report.d.mts').split(path.sep).join('/'))}`,
       ...imports,
       'declare function check(report: never): void',
     ]
@@ -124,19 +127,17 @@ async function comparePairs(root, pairs) {
     const say = (node, text) => findings.push({ node, text })
     const differing = new Set() // exported names whose types differ
     const said = new Set() // exported names something was said of (or explained)
-    const silent = []
+    const reported = [] // nodes tsc found differing
     while (nodes.length) {
       const body = nodes.map((n) => `check(null! as Report<${n.official}, ${n.ours}>)`)
       fs.writeFileSync(path.join(dir, 'check.mts'), [...header, ...body].join('\n') + '\n')
       const output = await runTsc(root, dir)
       const byLine = new Map()
-      let last = null
       for (const line of output.split('\n')) {
         const m = /^check\.mts\((\d+),\d+\): error (TS\d+): (.*)$/.exec(line)
         if (m) {
-          last = { code: m[2], text: m[3] }
           const index = Number(m[1]) - header.length - 1
-          if (!byLine.has(index)) byLine.set(index, last)
+          if (!byLine.has(index)) byLine.set(index, { code: m[2], text: m[3] })
         } else if (line.trim() && !/^\s/.test(line)) {
           lines.push(`types: tsc: ${line.trim()}`)
         }
@@ -149,7 +150,7 @@ async function comparePairs(root, pairs) {
         const m = /^Argument of type '(.*)' is not assignable to parameter of type 'never'\.$/.exec(diag.text)
         if (diag.code !== 'TS2345' || !m) { say(node, `: could not be compared (${diag.code} ${shorten(diag.text)})`); continue }
         const r = parseObjectType(m[1].replace(/import\("[^"]*"\)\./g, ''))
-        const child = (label, official, ours) => next.push({ entry: node.entry, label, official, ours, depth: node.depth + 1, parent: node, said: 0 })
+        const child = (label, official, ours) => next.push({ entry: node.entry, label, official, ours, depth: node.depth + 1, parent: node })
         const kind = keyName(r.kind ?? '')
         // A member, parameter or return value whose type tsc names the same on both sides, naming
         // a differing exported type: that type's report says how; not followed.
@@ -215,7 +216,7 @@ async function comparePairs(root, pairs) {
         } else {
           say(node, `: official ${shorten(r.official ?? '?')}; ours ${shorten(r.ours ?? '?')}`)
         }
-        silent.push(node)
+        reported.push(node)
       }
       nodes = next
     }
@@ -236,7 +237,7 @@ async function comparePairs(root, pairs) {
       said.add(top)
       lines.push(`types${f.node.entry === '.' ? '' : ` ${f.node.entry}`}: ${f.node.label}${f.text}`)
     }
-    for (const node of silent) if (node.depth === 0 && !said.has(node)) lines.push(`types${node.entry === '.' ? '' : ` ${node.entry}`}: ${node.label}: differs`)
+    for (const node of reported) if (node.depth === 0 && !said.has(node)) lines.push(`types${node.entry === '.' ? '' : ` ${node.entry}`}: ${node.label}: differs`)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
