@@ -22,6 +22,8 @@ function testFiles(dir) {
 // Suites that check our test infrastructure against the official SDK (the mock CLI, the
 // scripted model) are runtime-independent; Bun runs everything that exercises our package.
 const NODE_ONLY = new Set(['__test__/mock-cli/mock-cli.test.mjs', '__test__/scripted-model.test.mjs', '__test__/package.test.mjs', '__test__/module-tree.test.mjs', '__test__/track.test.mjs'])
+// The Chromium suite runs our browser entry in Chromium, whichever runtime drives it.
+NODE_ONLY.add('__test__/browser-chromium.test.mjs')
 const files = testFiles(path.join(root, '__test__'))
 const only = process.argv.slice(2)
 const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files
