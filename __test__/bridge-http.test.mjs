@@ -6,6 +6,14 @@ import assert from 'node:assert/strict'
 import * as official from '@anthropic-ai/claude-agent-sdk/bridge'
 import * as ours from 'claude-agent-sdk-native/bridge'
 import { startBridgeFake, normalizeRequest } from './helpers/bridge-fake.mjs'
+import { spawnSync } from 'node:child_process'
+import { createRequire } from 'node:module'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const require = createRequire(import.meta.url)
 
 const PACKAGES = { official, ours }
 
@@ -62,6 +70,44 @@ test('createCodeSession: git contexts (ssh, shorthand, gitlab, default branch, n
       const id = await pkg.createCodeSession(url, 'tok', 't', 5000, [], ctx, '/w', undefined, undefined, dedup)
       return { id, dedup: { ...dedup } }
     })
+  }
+})
+
+test("createCodeSession: with neither branch nor default branch, the revision is the working repository's origin default branch", () => {
+  // Each case runs in a process of its own (both packages read the repository once per process).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bridge-git-'))
+  try {
+    const repo = (name, files) => {
+      for (const [file, text] of Object.entries({ HEAD: 'ref: refs/heads/main\n', ...files })) {
+        fs.mkdirSync(path.dirname(path.join(dir, name, '.git', file)), { recursive: true })
+        fs.writeFileSync(path.join(dir, name, '.git', file), text)
+      }
+      return path.join(dir, name)
+    }
+    const sha = '0123456789012345678901234567890123456789\n'
+    const cases = {
+      trunk: repo('symref', { 'refs/remotes/origin/HEAD': 'ref: refs/remotes/origin/trunk\n', 'refs/remotes/origin/trunk': sha }),
+      master: repo('packed', { 'packed-refs': `# pack-refs with: peeled\n${sha.trim()} refs/remotes/origin/master\n` }),
+      main: repo('dangling', { 'refs/remotes/origin/HEAD': 'ref: refs/remotes/origin/gone\n' }),
+    }
+    const script = path.join(dir, 'run.mjs')
+    fs.writeFileSync(script, `
+const pkg = await import(process.argv[2])
+const { startBridgeFake } = await import(${JSON.stringify(pathToFileURL(fileURLToPath(new URL('./helpers/bridge-fake.mjs', import.meta.url))).href)})
+const f = await startBridgeFake()
+await pkg.createCodeSession(f.url, 't', 't', 2000, [], { gitRepoUrl: 'acme/widgets', branch: '' })
+process.stdout.write(f.log[0].body.config.sources[0].revision)
+await f.close()
+`)
+    const entries = { official: require.resolve('@anthropic-ai/claude-agent-sdk/bridge'), ours: fileURLToPath(new URL('../bridge/index.mjs', import.meta.url)) }
+    for (const [expected, cwd] of Object.entries(cases)) {
+      for (const [name, entry] of Object.entries(entries)) {
+        const r = spawnSync(process.execPath, [script, pathToFileURL(entry).href], { cwd, encoding: 'utf8' })
+        assert.equal(r.stdout, expected, `${name} in ${cwd}: ${r.stderr}`)
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
   }
 })
 
