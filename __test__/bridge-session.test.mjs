@@ -292,6 +292,24 @@ test('attach: writes the transport could not deliver are handed to the rebuilt o
   })
 })
 
+test('attach: after onClose (4090), writes made since are kept for reconnectTransport with a fresh epoch', async () => {
+  const routes = { answer: (e) => (e.path.endsWith('/worker/events') && e.headers.authorization === 'Bearer jwt-a' ? { status: 409, body: { error: { reason: 'superseded_by_worker' } } } : undefined) }
+  await sideBySide(routes, async (pkg, fake, record) => {
+    let closed
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_k', ingressToken: 'jwt-a', apiBaseUrl: fake.url, epoch: 10, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
+    await until('connected', () => h.isConnected())
+    h.write({ type: 'assistant', uuid: 'k1', message: { role: 'assistant', content: [] } })
+    await until('closed', () => closed !== undefined)
+    h.write({ type: 'assistant', uuid: 'k2', message: { role: 'assistant', content: [] } })
+    h.sendResult()
+    await h.reconnectTransport({ ingressToken: 'jwt-b', apiBaseUrl: fake.url, epoch: 11 })
+    await until('delivered', () => fake.log.filter((e) => e.path.endsWith('/worker/events') && e.headers.authorization === 'Bearer jwt-b').flatMap((e) => e.body.events).length >= 3)
+    await until('stream', () => fake.log.filter((e) => e.path.endsWith('/stream')).length === 2)
+    record('epoch', h.getEpoch())
+    h.close()
+  })
+})
+
 test('attach: failed uploads are retried; the stream retries a 5xx', async () => {
   const failing = () => {
     const left = { events: 1, put: 1, delivery: 1, stream: 1 }
