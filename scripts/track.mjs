@@ -93,6 +93,7 @@ export async function track({ officialDir, oursDir }) {
     both.push({ entry, o, n })
   }
 
+  fs.mkdirSync(path.join(ROOT, '.tmp'), { recursive: true })
   const scratch = fs.mkdtempSync(path.join(ROOT, '.tmp', 'track-run-'))
   try {
     const env = probeEnv(scratch)
@@ -151,7 +152,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   let args
   try {
     args = parseArgs(process.argv.slice(2))
-    fs.mkdirSync(path.join(ROOT, '.tmp'), { recursive: true })
     const version = args.officialDir ? null : args.version ?? newestRelease()
     const officialDir = args.officialDir ?? fetchRelease(ROOT, version)
     const oursDir = args.oursDir ?? ROOT
