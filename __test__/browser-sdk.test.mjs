@@ -404,6 +404,45 @@ describe('the control protocol over WebSocket, scripted', { concurrency: true },
     }
   })
 
+  it('every Query method sends the same control request and reads the answer the same way', async () => {
+    const server = await startRemoteSessionServer()
+    const CALLS = [
+      ['reinitialize'], ['setMcpPermissionModeOverride', 'srv', 'always_ask'], ['updateSettings', 'userSettings', { a: 1 }], ['seedReadState', '/f', 5],
+      ['readFile', '/f', { maxBytes: 9 }], ['usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET', { skipBehaviors: true }], ['reloadOutputStyles'],
+      ['reloadSkills'], ['reloadPlugins', { addPlugins: ['p'], refuseIfBusy: true }], ['applyFlagSettings', { model: 'm' }], ['stopTask', 't1'],
+      ['backgroundTasks', 'tu'], ['mcpServerStatus'], ['reconnectMcpServer', 's'], ['toggleMcpServer', 's', false], ['readMcpResource', 's', 'u://x'],
+      ['getContextUsage'], ['rewindFiles', 'm1', { dryRun: true }], ['cancelAsyncMessage', 'u1'], ['setMaxThinkingTokens', 100],
+      ['setMcpServers', { other: { type: 'http', url: 'http://127.0.0.1:9/mcp' } }],
+    ]
+    try {
+      const got = await both(async (sdk, name) => {
+        const id = `ws-methods-${name}`
+        const q = sdk.query({ prompt: once(), websocket: { url: server.wsUrl('script', id) } })
+        const entry = await server.wsConnected(id)
+        // Answers every control request of the client: success, echoing what was asked.
+        const answer = (text) => {
+          for (const l of text.split('\n').filter(Boolean)) {
+            const f = JSON.parse(l)
+            if (f.type !== 'control_request') continue
+            const s = f.request.subtype
+            const response = s === 'read_file' ? { content: 'x' } : s === 'mcp_status' ? { mcpServers: [] } : s === 'background_tasks' ? { backgrounded: false } : s === 'cancel_async_message' ? { cancelled: true } : { asked: s }
+            entry.conn.send(JSON.stringify({ type: 'control_response', response: { subtype: 'success', request_id: f.request_id, response } }) + '\n')
+          }
+        }
+        entry.received.forEach(answer)
+        entry.onFrame = answer
+        const results = []
+        for (const [method, ...args] of CALLS) results.push([method, await q[method](...args)])
+        q.close()
+        return { results, sent: entry.received.map(normalizeFrame) }
+      })
+      assert.deepEqual(got.ours, got.official)
+      assert.equal(got.ours.sent.length, CALLS.length + 1)
+    } finally {
+      await server.close()
+    }
+  })
+
   it('its own requests: interrupt, setModel, setPermissionMode, an error answer, a malformed line skipped', async () => {
     const server = await startRemoteSessionServer()
     try {
@@ -447,6 +486,22 @@ describe('the control protocol over WebSocket, scripted', { concurrency: true },
       assert.deepEqual(got.ours.messages.map((m) => m.type), ['system', 'result'])
     } finally {
       await server.close()
+    }
+  })
+})
+
+describe('the entry as published', () => {
+  it('resolves as claude-agent-sdk-native/browser; pure ESM importing only itself, zod/v4 and eventsource-parser', async () => {
+    const viaExports = await import('claude-agent-sdk-native/browser')
+    assert.equal(viaExports.query, ours.query)
+    assert.deepEqual(Object.keys(ours).sort(), Object.keys(official).filter((k) => !['CommandMatcher', 'FileIndex', 'z'].includes(k)).sort())
+    const fs = await import('node:fs')
+    const dir = new URL('../browser/', import.meta.url)
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.mjs'))) {
+      const text = fs.readFileSync(new URL(file, dir), 'utf8')
+      const specifiers = [...text.matchAll(/^(?:import|export)[^'"]*from '([^']+)'/gm)].map((m) => m[1])
+      for (const spec of specifiers) assert.ok(spec.startsWith('./') || spec === 'zod/v4' || spec === 'eventsource-parser', `${file} imports ${spec}`)
+      assert.doesNotMatch(text, /\brequire\(|\bprocess\.\w|\bBuffer\.\w|'node:/, `${file} uses a Node-only API`)
     }
   })
 })

@@ -4,7 +4,7 @@
 // hook_callback, mcp_message, elicitation, request_user_dialog, control_cancel_request), sends
 // its own (interrupt, set_model, mcp_status, …) and yields every other message.
 import { MessageQueue } from './queue.mjs'
-import { AbortError, SSEHttpError, closedError, toError, errorMessage } from './errors.mjs'
+import { AbortError, closedError, toError, errorMessage } from './errors.mjs'
 import { McpRouter } from './mcp-routing.mjs'
 
 const UNMATCHED_MAX = 1024
@@ -726,6 +726,40 @@ export class Query {
       ...(options?.addPlugins && options.addPlugins.length > 0 && { add_plugins: options.addPlugins }),
       ...(options?.refuseIfBusy && { refuse_if_busy: true }),
     })).response
+  }
+
+  async reinitialize() {
+    if (!this.#initializeHasBeenWritten) await this.#initializeWritten
+    return this.#initialize(false)
+  }
+
+  async setMcpPermissionModeOverride(serverName, mode) {
+    return (await this.request({ subtype: 'set_mcp_permission_mode_override', serverName, mode })).response ?? {}
+  }
+
+  async updateSettings(source, settings) {
+    await this.request({ subtype: 'update_settings', source, settings })
+  }
+
+  async seedReadState(path, mtime) {
+    await this.request({ subtype: 'seed_read_state', path, mtime })
+  }
+
+  /** The file's content as the session reads it, or null when it can't (as the official). */
+  async readFile(path, options) {
+    try {
+      return (await this.request({ subtype: 'read_file', path, max_bytes: options?.maxBytes, encoding: options?.encoding })).response
+    } catch {
+      return null
+    }
+  }
+
+  async usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET(options) {
+    return (await this.request({ subtype: 'get_usage', ...(options?.skipBehaviors && { skip_behaviors: true }) })).response
+  }
+
+  async reloadOutputStyles() {
+    return (await this.request({ subtype: 'reload_output_styles' })).response
   }
 
   async reloadSkills() {

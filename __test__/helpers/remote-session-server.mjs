@@ -328,6 +328,7 @@ export async function startRemoteSessionServer(opts = {}) {
     let partial = ''
     entry.conn = acceptWebSocket(req, socket, (text) => {
       entry.received.push(text)
+      entry.onFrame?.(text)
       if (!entry.cli) return
       const lines = (partial + text).split('\n')
       partial = lines.pop() ?? ''
