@@ -70,7 +70,7 @@ function resolveCondition(entry, conditions) {
   return undefined
 }
 
-for (const subpath of ['.', './testing']) {
+for (const subpath of ['.', './testing', './stores/postgres', './stores/redis', './stores/s3']) {
   test(`exports["${subpath}"] has typings for import and for require`, () => {
     const entry = pkg.exports[subpath]
     assert.ok(entry, `no exports["${subpath}"]`)
@@ -168,7 +168,7 @@ test('the typings, every declaration file they import, and the license of the in
     }
     for (const m of text.matchAll(/see (types\/LICENSE[^\s;)]+)/g)) needed.add(m[1].replace(/\.$/, ''))
   }
-  for (const subpath of ['.', './testing']) {
+  for (const subpath of ['.', './testing', './stores/postgres', './stores/redis', './stores/s3']) {
     for (const conditions of [['types', 'import', 'node'], ['types', 'require', 'node']]) visit(resolveCondition(pkg.exports[subpath], conditions).replace(/^\.\//, ''))
   }
   visit(pkg.types.replace(/^\.\//, ''))

@@ -94,6 +94,14 @@ runSessionStoreConformance(postgresStore, { name: 'conformance: PostgresSessionS
 runSessionStoreConformance(redisStore, { name: 'conformance: RedisSessionStore', idempotent: true, makeUnreachableStore: unreachable.redis })
 runSessionStoreConformance(s3Store, { name: 'conformance: S3SessionStore', idempotent: true, makeUnreachableStore: unreachable.s3 })
 
+test('each store entry gives the same class to import and to require', async () => {
+  for (const [sub, name] of [['postgres', 'PostgresSessionStore'], ['redis', 'RedisSessionStore'], ['s3', 'S3SessionStore']]) {
+    const esm = await import(`claude-agent-sdk-native/stores/${sub}`)
+    assert.equal(typeof esm[name], 'function')
+    assert.equal(esm[name], require(`claude-agent-sdk-native/stores/${sub}`)[name], sub)
+  }
+})
+
 describe('the kit', () => {
   test('has the official 13 contracts first, by name, then ours', () => {
     const official = ['append then load returns same entries in same order', 'load unknown key returns null', 'multiple append calls preserve call order', 'append([]) is a no-op', 'subpath keys are stored independently of main', 'projectKey isolation', 'listSessions returns sessionIds for project', 'listSessions excludes subagent subpaths', 'delete main then load returns null', 'delete main cascades to subkeys', 'delete with subpath removes only that subkey', 'listSubkeys returns subpaths for the session', 'listSubkeys excludes main transcript']
