@@ -11,7 +11,7 @@ import { startBridgeFake, normalizeRequest, normalizeBody } from './helpers/brid
 const PACKAGES = { official, ours }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
-async function until(what, cond, ms = 5000) {
+async function until(what, cond, ms = 10000) {
   const end = Date.now() + ms
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
@@ -222,16 +222,17 @@ test('attach: register failures throw; init refused closes 4091', async () => {
 test('attach: the stream closes for good on 401/403/404, and a 409 on a write closes 4090', async () => {
   await Promise.all([401, 403, 404].map((status) =>
     sideBySide({ answer: (e) => (e.path.endsWith('/stream') ? { status, body: {} } : undefined) }, async (pkg, fake, record) => {
-      const h = await pkg.attachBridgeSession({ sessionId: 'cse_c', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record) })
-      await until('stream request', () => fake.log.some((e) => e.path.endsWith('/stream')))
-      await sleep(200)
+      let closed
+      const h = await pkg.attachBridgeSession({ sessionId: 'cse_c', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
+      await until('onClose', () => closed !== undefined)
       h.close()
     })))
   await sideBySide({ answer: (e) => (e.path.endsWith('/worker/events') ? { status: 409, body: { error: { reason: 'superseded_by_worker' } } } : undefined) }, async (pkg, fake, record) => {
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_c', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record) })
+    let closed
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_c', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
     await until('connected', () => h.isConnected())
     h.write({ type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [] } })
-    await sleep(300)
+    await until('onClose', () => closed !== undefined)
     h.close()
   })
 })
@@ -350,10 +351,12 @@ test('attach: three 404s or ten refused credentials in a row end the worker (409
 
 test('attach: the heartbeat interval the service advises replaces the seed', async () => {
   await sideBySide({ answer: (e) => (e.path.endsWith('/heartbeat') ? { status: 200, body: { heartbeat_interval_seconds: 1 } } : undefined) }, async (pkg, fake, record) => {
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_h', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 3, heartbeatIntervalMs: 100, ...callbacks(record) })
+    // Seeded at 300 ms: beats at 0.3 s and 0.6 s (scheduled before the first answer), then 10 s
+    // later; without the advice there would be five or six in 1.8 s.
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_h', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 3, heartbeatIntervalMs: 300, ...callbacks(record) })
     await until('first beat', () => fake.log.some((e) => e.path.endsWith('/heartbeat')))
-    await sleep(700)
-    record('beats', fake.log.filter((e) => e.path.endsWith('/heartbeat')).length)
+    await sleep(1500)
+    record('at most 3 beats', fake.log.filter((e) => e.path.endsWith('/heartbeat')).length <= 3)
     h.close()
   })
 })
