@@ -219,6 +219,27 @@ test('attach: register failures throw; init refused closes 4091', async () => {
   })
 })
 
+test('attach: the stored state is read again after a failure before the worker registers; a 409 there ends it (4090)', async () => {
+  const flaky = () => {
+    let left = 2
+    return { answer: (e) => (e.method === 'GET' && e.path.endsWith('/worker') && left-- > 0 ? { status: 503, body: {} } : undefined) }
+  }
+  await sideBySide(flaky, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_g', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record) })
+    await until('connected', () => h.isConnected())
+    await until('stream', () => fake.streams.size === 1)
+    h.close()
+  })
+  await sideBySide({ answer: (e) => (e.method === 'GET' && e.path.endsWith('/worker') ? { status: 409, body: { error: { reason: 'epoch_stale' } } } : undefined) }, async (pkg, fake, record) => {
+    let closed
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_g', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
+    await until('onClose', () => closed !== undefined)
+    await sleep(100)
+    record('connected', h.isConnected())
+    h.close()
+  })
+})
+
 test('attach: the stream closes for good on 401/403/404, and a 409 on a write closes 4090', async () => {
   await Promise.all([401, 403, 404].map((status) =>
     sideBySide({ answer: (e) => (e.path.endsWith('/stream') ? { status, body: {} } : undefined) }, async (pkg, fake, record) => {

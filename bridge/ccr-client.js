@@ -128,8 +128,10 @@ class CcrClient {
     if (!this.getToken()) throw new WorkerInitError(undefined, false)
     if (epoch === undefined || Number.isNaN(epoch)) throw new Error('missing_epoch')
     this.workerEpoch = epoch
-    // The stored state is read first (bounded), as the official client orders it.
-    const read = this.request('get', '/worker', undefined, { parse: true, signal: this.closeAbort.signal })
+    // The stored state is read first (waited for at most 10 s, and given up once the worker is
+    // registered), as the official client orders it.
+    const readAbort = new AbortController()
+    const read = this.readWorkerState(readAbort.signal)
     let bound
     await Promise.race([read, new Promise((resolve) => { bound = setTimeout(resolve, STATE_READ_BOUND_MS) })])
     clearTimeout(bound)
@@ -140,10 +142,35 @@ class CcrClient {
       if (result.ok || this.closed || isRefusal(result.status)) break
       if (attempt < INIT_ATTEMPTS) await sleep(additiveBackoff(attempt, 500, 30000, 500))
     }
+    readAbort.abort()
     if (!result.ok) throw new WorkerInitError(result.status, result.fetchFailed === true)
     this.currentState = 'idle'
     this.markRegistered()
     this.startHeartbeat()
+  }
+
+  // GET /worker, retried (10 attempts, 500 ms doubling to 30 s, plus up to 500 ms) until it
+  // answers, the service refuses it for good, the signal ends it, or a 409 ends the worker.
+  async readWorkerState(signal) {
+    for (let attempt = 1; attempt <= INIT_ATTEMPTS; attempt++) {
+      if (signal.aborted || this.closed) return null
+      const both = new AbortController()
+      const stop = () => both.abort()
+      signal.addEventListener('abort', stop, { once: true })
+      this.closeAbort.signal.addEventListener('abort', stop, { once: true })
+      const r = await this.request('get', '/worker', undefined, { parse: true, signal: both.signal, countsTowardEscalation: false })
+      signal.removeEventListener('abort', stop)
+      this.closeAbort.signal.removeEventListener('abort', stop)
+      if (r.ok) return r.data ?? null
+      if (r.status === 409 || isRefusal(r.status) || signal.aborted || this.closed) return null
+      if (attempt < INIT_ATTEMPTS) {
+        await new Promise((resolve) => {
+          const timer = setTimeout(resolve, additiveBackoff(attempt, 500, 30000, 500))
+          signal.addEventListener('abort', () => { clearTimeout(timer); resolve() }, { once: true })
+        })
+      }
+    }
+    return null
   }
 
   startHeartbeat() {
