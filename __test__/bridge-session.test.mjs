@@ -240,6 +240,26 @@ test('attach: the stored state is read again after a failure before the worker r
   })
 })
 
+test('attach: the worker registration (PUT /worker) is retried after a 5xx; a 409 there ends the worker (4090)', async () => {
+  const flaky = () => {
+    let left = 2
+    return { answer: (e) => (e.method === 'PUT' && e.path.endsWith('/worker') && e.body?.worker_status === 'idle' && left-- > 0 ? { status: 502, body: {} } : undefined) }
+  }
+  await sideBySide(flaky, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_i', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record) })
+    await until('connected', () => h.isConnected())
+    await until('stream', () => fake.streams.size === 1)
+    h.close()
+  })
+  await sideBySide({ answer: (e) => (e.method === 'PUT' && e.path.endsWith('/worker') ? { status: 409, body: {} } : undefined) }, async (pkg, fake, record) => {
+    let closed
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_i', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
+    await until('onClose', () => closed !== undefined)
+    await sleep(100)
+    h.close()
+  })
+})
+
 test('attach: the stream closes for good on 401/403/404, and a 409 on a write closes 4090', async () => {
   await Promise.all([401, 403, 404].map((status) =>
     sideBySide({ answer: (e) => (e.path.endsWith('/stream') ? { status, body: {} } : undefined) }, async (pkg, fake, record) => {
