@@ -380,6 +380,35 @@ test('attach: failed uploads are retried; the stream retries a 5xx', async () =>
   })
 })
 
+test('attach: uploads the service refuses for good (400, 413, 422) are dropped, later ones go', async () => {
+  const refusing = () => {
+    const left = { events: 1, delivery: 1, put: 1 }
+    const statuses = { events: 413, delivery: 400, put: 422 }
+    return {
+      answer: (e) => {
+        const key = e.path.endsWith('/worker/events') ? 'events' : e.path.endsWith('/delivery') ? 'delivery' : e.method === 'PUT' && e.body?.worker_status === 'running' ? 'put' : undefined
+        return key && left[key]-- > 0 ? { status: statuses[key], body: {} } : undefined
+      },
+    }
+  }
+  await sideBySide(refusing, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_z', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 6, ...callbacks(record) })
+    await until('stream', () => fake.streams.size === 1)
+    h.write({ type: 'assistant', uuid: 'z1', message: { role: 'assistant', content: [] } })
+    h.reportState('running')
+    h.reportDelivery('ev-a', 'processing')
+    await until('first tries', () => fake.log.some((e) => e.path.endsWith('/worker/events')) && fake.log.some((e) => e.path.endsWith('/delivery')) && fake.log.some((e) => e.method === 'PUT' && e.body?.worker_status === 'running'))
+    await h.flush()
+    await sleep(1200)
+    h.write({ type: 'assistant', uuid: 'z2', message: { role: 'assistant', content: [] } })
+    h.reportState('idle')
+    h.reportDelivery('ev-b', 'processed')
+    await until('second events', () => fake.log.filter((e) => e.path.endsWith('/worker/events')).length >= 2)
+    await h.flush()
+    h.close()
+  })
+})
+
 test('attach: three 404s or ten refused credentials in a row end the worker (4090)', async () => {
   await Promise.all([404, 401].map((status) =>
     sideBySide({ answer: (e) => (e.path.endsWith('/heartbeat') ? { status, body: {} } : undefined) }, async (pkg, fake, record) => {
