@@ -31,31 +31,9 @@ function runTsc(root, dir) {
   })
 }
 
-/** `{ a: X; b: Y; }` → { a: 'X', b: 'Y' } (top level only). */
-export function parseObjectType(text) {
-  const body = text.trim().replace(/^\{/, '').replace(/\}$/, '')
-  const fields = {}
-  let depth = 0
-  let start = 0
-  for (let i = 0; i <= body.length; i++) {
-    const c = body[i]
-    if (c === '"' || c === "'") { for (i++; i < body.length && body[i] !== c; i++) if (body[i] === '\\') i++; continue }
-    if (c === '{' || c === '[' || c === '(' || (c === '<')) depth++
-    else if (c === '}' || c === ']' || c === ')' || (c === '>' && body[i - 1] !== '=')) depth--
-    else if ((c === ';' && depth === 0) || i === body.length) {
-      const part = body.slice(start, i).trim()
-      start = i + 1
-      const colon = part.indexOf(':')
-      if (colon > 0) fields[part.slice(0, colon).trim()] = part.slice(colon + 1).trim()
-    }
-  }
-  return fields
-}
-
-/** `"a" | "b" | never` → ['"a"', '"b"'] (top level only). */
-export function unionItems(text) {
-  if (!text || text === 'never') return []
-  const items = []
+/** The parts of a type's text between the separator `sep` at the top level (outside brackets and strings). */
+function splitTopLevel(text, sep) {
+  const parts = []
   let depth = 0
   let start = 0
   for (let i = 0; i <= text.length; i++) {
@@ -63,34 +41,33 @@ export function unionItems(text) {
     if (c === '"' || c === "'") { for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\') i++; continue }
     if (c === '{' || c === '[' || c === '(' || c === '<') depth++
     else if (c === '}' || c === ']' || c === ')' || (c === '>' && text[i - 1] !== '=')) depth--
-    else if (i === text.length || (c === '|' && depth === 0)) {
-      const item = text.slice(start, i).trim()
-      if (item && item !== 'never') items.push(item)
-      start = i + 1
-    }
+    else if (i === text.length || (c === sep && depth === 0)) { parts.push(text.slice(start, i).trim()); start = i + 1 }
   }
-  return items
+  return parts.filter(Boolean)
+}
+
+/** `{ a: X; b: Y; }` → { a: 'X', b: 'Y' } (top level only). */
+export function parseObjectType(text) {
+  const fields = {}
+  for (const part of splitTopLevel(text.trim().replace(/^\{/, '').replace(/\}$/, ''), ';')) {
+    const colon = part.indexOf(':')
+    if (colon > 0) fields[part.slice(0, colon).trim()] = part.slice(colon + 1).trim()
+  }
+  return fields
+}
+
+/** `"a" | "b" | never` → ['"a"', '"b"'] (top level only). */
+export function unionItems(text) {
+  return text ? splitTopLevel(text, '|').filter((item) => item !== 'never') : []
 }
 
 /** `[X, Y]` → ['X', 'Y'] (top level only). */
-function tupleItems(text) {
-  const body = text.trim().replace(/^\[/, '').replace(/\]$/, '')
-  const items = []
-  let depth = 0
-  let start = 0
-  for (let i = 0; i <= body.length; i++) {
-    const c = body[i]
-    if (c === '"' || c === "'") { for (i++; i < body.length && body[i] !== c; i++) if (body[i] === '\\') i++; continue }
-    if (c === '{' || c === '[' || c === '(' || c === '<') depth++
-    else if (c === '}' || c === ']' || c === ')' || (c === '>' && body[i - 1] !== '=')) depth--
-    else if (i === body.length || (c === ',' && depth === 0)) { items.push(body.slice(start, i).trim()); start = i + 1 }
-  }
-  return items
-}
+const tupleItems = (text) => splitTopLevel(text.trim().replace(/^\[/, '').replace(/\]$/, ''), ',')
 
-const topOf = (node) => (node.parent ? topOf(node.parent) : node)
 const shorten = (t) => (t.length > SHOWN ? `${t.slice(0, SHOWN)}…` : t)
 const keyName = (item) => (/^"(.*)"$/.test(item) ? JSON.parse(item) : item)
+
+const topOf = (node) => (node.parent ? topOf(node.parent) : node)
 
 /**
  * Compiles the checks of every shared name, then of the members, parameters and return values
