@@ -2,7 +2,9 @@
 // with `tsc --strict`: every exported type and function is structurally the same, except where
 // the official names its full SDKControlRequest / SDKControlResponse unions (ours declares the
 // envelopes with an open `request`), where every official envelope must still be accepted.
-// Also compiles an app using the entry through both module formats.
+// Also compiles an app using the entry through both module formats. skipLibCheck keeps tsc off the
+// official's whole sdk.d.ts (13 s instead of 2 s); a broken import in ours still fails, since every
+// type that uses it is compared with the official's.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -74,7 +76,7 @@ test('bridge typings: the same as the official ./bridge declarations (tsc --stri
     fs.writeFileSync(path.join(dir, 'check.mts'), CHECK)
     fs.writeFileSync(path.join(dir, 'app.cts'), "import bridge = require('claude-agent-sdk-native/bridge')\nconst r: Promise<string | null | object> = bridge.createCodeSession('https://x', 't', 't', 1)\nvoid r\n")
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: false, pretty: false },
+      compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: true, pretty: false },
       files: ['check.mts', 'app.cts'],
     }))
     const pkg = require.resolve('typescript/package.json', { paths: [root] })
