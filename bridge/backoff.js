@@ -11,6 +11,18 @@ function additiveBackoff(attempt, baseMs, capMs, jitterMs) {
   return Math.min(capMs, baseMs * 2 ** (attempt - 1)) + Math.random() * jitterMs
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+// Resolves after `ms`, or at once when `signal` aborts (so a closed worker leaves no timer behind).
+function sleep(ms, signal) {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener('abort', done, { once: true })
+  })
+}
 
 module.exports = { symmetricBackoff, additiveBackoff, sleep }

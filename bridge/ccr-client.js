@@ -131,16 +131,16 @@ class CcrClient {
     // The stored state is read first (waited for at most 10 s, and given up once the worker is
     // registered), as the official client orders it.
     const readAbort = new AbortController()
+    this.closeAbort.signal.addEventListener('abort', () => readAbort.abort(), { once: true })
     const read = this.readWorkerState(readAbort.signal)
-    let bound
-    await Promise.race([read, new Promise((resolve) => { bound = setTimeout(resolve, STATE_READ_BOUND_MS) })])
-    clearTimeout(bound)
+    const bound = new AbortController()
+    await Promise.race([read.finally(() => bound.abort()), sleep(STATE_READ_BOUND_MS, bound.signal)])
     const patch = { worker_status: 'idle', worker_epoch: epoch, external_metadata: { pending_action: null, pending_actions: null, task_summary: null } }
     let result = { ok: false }
     for (let attempt = 1; attempt <= INIT_ATTEMPTS && !this.closed; attempt++) {
       result = await this.request('put', '/worker', patch)
       if (result.ok || this.closed || isRefusal(result.status)) break
-      if (attempt < INIT_ATTEMPTS) await sleep(additiveBackoff(attempt, 500, 30000, 500))
+      if (attempt < INIT_ATTEMPTS) await sleep(additiveBackoff(attempt, 500, 30000, 500), this.closeAbort.signal)
     }
     readAbort.abort()
     if (!result.ok) throw new WorkerInitError(result.status, result.fetchFailed === true)
@@ -163,12 +163,7 @@ class CcrClient {
       this.closeAbort.signal.removeEventListener('abort', stop)
       if (r.ok) return r.data ?? null
       if (r.status === 409 || isRefusal(r.status) || signal.aborted || this.closed) return null
-      if (attempt < INIT_ATTEMPTS) {
-        await new Promise((resolve) => {
-          const timer = setTimeout(resolve, additiveBackoff(attempt, 500, 30000, 500))
-          signal.addEventListener('abort', () => { clearTimeout(timer); resolve() }, { once: true })
-        })
-      }
+      if (attempt < INIT_ATTEMPTS) await sleep(additiveBackoff(attempt, 500, 30000, 500), signal)
     }
     return null
   }
