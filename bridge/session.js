@@ -23,7 +23,6 @@ async function attachBridgeSession(opts) {
   const outboundUuids = new UuidRing(DEDUP_CAPACITY)
   const inboundUuids = new UuidRing(DEDUP_CAPACITY)
   const pendingPrompts = new Map()
-  const cancellable = new Map()
   let closed = false
   let transport = await createWorkerTransport({ sessionUrl: sessionUrl(apiBaseUrl, sessionId), ingressToken: token, sessionId, epoch, initialSequenceNum, heartbeatIntervalMs, outboundOnly, getAuthToken })
 
@@ -54,7 +53,8 @@ async function attachBridgeSession(opts) {
           if (!closed) current.write({ ...reply, session_id: sessionId })
         },
       }),
-      onCancel: (requestId) => cancellable.get(requestId)?.abort(),
+      // Only a side question can be cancelled, and a bridge session answers none.
+      onCancel: () => {},
     }))
     current.setOnClose((code) => {
       if (closed) return
@@ -144,8 +144,6 @@ async function attachBridgeSession(opts) {
     close() {
       if (closed) return
       closed = true
-      for (const c of cancellable.values()) c.abort()
-      cancellable.clear()
       transport.close()
     },
   }
