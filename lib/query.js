@@ -376,6 +376,21 @@ class Query {
     return this._ask((s) => s.control(JSON.stringify(request)))
   }
 
+  /**
+   * `_control` with the official `request(body, {signal})`'s abort: an aborted signal rejects at
+   * once with its reason (an Error as is, anything else made one), the answer then unused.
+   */
+  _controlWithSignal(request, signal) {
+    if (!signal) return this._control(request)
+    const reason = () => (signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? 'Control request aborted')))
+    if (signal.aborted) return Promise.reject(reason())
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(reason())
+      signal.addEventListener('abort', onAbort, { once: true })
+      this._control(request).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+    })
+  }
+
   /** Interrupts the current turn. With `{cancelQueued: true}` also drops queued prompts. */
   async interrupt(options) {
     const r = await this._control({ subtype: 'interrupt', ...(options?.cancelQueued === true && { cancel_queued: true }) })
@@ -541,6 +556,9 @@ class Query {
     return (await this._control({ subtype: 'cancel_async_message', message_uuid: messageUuid })).cancelled
   }
 
+  // The official Query's methods its sdk.d.ts does not declare (runtime only): the same control
+  // request each, resolving with the same part of the CLI's answer (see lib/query-extra.js).
+
   /** Adds user messages to a streaming-input query. */
   async streamInput(stream) {
     if (this._ready) await this._ready
@@ -550,6 +568,8 @@ class Query {
     }
   }
 }
+
+require('./query-extra').addUndeclaredMethods(Query)
 
 const WARM = Symbol('warm query: the prompt comes later')
 

@@ -1,0 +1,153 @@
+// The official Query's methods that its sdk.d.ts does not declare (getSettings, askSideQuestion,
+// enableRemoteControl, the auth flows, the dialogs, ...), run side by side with the official SDK
+// against the same mock CLI: what each SDK writes to the CLI and what each method returns or
+// throws must be the same.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import * as official from '@anthropic-ai/claude-agent-sdk'
+import { sdk as ours, mockOptions, readStdin } from './helpers/sdk.mjs'
+
+/** A CLI that answers every method's subtype with a canned body (some with an error). */
+const CLI = `
+  export default async function (cli) {
+    const answers = {
+      get_settings: { effective: { model: 'm' }, sources: [] },
+      get_hooks_listing: { hooks: [{ event: 'PreToolUse', matcher: 'Bash' }] },
+      get_task_output: { output: 'done', status: 'completed' },
+      list_permission_rules: { state: { rules: [{ behavior: 'allow', source: 'session', ruleValue: { toolName: 'Bash' } }], workspaceDirectories: [] } },
+      set_cwd: { cwd: '/tmp/x', trusted: true },
+      set_chrome_browser_hints: { ignored: true }, set_prompt_suggestions_paused: { ignored: true }, channel_enable: { ignored: true },
+      mcp_authenticate: { authUrl: 'https://auth.example/x', requiresUserAction: true },
+      mcp_clear_auth: { cleared: true },
+      mcp_oauth_callback_url: { ok: true },
+      claude_authenticate: { manualUrl: 'https://claude.example/m', automaticUrl: 'https://claude.example/a' },
+      claude_oauth_callback: { ok: true },
+      claude_oauth_wait_for_completion: { account: { email: 'x@y' } },
+      get_memory_dialog: { files: [] }, get_skills_dialog: { skills: [] }, get_status: { model: 'm', cwd: '/' },
+      export_conversation: { text: 'hello' }, get_chrome_dialog: { connected: false },
+      get_chrome_browsers: { browsers: [{ device_id: 'd1' }] }, select_chrome_browser: { selected: 'd1' },
+      get_sandbox_dialog: { enabled: false }, get_plan: { plan: null },
+      read_cloud_sessions: { sessions: [] }, log_host_events: { logged: 2 }, dictate: { text: 'hi' },
+      submit_feedback: { feedback_id: 'f1' }, submit_survey_feedback: { ok: true },
+      rename_session: { ignored: true },
+      generate_session_title: { title: 'A title' },
+      ultrareview_launch: { launched: true, id: 'u1' },
+      message_rated: { ignored: true },
+      remote_control: { bridge_session_id: 'cse_abcd1234', url: 'https://claude.example/rc' },
+    }
+    for (const [subtype, body] of Object.entries(answers)) cli.onControlRequest(subtype, () => body)
+    cli.onControlRequest('side_question', (r) => {
+      if (r.question === 'none?') return { response: null }
+      if (r.question === 'refused?') return { response: 'fallback text', refusal_fallback: { original_model: 'a', fallback_model: 'b', content: [{ type: 'text', text: 'x' }] } }
+      if (r.question === 'fail?') throw new Error('side questions are off')
+      return { response: 'an answer', synthetic: true }
+    })
+    cli.onControlRequest('get_plan', (r) => { throw new Error('no plan mode') })
+    await cli.initialize()
+    await cli.nextUserMessage()
+    cli.systemInit()
+    await cli.next((m) => m.type === 'user' && m.message.content === 'done')
+    cli.result()
+  }`
+
+async function drive(sdk, body) {
+  const { log, options } = mockOptions(CLI)
+  let sendDone
+  const done = new Promise((r) => (sendDone = r))
+  async function* prompt() {
+    yield { type: 'user', message: { role: 'user', content: 'start' }, parent_tool_use_id: null, session_id: '' }
+    await done
+    yield { type: 'user', message: { role: 'user', content: 'done' }, parent_tool_use_id: null, session_id: '' }
+  }
+  const q = sdk.query({ prompt: prompt(), options })
+  const it = q[Symbol.asyncIterator]()
+  assert.equal((await it.next()).value.type, 'system')
+  const results = {}
+  try {
+    await body(q, results)
+  } finally {
+    sendDone()
+  }
+  for (;;) if ((await it.next()).done) break
+  const sent = readStdin(log).filter((m) => m.type === 'control_request' && m.request.subtype !== 'initialize').map((m) => m.request)
+  return { results, sent }
+}
+
+/** What a call resolved with, or the message it rejected with. */
+const outcome = (p) => p.then((value) => ({ value }), (e) => ({ error: e instanceof Error ? e.message : String(e) }))
+
+async function methods(q, out) {
+  out.getSettings = await outcome(q.getSettings())
+  out.getHooksListing = await outcome(q.getHooksListing())
+  out.getTaskOutput = await outcome(q.getTaskOutput('task-1'))
+  out.listPermissionRules = await outcome(q.listPermissionRules())
+  out.setCwd = await outcome(q.setCwd('/tmp/x', { trustAccepted: true, trustedDirectory: '/tmp' }))
+  out.setCwdPlain = await outcome(q.setCwd('/tmp/y'))
+  out.setChromeBrowserHints = await outcome(q.setChromeBrowserHints({ preferred: 'd1', headless: false }))
+  out.setPromptSuggestionsPaused = await outcome(q.setPromptSuggestionsPaused(true))
+  out.enableChannel = await outcome(q.enableChannel('demo'))
+  out.mcpAuthenticate = await outcome(q.mcpAuthenticate('demo', 'http://127.0.0.1:1/cb', { redirectUriOnly: true }))
+  out.mcpAuthenticatePlain = await outcome(q.mcpAuthenticate('demo'))
+  out.mcpClearAuth = await outcome(q.mcpClearAuth('demo'))
+  out.mcpSubmitOAuthCallbackUrl = await outcome(q.mcpSubmitOAuthCallbackUrl('demo', 'http://127.0.0.1:1/cb?code=c'))
+  out.claudeAuthenticate = await outcome(q.claudeAuthenticate(true, { consoleProfile: 'p' }))
+  out.claudeOAuthCallback = await outcome(q.claudeOAuthCallback('code-1', 'state-1'))
+  out.claudeOAuthWaitForCompletion = await outcome(q.claudeOAuthWaitForCompletion())
+  out.getMemoryDialog = await outcome(q.getMemoryDialog())
+  out.getSkillsDialog = await outcome(q.getSkillsDialog())
+  out.getStatus = await outcome(q.getStatus())
+  out.exportConversation = await outcome(q.exportConversation())
+  out.getChromeDialog = await outcome(q.getChromeDialog())
+  out.getChromeBrowsers = await outcome(q.getChromeBrowsers())
+  out.selectChromeBrowser = await outcome(q.selectChromeBrowser('d1'))
+  out.getSandboxDialog = await outcome(q.getSandboxDialog({ section: 'network' }))
+  out.getPlan = await outcome(q.getPlan())
+  out.readCloudSessions = await outcome(q.readCloudSessions({ subtype: 'read_cloud_sessions', limit: 5 }))
+  out.logHostEvents = await outcome(q.logHostEvents({ subtype: 'log_host_events', events: [{ name: 'e' }] }, {}))
+  out.dictate = await outcome(q.dictate({ subtype: 'dictate', audio: 'AAAA' }))
+  out.submitFeedback = await outcome(q.submitFeedback('it broke', { surface: 'sdk', type: 'bug', attach_transcript: false }))
+  out.submitSurveyFeedback = await outcome(q.submitSurveyFeedback({ survey_id: 's1', rating: 4 }))
+  out.renameSession = await outcome(q.renameSession('New name', 'sess-1'))
+  out.generateSessionTitle = await outcome(q.generateSessionTitle('a chat about x', { persist: true }))
+  out.askSideQuestion = await outcome(q.askSideQuestion('why?', { history: [{ role: 'user', content: 'h' }] }))
+  out.askSideQuestionNull = await outcome(q.askSideQuestion('none?'))
+  out.askSideQuestionFallback = await outcome(q.askSideQuestion('refused?', { history: [] }))
+  out.askSideQuestionError = await outcome(q.askSideQuestion('fail?'))
+  const aborted = new AbortController()
+  aborted.abort(new Error('gave up'))
+  out.askSideQuestionAborted = await outcome(q.askSideQuestion('never sent', { signal: aborted.signal }))
+  const abortedNoReason = new AbortController()
+  abortedNoReason.abort('string reason')
+  out.readCloudSessionsAborted = await outcome(q.readCloudSessions({ subtype: 'read_cloud_sessions' }, { signal: abortedNoReason.signal }))
+  out.launchUltrareview = await outcome(q.launchUltrareview('--fast', { confirm: true }))
+  out.launchUltrareviewPlain = await outcome(q.launchUltrareview(''))
+  out.messageRated = await outcome(q.messageRated({ messageUuid: 'u-1', sentiment: 'good', surface: 'sdk' }))
+  out.enableRemoteControl = await outcome(q.enableRemoteControl(true, 'my host', { keepSessionOnExit: true }))
+  out.disableRemoteControl = await outcome(q.enableRemoteControl(false))
+  out.setUiHost = q.setUiHost({})
+}
+
+test('every undeclared control method sends what the official sends and returns what it returns', async () => {
+  const mine = await drive(ours, methods)
+  const theirs = await drive(official, methods)
+  assert.deepEqual(mine.sent, theirs.sent)
+  assert.deepEqual(mine.results, theirs.results)
+  // The comparison means something: answers and errors both came through.
+  assert.equal(mine.results.generateSessionTitle.value, 'A title')
+  assert.match(mine.results.getPlan.error, /no plan mode/)
+  assert.equal(mine.results.askSideQuestionAborted.error, 'gave up')
+  assert.ok(!mine.sent.some((r) => r.question === 'never sent'))
+})
+
+test('the methods are on the prototype, not own enumerable members, as in the official Query', async () => {
+  const names = ['getSettings', 'askSideQuestion', 'enableRemoteControl', 'setUiHost', 'messageRated', 'getPlan']
+  const { options } = mockOptions(`export default async function (cli) { await cli.initialize(); await cli.waitStdinClosed() }`)
+  for (const sdk of [ours, official]) {
+    const q = sdk.query({ prompt: 'x', options })
+    for (const name of names) {
+      assert.equal(typeof q[name], 'function', name)
+      assert.ok(!Object.keys(q).includes(name), name)
+    }
+    q.close()
+  }
+})
