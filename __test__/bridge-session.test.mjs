@@ -1,80 +1,13 @@
 // attachBridgeSession of claude-agent-sdk-native/bridge side by side with the official
 // `./bridge`, each against its own copy of the same local fake (worker register, PUT/GET /worker,
 // events, delivery, heartbeats, the SSE event stream): the same requests, the same callbacks,
-// the same close codes — including reconnectTransport's token refresh and stream reconnects.
+// the same close codes — including reconnectTransport's token refresh and the writes it carries
+// over. Failures and retries: bridge-failures.test.mjs.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import * as official from '@anthropic-ai/claude-agent-sdk/bridge'
 import * as ours from 'claude-agent-sdk-native/bridge'
-import { startBridgeFake, normalizeRequest, normalizeBody } from './helpers/bridge-fake.mjs'
-
-const PACKAGES = { official, ours }
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-
-async function until(what, cond, ms = 10000) {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await sleep(10)
-  }
-}
-
-// What both packages must agree on, from a fake's log: each endpoint's requests in order
-// (events flattened to their payloads, delivery updates as a sorted list, heartbeats counted).
-function summary(log) {
-  const out = { register: [], workerGet: [], workerPut: [], events: [], delivery: [], streams: [], heartbeats: 0, attempts: new Set() }
-  for (const e of log) {
-    const n = normalizeRequest(e)
-    if (e.path.endsWith('/worker/register')) out.register.push(n)
-    else if (e.path.endsWith('/worker/events/stream')) out.streams.push({ query: n.query, headers: n.headers })
-    else if (e.path.endsWith('/worker/events/delivery')) out.delivery.push(...n.body.updates.map((u) => JSON.stringify(u)))
-    else if (e.path.endsWith('/worker/events')) {
-      out.events.push(...n.body.events.map((x) => x.payload))
-      out.attempts.add(n.headers['x-ccr-upload-attempt'])
-      out.eventHeaders = { ...n.headers, 'x-ccr-upload-attempt': undefined }
-    } else if (e.path.endsWith('/worker/heartbeat')) {
-      out.heartbeats++
-      out.heartbeatBody = n.body
-    } else if (e.method === 'GET' && e.path.endsWith('/worker')) out.workerGet.push(n.headers)
-    else if (e.method === 'PUT' && e.path.endsWith('/worker')) out.workerPut.push({ body: n.body, auth: n.headers.authorization })
-    else out.other = [...(out.other ?? []), n]
-  }
-  out.delivery.sort()
-  out.attempts = [...out.attempts].sort()
-  out.heartbeats = out.heartbeats > 0
-  return out
-}
-
-// Runs `script(pkg, fake, record)` for each package against its own fake (routes, or a function
-// making fresh routes for each run); compares summaries and what was recorded.
-async function sideBySide(routes, script) {
-  // Both packages at once, each against its own fake.
-  const runs = await Promise.all(Object.entries(PACKAGES).map(async ([name, pkg]) => {
-    const fake = await startBridgeFake(typeof routes === 'function' ? routes() : routes)
-    const records = []
-    const record = (...x) => records.push(normalizeBody(x))
-    try {
-      await script(pkg, fake, record)
-      await sleep(150)
-      return [name, { summary: summary(fake.log), records }]
-    } finally {
-      await fake.close()
-    }
-  }))
-  const out = Object.fromEntries(runs)
-  // BRIDGE_DUMP=/tmp/x writes both sides' summaries (/tmp/x-ours.json, /tmp/x-official.json) to diff.
-  if (process.env.BRIDGE_DUMP) for (const n of ['ours', 'official']) (await import('node:fs')).writeFileSync(`${process.env.BRIDGE_DUMP}-${n}.json`, JSON.stringify(out[n], null, 1))
-  assert.deepStrictEqual(out.ours.summary, out.official.summary, 'requests')
-  assert.deepStrictEqual(out.ours.records, out.official.records, 'callbacks and results')
-  return out.official
-}
-
-const callbacks = (record) => ({
-  onInboundMessage: (m) => record('inbound', m),
-  onPermissionResponse: (r) => record('permission', r),
-  onInterrupt: (x) => record('interrupt', x),
-  onClose: (c) => record('close', c),
-})
+import { startBridgeFake } from './helpers/bridge-fake.mjs'
+import { sideBySide, until, sleep, callbacks } from './helpers/bridge-side-by-side.mjs'
 
 test('attach: register, stream, inbound routing, control requests, writes, state, delivery, goodbye', async () => {
   const r = await sideBySide({}, async (pkg, fake, record) => {
@@ -204,95 +137,6 @@ test('attach: a known epoch skips the register; initialSequenceNum resumes the s
   })
 })
 
-test('attach: register failures throw; init refused closes 4091', async () => {
-  await Promise.all([{ status: 500, body: {} }, { status: 400, body: { error: 'nope' } }, { status: 200, body: { worker_epoch: 'x' } }, { status: 200, raw: 'garbage' }].map((answer) =>
-    sideBySide({ answer: (e) => (e.path.endsWith('/register') ? answer : undefined) }, async (pkg, fake, record) => {
-      await pkg.attachBridgeSession({ sessionId: 'cse_f', ingressToken: 'jwt', apiBaseUrl: fake.url }).then(() => record('attached'), (err) => record('threw', err.message))
-    })))
-  await sideBySide({ answer: (e) => (e.method === 'PUT' && e.path.endsWith('/worker') ? { status: 400, body: {} } : undefined) }, async (pkg, fake, record) => {
-    let closed
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_f', ingressToken: 'jwt', apiBaseUrl: fake.url, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
-    await until('close', () => closed !== undefined)
-    record('connected', h.isConnected())
-    h.write({ type: 'assistant', uuid: 'late', message: { role: 'assistant', content: [] } })
-    h.close()
-  })
-})
-
-test('attach: the stored state is read again after a failure before the worker registers; a 409 there ends it (4090)', async () => {
-  const flaky = () => {
-    let left = 2
-    return { answer: (e) => (e.method === 'GET' && e.path.endsWith('/worker') && left-- > 0 ? { status: 503, body: {} } : undefined) }
-  }
-  await sideBySide(flaky, async (pkg, fake, record) => {
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_g', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record) })
-    await until('connected', () => h.isConnected())
-    await until('stream', () => fake.streams.size === 1)
-    h.close()
-  })
-  await sideBySide({ answer: (e) => (e.method === 'GET' && e.path.endsWith('/worker') ? { status: 409, body: { error: { reason: 'epoch_stale' } } } : undefined) }, async (pkg, fake, record) => {
-    let closed
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_g', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
-    await until('onClose', () => closed !== undefined)
-    await sleep(100)
-    record('connected', h.isConnected())
-    h.close()
-  })
-})
-
-test('attach: the worker registration (PUT /worker) is retried after a 5xx; a 409 there ends the worker (4090)', async () => {
-  const flaky = () => {
-    let left = 2
-    return { answer: (e) => (e.method === 'PUT' && e.path.endsWith('/worker') && e.body?.worker_status === 'idle' && left-- > 0 ? { status: 502, body: {} } : undefined) }
-  }
-  await sideBySide(flaky, async (pkg, fake, record) => {
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_i', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record) })
-    await until('connected', () => h.isConnected())
-    await until('stream', () => fake.streams.size === 1)
-    h.close()
-  })
-  await sideBySide({ answer: (e) => (e.method === 'PUT' && e.path.endsWith('/worker') ? { status: 409, body: {} } : undefined) }, async (pkg, fake, record) => {
-    let closed
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_i', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
-    await until('onClose', () => closed !== undefined)
-    await sleep(100)
-    h.close()
-  })
-})
-
-test('attach: the stream closes for good on 401/403/404, and a 409 on a write closes 4090', async () => {
-  await Promise.all([401, 403, 404].map((status) =>
-    sideBySide({ answer: (e) => (e.path.endsWith('/stream') ? { status, body: {} } : undefined) }, async (pkg, fake, record) => {
-      let closed
-      const h = await pkg.attachBridgeSession({ sessionId: 'cse_c', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
-      await until('onClose', () => closed !== undefined)
-      h.close()
-    })))
-  await sideBySide({ answer: (e) => (e.path.endsWith('/worker/events') ? { status: 409, body: { error: { reason: 'superseded_by_worker' } } } : undefined) }, async (pkg, fake, record) => {
-    let closed
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_c', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
-    await until('connected', () => h.isConnected())
-    h.write({ type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [] } })
-    await until('onClose', () => closed !== undefined)
-    h.close()
-  })
-})
-
-test('attach: a dropped stream reconnects from the sequence number reached', async () => {
-  await sideBySide({}, async (pkg, fake, record) => {
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_r', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 5, ...callbacks(record) })
-    await until('stream', () => fake.streams.size === 1)
-    fake.send(3, { type: 'user', uuid: 'u3', message: { role: 'user', content: 'three' } })
-    await until('seq', () => h.getSequenceNum() === 3)
-    fake.endStreams()
-    await until('second stream', () => fake.log.filter((e) => e.path.endsWith('/stream')).length === 2 && fake.streams.size === 1, 4000)
-    fake.send(4, { type: 'user', uuid: 'u4', message: { role: 'user', content: 'four' } })
-    await until('seq 4', () => h.getSequenceNum() === 4)
-    await until('ev4 processed', () => fake.log.some((e) => e.path.endsWith('/delivery') && e.body.updates.some((u) => u.event_id === 'ev4' && u.status === 'processed')))
-    h.close()
-  })
-})
-
 test('attach: reconnectTransport refreshes the token, keeps the epoch and the stream position', async () => {
   await sideBySide({}, async (pkg, fake, record) => {
     const h = await pkg.attachBridgeSession({ sessionId: 'cse_t', ingressToken: 'jwt-old', apiBaseUrl: fake.url, ...callbacks(record) })
@@ -352,103 +196,6 @@ test('attach: after onClose (4090), writes made since are kept for reconnectTran
   })
 })
 
-test('attach: failed uploads are retried; the stream retries a 5xx', async () => {
-  const failing = () => {
-    const left = { events: 1, put: 1, delivery: 1, stream: 1 }
-    return {
-      answer: (e) => {
-        const key = e.path.endsWith('/worker/events') ? 'events' : e.path.endsWith('/delivery') ? 'delivery' : e.path.endsWith('/stream') ? 'stream' : e.method === 'PUT' && e.body?.worker_status === 'running' ? 'put' : undefined
-        if (key && left[key] > 0) {
-          left[key]--
-          return { status: 503, body: {} }
-        }
-        return undefined
-      },
-    }
-  }
-  await sideBySide(failing, async (pkg, fake, record) => {
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_v', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 6, ...callbacks(record) })
-    await until('stream', () => fake.streams.size === 1, 5000)
-    fake.send(1, { type: 'user', uuid: 'u1', message: { role: 'user', content: 'one' } })
-    h.write({ type: 'assistant', uuid: 'w1', message: { role: 'assistant', content: [] } })
-    h.reportState('running')
-    await until('events delivered', () => fake.log.filter((e) => e.path.endsWith('/worker/events')).length === 2, 8000)
-    await until('state delivered', () => fake.log.filter((e) => e.method === 'PUT' && e.body?.worker_status === 'running').length === 2, 8000)
-    await until('delivery delivered', () => fake.log.filter((e) => e.path.endsWith('/delivery')).length >= 2, 8000)
-    await h.flush()
-    h.close()
-  })
-})
-
-test('attach: uploads the service refuses for good (400, 413, 422) are dropped, later ones go', async () => {
-  const refusing = () => {
-    const left = { events: 1, delivery: 1, put: 1 }
-    const statuses = { events: 413, delivery: 400, put: 422 }
-    return {
-      answer: (e) => {
-        const key = e.path.endsWith('/worker/events') ? 'events' : e.path.endsWith('/delivery') ? 'delivery' : e.method === 'PUT' && e.body?.worker_status === 'running' ? 'put' : undefined
-        return key && left[key]-- > 0 ? { status: statuses[key], body: {} } : undefined
-      },
-    }
-  }
-  await sideBySide(refusing, async (pkg, fake, record) => {
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_z', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 6, ...callbacks(record) })
-    await until('stream', () => fake.streams.size === 1)
-    h.write({ type: 'assistant', uuid: 'z1', message: { role: 'assistant', content: [] } })
-    h.reportState('running')
-    h.reportDelivery('ev-a', 'processing')
-    await until('first tries', () => fake.log.some((e) => e.path.endsWith('/worker/events')) && fake.log.some((e) => e.path.endsWith('/delivery')) && fake.log.some((e) => e.method === 'PUT' && e.body?.worker_status === 'running'))
-    await h.flush()
-    await sleep(1200)
-    h.write({ type: 'assistant', uuid: 'z2', message: { role: 'assistant', content: [] } })
-    h.reportState('idle')
-    h.reportDelivery('ev-b', 'processed')
-    await until('second events', () => fake.log.filter((e) => e.path.endsWith('/worker/events')).length >= 2)
-    await h.flush()
-    h.close()
-  })
-})
-
-test('attach: three 404s or ten refused credentials in a row end the worker (4090)', async () => {
-  await Promise.all([404, 401].map((status) =>
-    sideBySide({ answer: (e) => (e.path.endsWith('/heartbeat') ? { status, body: {} } : undefined) }, async (pkg, fake, record) => {
-      let closed
-      const h = await pkg.attachBridgeSession({ sessionId: 'cse_w', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 6, heartbeatIntervalMs: 30, ...callbacks(record), onClose: (c) => { closed = c; record('close', c) } })
-      await until('close', () => closed !== undefined, 5000)
-      h.close()
-    })))
-})
-
-test('attach: the heartbeat interval the service advises replaces the seed', async () => {
-  await sideBySide({ answer: (e) => (e.path.endsWith('/heartbeat') ? { status: 200, body: { heartbeat_interval_seconds: 1 } } : undefined) }, async (pkg, fake, record) => {
-    // Seeded at 300 ms: beats at 0.3 s and 0.6 s (scheduled before the first answer), then 10 s
-    // later; without the advice there would be five or six in 1.8 s.
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_h', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 3, heartbeatIntervalMs: 300, ...callbacks(record) })
-    await until('first beat', () => fake.log.some((e) => e.path.endsWith('/heartbeat')))
-    await sleep(1500)
-    record('at most 3 beats', fake.log.filter((e) => e.path.endsWith('/heartbeat')).length <= 3)
-    h.close()
-  })
-})
-
-test("attach: a 429's Retry-After sets when an upload is retried", async () => {
-  const routes = () => {
-    let left = 1
-    return { answer: (e) => (e.path.endsWith('/worker/events') && left-- > 0 ? { status: 429, body: {}, headers: { 'retry-after': '2' } } : undefined) }
-  }
-  await sideBySide(routes, async (pkg, fake, record) => {
-    const h = await pkg.attachBridgeSession({ sessionId: 'cse_q', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 3, ...callbacks(record) })
-    await until('connected', () => h.isConnected())
-    h.write({ type: 'assistant', uuid: 'q1', message: { role: 'assistant', content: [] } })
-    await until('first try', () => fake.log.some((e) => e.path.endsWith('/worker/events')))
-    const first = Date.now()
-    await until('retry', () => fake.log.filter((e) => e.path.endsWith('/worker/events')).length === 2, 5000)
-    record('waited about 2 s', Date.now() - first >= 1900)
-    await until('stream', () => fake.streams.size === 1)
-    h.close()
-  })
-})
-
 test('bad input: clear errors naming the option', async () => {
   await assert.rejects(ours.attachBridgeSession(), /attachBridgeSession: options must be an object/)
   await assert.rejects(ours.attachBridgeSession({ ingressToken: 't', apiBaseUrl: 'http://127.0.0.1:1' }), /sessionId must be a string, got undefined/)
@@ -501,4 +248,3 @@ test('ours: callbacks that throw or reject never reach the host; control request
     await fake.close()
   }
 })
-
