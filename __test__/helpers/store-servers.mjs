@@ -34,6 +34,9 @@ function hookExit() {
 
 function killNow(c) {
   try {
+    if (c.dog) process.kill(c.dog.pid, 'SIGKILL')
+  } catch {}
+  try {
     process.kill(c.child.pid, 'SIGKILL')
   } catch {}
   if (c.dir) fs.rmSync(c.dir, { recursive: true, force: true })
@@ -42,6 +45,7 @@ function killNow(c) {
 /** Stops a started server by its pid: `signal`, then SIGKILL after 5 s; removes its folder. */
 async function stopChild(c, signal) {
   children.delete(c)
+  if (c.dog) process.kill(c.dog.pid, 'SIGKILL')
   if (c.child.exitCode === null && c.child.signalCode === null) {
     const exited = new Promise((resolve) => c.child.once('exit', resolve))
     try {
@@ -58,10 +62,25 @@ async function stopChild(c, signal) {
   if (c.dir) fs.rmSync(c.dir, { recursive: true, force: true, maxRetries: 3 })
 }
 
+/**
+ * A watchdog for a server: a shell blocked reading a pipe only this process holds. When this
+ * process dies in a way no handler sees (SIGKILL), the pipe closes and the shell stops the server
+ * (`signal`, then SIGKILL) and removes its folder.
+ */
+function watchdog(pid, signal, dir) {
+  const script = `read _; kill -${signal} ${pid} 2>/dev/null; sleep 5; kill -KILL ${pid} 2>/dev/null; ${dir ? `rm -rf '${dir}'` : 'true'}`
+  const dog = spawn('/bin/sh', ['-c', script], { stdio: ['pipe', 'ignore', 'ignore'], detached: true })
+  dog.unref()
+  dog.stdin.unref?.()
+  dog.stdin.on('error', () => {})
+  return dog
+}
+
 function launch(cmd, args, opts = {}) {
   hookExit()
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts })
   const c = { child, dir: opts.dir, output: '' }
+  if (process.platform !== 'win32') c.dog = watchdog(child.pid, opts.stopSignal ?? 'TERM', opts.dir)
   child.stdout.on('data', (d) => (c.output = (c.output + d).slice(-8000)))
   child.stderr.on('data', (d) => (c.output = (c.output + d).slice(-8000)))
   child.stdout.unref?.()
@@ -147,7 +166,7 @@ export async function startPostgres() {
     throw new Error(`initdb failed: ${r.stderr || r.error}`)
   }
   const port = await freePort()
-  const c = launch(path.join(bin, 'postgres'), ['-D', data, '-k', dir, '-h', '127.0.0.1', '-p', String(port), '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'], { ...ids, cwd: dir, dir })
+  const c = launch(path.join(bin, 'postgres'), ['-D', data, '-k', dir, '-h', '127.0.0.1', '-p', String(port), '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'], { ...ids, cwd: dir, dir, stopSignal: 'INT' })
   const url = `postgresql://postgres@127.0.0.1:${port}/postgres`
   const { default: pg } = await import('pg')
   await ready(c, 'postgres', async () => {
