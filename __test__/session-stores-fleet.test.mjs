@@ -16,7 +16,7 @@ import path from 'node:path'
 import readline from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
-import { query } from 'claude-agent-sdk-native'
+import { query, listSessions, getSessionMessages, getSessionInfo } from 'claude-agent-sdk-native'
 import { PostgresSessionStore } from 'claude-agent-sdk-native/stores/postgres'
 import { startScriptedModel, lastUserText, toolResults } from 'claude-agent-sdk-native/testing'
 import { startPostgres } from './helpers/store-servers.mjs'
@@ -218,6 +218,12 @@ test('a store whose append throws, rejects with a non-Error or answers nonsense:
   assert.match(errorOf(r).error, /a string, not an Error/)
   assert.equal(errorOf(n), undefined, 'what append resolves with is not looked at')
   assert.ok((await store.load({ projectKey: fs.realpathSync(cwd).replace(/[^a-zA-Z0-9]/g, '-'), sessionId: n.result.session_id }))?.some((e) => e.type === 'user'), 'stored all the same')
+  // The session functions read it from the store: the listing from the summaries alone.
+  const listed = await listSessions({ dir: cwd, sessionStore: store })
+  assert.deepEqual(listed.map((x) => [x.sessionId, x.firstPrompt]), [[n.result.session_id, 'fault three']])
+  assert.equal((await getSessionInfo(n.result.session_id, { dir: cwd, sessionStore: store }))?.summary, 'fault three')
+  const messages = await getSessionMessages(n.result.session_id, { dir: cwd, sessionStore: store })
+  assert.deepEqual(messages.map((m) => m.type), ['user', 'assistant'])
 })
 
 test('a corrupt stored entry: resume fails naming the session and the entry, and the CLI never starts', { timeout: 120000 }, async () => {
