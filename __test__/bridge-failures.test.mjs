@@ -136,6 +136,8 @@ test('attach: uploads the service refuses for good (400, 413, 422) are dropped, 
   await sideBySide(refusing, async (pkg, fake, record) => {
     const h = await pkg.attachBridgeSession({ sessionId: 'cse_z', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 6, ...callbacks(record) })
     await until('stream', () => fake.streams.size === 1)
+    // The refused batch holds a partial-message frame: it is dropped and the message offered again alone.
+    h.write({ type: 'stream_event', uuid: 'zp', session_id: 'x', parent_tool_use_id: null, event: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'p' } } })
     h.write({ type: 'assistant', uuid: 'z1', message: { role: 'assistant', content: [] } })
     h.reportState('running')
     h.reportDelivery('ev-a', 'processing')

@@ -122,6 +122,31 @@ test('attach: inbound edge cases (notifications, requestId, rejected permission 
   })
 })
 
+test('attach: partial-message frames are held briefly and runs of deltas merged', async () => {
+  const delta = (uuid, index, delta, extra = {}) => ({ type: 'stream_event', uuid, session_id: 'x', parent_tool_use_id: null, ...extra, event: { type: 'content_block_delta', index, delta } })
+  await sideBySide({}, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_se', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 2, ...callbacks(record) })
+    await until('stream', () => fake.streams.size === 1)
+    h.write({ type: 'stream_event', uuid: 's0', session_id: 'x', parent_tool_use_id: null, event: { type: 'message_start', message: { id: 'm1' } } })
+    h.write({ type: 'stream_event', uuid: 's1', session_id: 'x', parent_tool_use_id: null, event: { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } } })
+    for (let i = 0; i < 4; i++) h.write(delta(`th${i}`, 0, { type: 'thinking_delta', thinking: `think${i} `, estimated_tokens: 2 }))
+    h.write(delta('sig', 0, { type: 'signature_delta', signature: 'abc' }))
+    for (let i = 0; i < 5; i++) h.write(delta(`t${i}`, 1, { type: 'text_delta', text: `w${i} ` }))
+    h.write(delta('sub', 1, { type: 'text_delta', text: 'sub' }, { parent_tool_use_id: 'tu_1' }))
+    h.write(delta('t5', 1, { type: 'text_delta', text: 'after' }))
+    for (let i = 0; i < 3; i++) h.write(delta(`j${i}`, 2, { type: 'input_json_delta', partial_json: `{"a":${i}` }))
+    h.write(delta('huge', 3, { type: 'citations_delta', citation: { text: 'x'.repeat(70000) } }))
+    h.write({ type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [] } })
+    for (let i = 0; i < 3; i++) h.write(delta(`late${i}`, 0, { type: 'text_delta', text: `late${i}` }))
+    await until('timer release', () => fake.log.some((e) => e.path.endsWith('/worker/events') && e.body.events.some((x) => x.payload.uuid === 'late0')))
+    for (let i = 0; i < 2; i++) h.write(delta(`fl${i}`, 0, { type: 'text_delta', text: `fl${i}` }))
+    await h.flush()
+    record('flushed', fake.log.some((e) => e.path.endsWith('/worker/events') && e.body.events.some((x) => x.payload.uuid === 'fl0')))
+    h.write(delta('dropped', 0, { type: 'text_delta', text: 'never sent' }))
+    h.close()
+  })
+})
+
 test('attach: a known epoch skips the register; initialSequenceNum resumes the stream; outbound-only opens none', async () => {
   await sideBySide({}, async (pkg, fake, record) => {
     const h = await pkg.attachBridgeSession({ sessionId: 'cse_s2', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 42, initialSequenceNum: 17, ...callbacks(record) })
@@ -165,6 +190,8 @@ test('attach: writes the transport could not deliver are handed to the rebuilt o
   await sideBySide({ answer: (e) => (e.path.endsWith('/worker/events') && e.headers.authorization === 'Bearer jwt-old' ? { status: 503, body: {} } : undefined) }, async (pkg, fake, record) => {
     const h = await pkg.attachBridgeSession({ sessionId: 'cse_u', ingressToken: 'jwt-old', apiBaseUrl: fake.url, epoch: 6, ...callbacks(record) })
     await until('connected', () => h.isConnected())
+    // The partial-message frame is not carried over; the messages are.
+    h.write({ type: 'stream_event', uuid: 'p1', session_id: 'x', parent_tool_use_id: null, event: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'partial' } } })
     h.write({ type: 'assistant', uuid: 'w1', message: { role: 'assistant', content: [] } })
     h.write({ type: 'assistant', uuid: 'w2', message: { role: 'assistant', content: [] } })
     await until('first attempt', () => fake.log.some((e) => e.path.endsWith('/worker/events')))

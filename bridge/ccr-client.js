@@ -9,6 +9,7 @@ const { randomUUID } = require('node:crypto')
 const { workerHeaders } = require('./headers.js')
 const { BatchLane, PermanentFailure, RetryableFailure } = require('./batch-lane.js')
 const { WorkerStateLane } = require('./worker-state-lane.js')
+const { StreamEventBuffer } = require('./stream-event-buffer.js')
 const { additiveBackoff, sleep } = require('./backoff.js')
 const { debug } = require('./debug.js')
 
@@ -53,6 +54,7 @@ class CcrClient {
     // Uploads wait for the worker to be registered (they carry its epoch).
     this.registered = new Promise((resolve) => { this.markRegistered = resolve })
     this.events = new BatchLane({ maxBatchSize: 100, send: (batch, info) => this.sendEvents(batch, info) })
+    this.streamEvents = new StreamEventBuffer((frames) => this.events.enqueue(frames.map((payload) => ({ payload, ephemeral: true }))))
     this.delivery = new BatchLane({ maxBatchSize: 64, send: (batch) => this.sendDelivery(batch) })
     this.state = new WorkerStateLane(async (patch) => {
       await this.registered
@@ -203,9 +205,18 @@ class CcrClient {
   async sendEvents(batch, { attempt }) {
     await this.registered
     if (this.closed) throw new PermanentFailure('closed')
-    const r = await this.request('post', '/worker/events', { worker_epoch: this.workerEpoch, events: batch.map((e) => ({ payload: e.payload })) }, { uploadAttempt: attempt, parse: true })
+    const post = (events, uploadAttempt) => this.request('post', '/worker/events', { worker_epoch: this.workerEpoch, events: events.map((e) => ({ payload: e.payload })) }, { uploadAttempt, parse: true })
+    let r = await post(batch, attempt)
     if (r.ok) return
-    if (isRefusal(r.status)) throw new PermanentFailure(`client events refused (${r.status})`)
+    if (isRefusal(r.status)) {
+      // Refused: the partial-message frames go, the rest is offered once more on its own.
+      const durable = batch.filter((e) => !e.ephemeral)
+      if (durable.length === batch.length || durable.length === 0) throw new PermanentFailure(`client events refused (${r.status})`)
+      batch.splice(0, batch.length, ...durable)
+      r = await post(durable, 'resend')
+      if (r.ok) return
+      if (isRefusal(r.status)) throw new PermanentFailure(`client events refused (${r.status})`)
+    }
     throw new RetryableFailure(`client event POST failed (${r.reason})`, r.retryAfterMs)
   }
 
@@ -218,9 +229,13 @@ class CcrClient {
     throw new RetryableFailure(`delivery POST failed (${r.reason})`, r.retryAfterMs)
   }
 
-  // Every client event carries a uuid (the service dedupes resends by it).
-  writeEvent(payload) {
-    this.events.enqueue([{ payload: typeof payload.uuid === 'string' ? payload : { ...payload, uuid: randomUUID() } }])
+  // Every client event carries a uuid (the service dedupes resends by it). Partial-message frames
+  // are held briefly and merged; any other write sends them first.
+  writeEvent(message) {
+    const payload = typeof message.uuid === 'string' ? message : { ...message, uuid: randomUUID() }
+    if (payload.type === 'stream_event') return this.streamEvents.hold(payload)
+    const held = this.streamEvents.take().map((frame) => ({ payload: frame, ephemeral: true }))
+    this.events.enqueue([...held, { payload }])
   }
 
   reportState(state) {
@@ -239,15 +254,17 @@ class CcrClient {
   }
 
   async flush() {
+    this.streamEvents.release()
     await Promise.all([this.events.flush(), this.delivery.flush(), this.state.flush()])
   }
 
+  // Undelivered client events, without the partial-message frames (they are not carried over).
   takeUndelivered() {
-    return this.events.takeUndelivered()
+    return this.events.takeUndelivered().filter((e) => !e.ephemeral)
   }
 
   discardUndelivered() {
-    return this.events.discardUndelivered()
+    return this.events.discardUndelivered().filter((e) => !e.ephemeral)
   }
 
   adopt(events) {
@@ -263,6 +280,7 @@ class CcrClient {
     if (!wasClosed && goodbye !== false) this.sendGoodbye()
     clearTimeout(this.heartbeatTimer)
     this.heartbeatTimer = null
+    this.streamEvents.drop()
     this.events.close({ retainUndelivered })
     this.delivery.close()
   }
