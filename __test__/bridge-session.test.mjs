@@ -136,6 +136,8 @@ test('attach: partial-message frames are held briefly and runs of deltas merged'
     h.write(delta('t5', 1, { type: 'text_delta', text: 'after' }))
     for (let i = 0; i < 3; i++) h.write(delta(`j${i}`, 2, { type: 'input_json_delta', partial_json: `{"a":${i}` }))
     h.write(delta('huge', 3, { type: 'citations_delta', citation: { text: 'x'.repeat(70000) } }))
+    h.write({ type: 'system', subtype: 'task_progress', uuid: 'tp0', task_id: 't1', session_id: 'x' })
+    h.write({ type: 'system', subtype: 'task_progress', uuid: 'tp1', task_id: 't1', summary: 'half way', session_id: 'x' })
     h.write({ type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [] } })
     for (let i = 0; i < 3; i++) h.write(delta(`late${i}`, 0, { type: 'text_delta', text: `late${i}` }))
     await until('timer release', () => fake.log.some((e) => e.path.endsWith('/worker/events') && e.body.events.some((x) => x.payload.uuid === 'late0')))

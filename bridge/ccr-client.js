@@ -232,6 +232,8 @@ class CcrClient {
   // Every client event carries a uuid (the service dedupes resends by it). Partial-message frames
   // are held briefly and merged; any other write sends them first.
   writeEvent(message) {
+    // A task_progress with neither summary nor workflow progress says nothing to the service.
+    if (message.type === 'system' && message.subtype === 'task_progress' && message.summary === undefined && message.workflow_progress === undefined) return
     const payload = typeof message.uuid === 'string' ? message : { ...message, uuid: randomUUID() }
     if (payload.type === 'stream_event') return this.streamEvents.hold(payload)
     const held = this.streamEvents.take().map((frame) => ({ payload: frame, ephemeral: true }))
