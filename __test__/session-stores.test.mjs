@@ -201,6 +201,13 @@ describe('PostgresSessionStore', () => {
     await assert.rejects(store.load({ projectKey: 'p', sessionId: 's', subpath: '' }), /key\.subpath must be a non-empty string or undefined/)
   })
 
+  test('a store used before ensureSchema() says so', async () => {
+    await ready
+    const store = new PostgresSessionStore({ pool, tableName: `t_${RUN}_missing` })
+    await assert.rejects(store.append({ projectKey: 'p', sessionId: 's' }, [{ type: 'a' }]), /the table t_[0-9a-f]+_missing does not exist: call ensureSchema\(\) once at startup/)
+    await assert.rejects(store.load({ projectKey: 'p', sessionId: 's' }), /call ensureSchema\(\)/)
+  })
+
   test('ensureSchema is idempotent, also from many callers at once', async () => {
     await ready
     const tableName = `t_${RUN}_schema`
@@ -296,6 +303,29 @@ describe('S3SessionStore', () => {
     await s3.send(new PutObjectCommand({ Bucket: servers.s3.bucket, Key: `test-${RUN}/${prefixes - 1}/p/s/part-9999999999999-abcdef.jsonl`, Body: '{"type":"fine"}\n"just a string"\n' }))
     await assert.rejects(store.load(key), /S3SessionStore\.load\(\): corrupt entry 2 of session "s" \(project "p"\): not an object/)
   })
+  test('a server without conditional writes (501 to If-Match / If-None-Match) gets plain ones', async () => {
+    await ready
+    const refused = []
+    const client = {
+      send(command) {
+        if (command.input.IfMatch || command.input.IfNoneMatch) {
+          refused.push(command.input.Key)
+          return Promise.reject(Object.assign(new Error('A header you provided implies functionality that is not implemented'), { name: 'NotImplemented', $metadata: { httpStatusCode: 501 } }))
+        }
+        return s3.send(command)
+      },
+    }
+    const store = new S3SessionStore({ bucket: servers.s3.bucket, prefix: `test-${RUN}/${prefixes++}`, client })
+    const key = { projectKey: 'p', sessionId: 's' }
+    await store.append(key, [{ type: 'user', message: { role: 'user', content: 'hi' } }])
+    await store.append(key, [{ type: 'custom-title', customTitle: 'T' }])
+    assert.equal(refused.length, 1, 'asked once, then plain writes')
+    assert.deepEqual((await store.load(key)).map((e) => e.type), ['user', 'custom-title'])
+    const [summary] = await store.listSessionSummaries('p')
+    assert.equal(summary.data.firstPrompt, 'hi')
+    assert.equal(summary.data.customTitle, 'T')
+  })
+
   test('object keys hold no raw separator or traversal', async () => {
     const store = await s3Store()
     await store.append({ projectKey: '../..', sessionId: 'a/b', subpath: '..' }, [{ type: 'e' }])

@@ -21,6 +21,12 @@ function insertRows(table, where) {
     ON CONFLICT (project_key, session_id, (COALESCE(subpath, '')), uuid) WHERE uuid IS NOT NULL DO NOTHING`
 }
 
+/** A missing table's error, with what to do about it. */
+function explain(table, e) {
+  if (e?.code === '42P01') return Object.assign(new Error(`${NAME}: the table ${table} does not exist: call ensureSchema() once at startup (${e.message})`), { code: e.code, cause: e })
+  return e
+}
+
 class PostgresSessionStore {
   #pool
   #table
@@ -46,6 +52,15 @@ class PostgresSessionStore {
     this.#summaries = `${this.#table}_summaries`
   }
 
+  /** pool.query, its errors explained. */
+  async #query(...args) {
+    try {
+      return await this.#pool.query(...args)
+    } catch (e) {
+      throw explain(this.#table, e)
+    }
+  }
+
   /** Runs `fn(client)` in a transaction on one pooled connection. */
   async #transaction(fn) {
     const client = await this.#pool.connect()
@@ -61,7 +76,7 @@ class PostgresSessionStore {
       } catch {
         broken = true // the connection is unusable: do not hand it back to the pool
       }
-      throw e
+      throw explain(this.#table, e)
     } finally {
       client.release(broken || undefined)
     }
@@ -113,7 +128,7 @@ class PostgresSessionStore {
     const rows = [key.projectKey, key.sessionId, key.subpath ?? null, uuids, lines]
     // A subpath: one statement (atomic by itself).
     if (key.subpath !== undefined) {
-      await this.#pool.query(insertRows(this.#table, ''), rows)
+      await this.#query(insertRows(this.#table, ''), rows)
       return
     }
     const s = this.#summaries
@@ -123,7 +138,7 @@ class PostgresSessionStore {
       // One statement: the entries and the summary, provided the summary is still the one this
       // store wrote (else another writer appended meanwhile: the transaction below reads it).
       const folded = JSON.stringify(foldSessionSummary({ sessionId: key.sessionId, mtime: 0, data: known.data }, key, entries).data)
-      const { rows: r } = await this.#pool.query(
+      const { rows: r } = await this.#query(
         `WITH up AS (UPDATE ${s} SET mtime = GREATEST(mtime + 1, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT), data = $6
            WHERE project_key = $1 AND session_id = $2 AND data::text = $7 RETURNING 1),
          ins AS (${insertRows(this.#table, 'WHERE EXISTS (SELECT 1 FROM up)')})
@@ -155,27 +170,27 @@ class PostgresSessionStore {
     checkKey(NAME, 'load', key)
     const sub = key.subpath === undefined ? 'subpath IS NULL' : 'subpath = $3'
     const values = key.subpath === undefined ? [key.projectKey, key.sessionId] : [key.projectKey, key.sessionId, key.subpath]
-    const { rows } = await this.#pool.query({ text: `SELECT entry::text AS entry FROM ${this.#table} WHERE project_key = $1 AND session_id = $2 AND ${sub} ORDER BY id`, values, rowMode: 'array' })
+    const { rows } = await this.#query({ text: `SELECT entry::text AS entry FROM ${this.#table} WHERE project_key = $1 AND session_id = $2 AND ${sub} ORDER BY id`, values, rowMode: 'array' })
     if (rows.length === 0) return null
     return rows.map((r, i) => parseEntry(NAME, key, r[0], i))
   }
 
   async listSessions(projectKey) {
     checkProjectKey(NAME, 'listSessions', projectKey)
-    const { rows } = await this.#pool.query(`SELECT session_id, mtime FROM ${this.#summaries} WHERE project_key = $1`, [projectKey])
+    const { rows } = await this.#query(`SELECT session_id, mtime FROM ${this.#summaries} WHERE project_key = $1`, [projectKey])
     return rows.map((r) => ({ sessionId: r.session_id, mtime: Number(r.mtime) }))
   }
 
   async listSessionSummaries(projectKey) {
     checkProjectKey(NAME, 'listSessionSummaries', projectKey)
-    const { rows } = await this.#pool.query(`SELECT session_id, mtime, data::text AS data FROM ${this.#summaries} WHERE project_key = $1`, [projectKey])
+    const { rows } = await this.#query(`SELECT session_id, mtime, data::text AS data FROM ${this.#summaries} WHERE project_key = $1`, [projectKey])
     return rows.map((r) => ({ sessionId: r.session_id, mtime: Number(r.mtime), data: JSON.parse(r.data) }))
   }
 
   async delete(key) {
     checkKey(NAME, 'delete', key)
     if (key.subpath !== undefined) {
-      await this.#pool.query(`DELETE FROM ${this.#table} WHERE project_key = $1 AND session_id = $2 AND subpath = $3`, [key.projectKey, key.sessionId, key.subpath])
+      await this.#query(`DELETE FROM ${this.#table} WHERE project_key = $1 AND session_id = $2 AND subpath = $3`, [key.projectKey, key.sessionId, key.subpath])
       return
     }
     // The whole session: its transcript, every subpath and its summary, at once.
@@ -188,7 +203,7 @@ class PostgresSessionStore {
 
   async listSubkeys(key) {
     checkKey(NAME, 'listSubkeys', key, { subpath: false })
-    const { rows } = await this.#pool.query(`SELECT DISTINCT subpath FROM ${this.#table} WHERE project_key = $1 AND session_id = $2 AND subpath IS NOT NULL`, [key.projectKey, key.sessionId])
+    const { rows } = await this.#query(`SELECT DISTINCT subpath FROM ${this.#table} WHERE project_key = $1 AND session_id = $2 AND subpath IS NOT NULL`, [key.projectKey, key.sessionId])
     return rows.map((r) => r.subpath)
   }
 }

@@ -37,6 +37,7 @@ function s3() {
 
 const status = (e) => e?.$metadata?.httpStatusCode
 const isMissing = (e) => e?.name === 'NoSuchKey' || e?.name === 'NotFound' || status(e) === 404
+const isUnsupported = (e) => e?.name === 'NotImplemented' || status(e) === 501
 const isPrecondition = (e) => e?.name === 'PreconditionFailed' || e?.name === 'ConditionalRequestConflict' || status(e) === 412 || status(e) === 409
 
 /** Runs `fn` over `items`, `limit` at a time; results in order. */
@@ -59,6 +60,8 @@ class S3SessionStore {
   #client
   /** `project\0session` -> { etag, prev }: the summary this store last wrote. */
   #known = new Map()
+  /** Whether the server takes If-Match / If-None-Match on PutObject (until it answers 501). */
+  #conditional = true
 
   /** @param {{ bucket: string, prefix?: string, client: import('@aws-sdk/client-s3').S3Client }} options */
   constructor(options) {
@@ -126,7 +129,8 @@ class S3SessionStore {
     if (lines.length === 0) return
     const { PutObjectCommand } = s3()
     const part = `part-${String(monotonicMs()).padStart(13, '0')}-${crypto.randomBytes(3).toString('hex')}.jsonl`
-    await this.#client.send(new PutObjectCommand({ Bucket: this.#bucket, Key: this.#keyPrefix(key) + part, Body: lines.join('\n') + '\n', ContentType: 'application/x-ndjson', IfNoneMatch: '*' }))
+    // Part names do not repeat (this process's clock never does, and 24 random bits tell processes apart).
+    await this.#client.send(new PutObjectCommand({ Bucket: this.#bucket, Key: this.#keyPrefix(key) + part, Body: lines.join('\n') + '\n', ContentType: 'application/x-ndjson' }))
     if (key.subpath === undefined) await this.#foldSummary(key, entries)
   }
 
@@ -149,7 +153,8 @@ class S3SessionStore {
       }
       const mtime = Math.max(monotonicMs(), (known.prev?.mtime ?? 0) + 1)
       const next = foldSessionSummary(known.prev, key, entries, { mtime })
-      const condition = known.etag ? { IfMatch: known.etag } : { IfNoneMatch: '*' }
+      // A server without conditional writes (501) gets plain ones: the last writer's summary wins.
+      const condition = !this.#conditional ? {} : known.etag ? { IfMatch: known.etag } : { IfNoneMatch: '*' }
       try {
         const put = await this.#client.send(new PutObjectCommand({ Bucket: this.#bucket, Key: objectKey, Body: JSON.stringify({ mtime: next.mtime, data: next.data }), ContentType: 'application/json', ...condition }))
         this.#known.delete(id)
@@ -157,6 +162,10 @@ class S3SessionStore {
         if (put.ETag) this.#known.set(id, { etag: put.ETag, prev: next })
         return
       } catch (e) {
+        if (this.#conditional && isUnsupported(e)) {
+          this.#conditional = false
+          continue
+        }
         if (!isPrecondition(e)) throw e
         known = undefined
       }
