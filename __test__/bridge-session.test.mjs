@@ -149,6 +149,25 @@ test('attach: partial-message frames are held briefly and runs of deltas merged'
   })
 })
 
+test('attach: writes and reports made before the worker is registered leave at once (with its epoch)', async () => {
+  const slowRead = { answer: (e) => (e.method === 'GET' && e.path.endsWith('/worker') ? { status: 200, body: {}, delayMs: 300 } : undefined) }
+  await sideBySide(slowRead, async (pkg, fake, record) => {
+    const h = await pkg.attachBridgeSession({ sessionId: 'cse_p', ingressToken: 'jwt', apiBaseUrl: fake.url, ...callbacks(record) })
+    h.write({ type: 'assistant', uuid: 'early', message: { role: 'assistant', content: [] } })
+    h.reportState('running')
+    h.reportMetadata({ a: 1 })
+    h.reportDelivery('evx', 'processing')
+    record('connected at once', h.isConnected())
+    await until('connected', () => h.isConnected())
+    await until('stream', () => fake.streams.size === 1)
+    // Which requests came before the registration (PUT /worker with worker_status idle).
+    const init = fake.log.findIndex((e) => e.method === 'PUT' && e.body?.worker_status === 'idle')
+    record('before registration', fake.log.slice(0, init).map((e) => `${e.method} ${e.path.split('/cse_p')[1]}`).sort())
+    await h.flush()
+    h.close()
+  })
+})
+
 test('attach: a known epoch skips the register; initialSequenceNum resumes the stream; outbound-only opens none', async () => {
   await sideBySide({}, async (pkg, fake, record) => {
     const h = await pkg.attachBridgeSession({ sessionId: 'cse_s2', ingressToken: 'jwt', apiBaseUrl: fake.url, epoch: 42, initialSequenceNum: 17, ...callbacks(record) })

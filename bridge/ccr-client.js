@@ -51,13 +51,10 @@ class CcrClient {
     this.heartbeatTimer = null
     this.heartbeatInFlight = false
     this.closeAbort = new AbortController()
-    // Uploads wait for the worker to be registered (they carry its epoch).
-    this.registered = new Promise((resolve) => { this.markRegistered = resolve })
     this.events = new BatchLane({ maxBatchSize: 100, send: (batch, info) => this.sendEvents(batch, info) })
     this.streamEvents = new StreamEventBuffer((frames) => this.events.enqueue(frames.map((payload) => ({ payload, ephemeral: true }))))
     this.delivery = new BatchLane({ maxBatchSize: 64, send: (batch) => this.sendDelivery(batch) })
     this.state = new WorkerStateLane(async (patch) => {
-      await this.registered
       if (this.closed) return { ok: false, permanent: true, reason: 'closed' }
       const r = await this.request('put', '/worker', { worker_epoch: this.workerEpoch, ...patch })
       return { ...r, permanent: isRefusal(r.status) }
@@ -147,7 +144,6 @@ class CcrClient {
     readAbort.abort()
     if (!result.ok) throw new WorkerInitError(result.status, result.fetchFailed === true)
     this.currentState = 'idle'
-    this.markRegistered()
     this.startHeartbeat()
   }
 
@@ -203,7 +199,6 @@ class CcrClient {
   }
 
   async sendEvents(batch, { attempt }) {
-    await this.registered
     if (this.closed) throw new PermanentFailure('closed')
     const post = (events, uploadAttempt) => this.request('post', '/worker/events', { worker_epoch: this.workerEpoch, events: events.map((e) => ({ payload: e.payload })) }, { uploadAttempt, parse: true })
     let r = await post(batch, attempt)
@@ -221,7 +216,6 @@ class CcrClient {
   }
 
   async sendDelivery(batch) {
-    await this.registered
     if (this.closed) throw new PermanentFailure('closed')
     const r = await this.request('post', '/worker/events/delivery', { worker_epoch: this.workerEpoch, updates: batch.map((u) => ({ event_id: u.eventId, status: u.status })) })
     if (r.ok) return
@@ -277,7 +271,6 @@ class CcrClient {
     const wasClosed = this.closed
     this.closed = true
     this.closeAbort.abort()
-    this.markRegistered()
     this.state.close()
     if (!wasClosed && goodbye !== false) this.sendGoodbye()
     clearTimeout(this.heartbeatTimer)
