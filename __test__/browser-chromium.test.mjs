@@ -91,14 +91,13 @@ describe('claude-agent-sdk-native/browser in headless Chromium', { concurrency: 
   let chromium
   let server
   let page
-  const models = []
-  const nextModel = []
+  const models = new Map() // session id -> its scripted model
 
   before(async () => {
     server = await startRemoteSessionServer({
       pages: { sdk: PAGE },
-      cli: () => {
-        const model = nextModel.shift()
+      cli: (id) => {
+        const model = models.get(id)
         return { env: model.env(), cwd: model.tempDir('chromium-') }
       },
     })
@@ -111,7 +110,7 @@ describe('claude-agent-sdk-native/browser in headless Chromium', { concurrency: 
   after(async () => {
     await chromium?.close()
     await server?.close()
-    for (const m of models) await m.close()
+    for (const m of models.values()) await m.close()
   })
 
   it('the entry loads as plain ES modules (no Node built-ins) and has the official names', async () => {
@@ -127,9 +126,8 @@ describe('claude-agent-sdk-native/browser in headless Chromium', { concurrency: 
       const model = await startScriptedModel({
         turns: [{ toolUses: [{ name: 'mcp__demo__greet', input: { name: 'Alice' } }] }, (req) => ({ text: 'Tool said: ' + toolResultText(lastToolResult(req)) })],
       })
-      models.push(model)
-      nextModel.push(model)
       const id = `chromium-${kind}`
+      models.set(id, model)
       const transport = kind === 'websocket' ? { websocket: { url: server.wsUrl('cli', id) } } : { sse: { ...server.sseUrls(id), headers: { Authorization: 'Bearer t' } } }
       const out = await page.evaluate(RUN_QUERY(transport))
       assert.equal(out.result, 'Tool said: Hello, Alice!', JSON.stringify(out) + '\n' + page.console.join('\n'))

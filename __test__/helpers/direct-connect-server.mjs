@@ -4,6 +4,7 @@
 // the scripted frames and records what the client sends.
 import http from 'node:http'
 import crypto from 'node:crypto'
+import { wsFrame as frame, readWsFrame as readFrame } from './ws-frames.mjs'
 
 /**
  * @param {object} script
@@ -72,34 +73,4 @@ export async function startFakeServer(script = {}) {
       await new Promise((resolve) => server.close(resolve))
     },
   }
-}
-
-function frame(opcode, payload) {
-  const len = payload.length
-  const head = len < 126 ? Buffer.from([0x80 | opcode, len]) : len < 65536 ? Buffer.from([0x80 | opcode, 126, len >> 8, len & 255]) : null
-  if (!head) throw new Error('frame too large for the fake server')
-  return Buffer.concat([head, payload])
-}
-
-function readFrame(buf) {
-  if (buf.length < 2) return null
-  const opcode = buf[0] & 15
-  const masked = (buf[1] & 128) !== 0
-  let len = buf[1] & 127
-  let at = 2
-  if (len === 126) {
-    if (buf.length < 4) return null
-    len = buf.readUInt16BE(2)
-    at = 4
-  } else if (len === 127) {
-    if (buf.length < 10) return null
-    len = Number(buf.readBigUInt64BE(2))
-    at = 10
-  }
-  const mask = masked ? buf.subarray(at, at + 4) : null
-  if (masked) at += 4
-  if (buf.length < at + len) return null
-  const payload = Buffer.from(buf.subarray(at, at + len))
-  if (mask) for (let k = 0; k < payload.length; k++) payload[k] ^= mask[k & 3]
-  return { opcode, payload, size: at + len }
 }

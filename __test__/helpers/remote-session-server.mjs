@@ -31,52 +31,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
 import { root } from './clis.mjs'
+import { wsFrame, readWsFrame } from './ws-frames.mjs'
 
 export const CLI = path.join(root, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe')
 const CLI_ARGS = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json', '--permission-prompt-tool', 'stdio']
 
 const MIME = { '.mjs': 'text/javascript', '.js': 'text/javascript', '.html': 'text/html', '.json': 'application/json' }
 const SERVED = ['browser/', 'node_modules/zod/', 'node_modules/eventsource-parser/']
-
-// --- RFC 6455 framing (server side: frames out unmasked, frames in masked) --------------------
-
-function wsFrame(opcode, payload) {
-  const len = payload.length
-  let head
-  if (len < 126) head = Buffer.from([0x80 | opcode, len])
-  else if (len < 65536) head = Buffer.from([0x80 | opcode, 126, len >> 8, len & 255])
-  else {
-    head = Buffer.alloc(10)
-    head[0] = 0x80 | opcode
-    head[1] = 127
-    head.writeBigUInt64BE(BigInt(len), 2)
-  }
-  return Buffer.concat([head, payload])
-}
-
-function readWsFrame(buf) {
-  if (buf.length < 2) return null
-  const fin = (buf[0] & 0x80) !== 0
-  const opcode = buf[0] & 0x0f
-  const masked = (buf[1] & 0x80) !== 0
-  let len = buf[1] & 0x7f
-  let at = 2
-  if (len === 126) {
-    if (buf.length < 4) return null
-    len = buf.readUInt16BE(2)
-    at = 4
-  } else if (len === 127) {
-    if (buf.length < 10) return null
-    len = Number(buf.readBigUInt64BE(2))
-    at = 10
-  }
-  const maskAt = at
-  if (masked) at += 4
-  if (buf.length < at + len) return null
-  const payload = Buffer.from(buf.subarray(at, at + len))
-  if (masked) for (let i = 0; i < len; i++) payload[i] ^= buf[maskAt + (i & 3)]
-  return { fin, opcode, payload, size: at + len }
-}
 
 /** A WebSocket connection: text frames in (`onText`), `send(text)`, `close(code, reason)`. */
 function acceptWebSocket(req, socket, onText) {
@@ -249,7 +210,7 @@ function sseEvent(e) {
 
 /**
  * @param {object} opts
- * @param {() => {env: object, cwd: string, args?: string[]}} [opts.cli] how to start a CLI for a session
+ * @param {(sessionId: string) => {env: object, cwd: string, args?: string[]}} [opts.cli] how to start a CLI for a session
  * @param {Record<string, string>} [opts.pages] HTML pages served at /page/<name>
  */
 export async function startRemoteSessionServer(opts = {}) {
@@ -260,7 +221,7 @@ export async function startRemoteSessionServer(opts = {}) {
   function sseSession(id, create) {
     let s = sse.get(id)
     if (!s && create) {
-      s = new SseSession(id, id.startsWith('script-') ? undefined : opts.cli?.())
+      s = new SseSession(id, id.startsWith('script-') ? undefined : opts.cli?.(id))
       sse.set(id, s)
     }
     return s
@@ -343,7 +304,7 @@ export async function startRemoteSessionServer(opts = {}) {
       }
     })
     if (m[1] === 'cli') {
-      entry.cli = startCli(opts.cli(), (l) => entry.conn.send(l + '\n'), (code, signal, stderr) => {
+      entry.cli = startCli(opts.cli(id), (l) => entry.conn.send(l + '\n'), (code, signal, stderr) => {
         entry.exit = { code, signal, stderr }
         entry.conn.close(1000, 'session ended')
       })
