@@ -477,6 +477,41 @@ describe('the control protocol over WebSocket, scripted', { concurrency: true },
     }
   })
 
+  it('the in-process MCP server answers as the official one (and an official server object works in our query)', async () => {
+    const server = await startRemoteSessionServer()
+    const MESSAGES = [
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'greet', arguments: { name: 'Ann' } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'strict', arguments: { count: 'x' } } },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'missing', arguments: {} } },
+      { jsonrpc: '2.0', id: 5, method: 'ping' },
+      { jsonrpc: '2.0', id: 6, method: 'prompts/list' },
+      { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
+    ]
+    try {
+      const run = async (querySdk, serverSdk, tag) => {
+        const id = `ws-mcp-${tag}`
+        const q = querySdk.query({ prompt: once(), websocket: { url: server.wsUrl('script', id) }, mcpServers: { demo: greeter(serverSdk, []) } })
+        const entry = await server.wsConnected(id)
+        await waitFor(() => entry.received.length >= 1, 'initialize')
+        MESSAGES.forEach((message, i) => entry.conn.send(JSON.stringify({ type: 'control_request', request_id: `m${i}`, request: { subtype: 'mcp_message', server_name: 'demo', message } }) + '\n'))
+        await waitFor(() => entry.received.length >= 1 + MESSAGES.length, 'the answers')
+        q.close()
+        return entry.received.slice(1).map((t) => JSON.parse(t)).sort((a, b) => a.response.request_id.localeCompare(b.response.request_id, 'en', { numeric: true }))
+      }
+      const mine = await run(ours, ours, 'ours')
+      const theirs = await run(official, official, 'official')
+      const mixed = await run(ours, official, 'mixed')
+      assert.deepEqual(mine, theirs)
+      assert.deepEqual(mixed, theirs)
+      assert.equal(mine[3].response.response.mcp_response.result.content[0].text, 'Hello, Ann!')
+    } finally {
+      await server.close()
+    }
+  })
+
   it('every Query method sends the same control request and reads the answer the same way', async () => {
     const server = await startRemoteSessionServer()
     const CALLS = [
