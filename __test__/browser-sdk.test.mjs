@@ -660,6 +660,34 @@ describe('bad input and failures', { concurrency: true }, () => {
     }
   })
 
+  it('a POST answered 503 is sent again (after 1 s); a socket closed normally ends the query without an error', async () => {
+    const server = await startRemoteSessionServer()
+    try {
+      const got = await both(async (sdk, name) => {
+        const id = `script-retry-${name}`
+        const session = server.sse(id)
+        session.echo = false
+        session.failPosts = 1
+        const q = sdk.query({ prompt: once(userMessage('hi')), sse: server.sseUrls(id) })
+        const started = Date.now()
+        await waitFor(() => session.posts.filter((p) => p.body.events[0].payload.type === 'user').length === 1, 'the prompt', 8000)
+        const waited = Date.now() - started
+        q.close()
+        const wsId = `ws-normal-close-${name}`
+        const wq = sdk.query({ prompt: once(), websocket: { url: server.wsUrl('script', wsId) } })
+        const entry = await server.wsConnected(wsId)
+        entry.conn.send('{"type":"system","subtype":"status","status":"a","session_id":"s"}\n')
+        entry.conn.close(1000, 'done')
+        const closed = await collect(wq)
+        return { posts: session.posts.map((p) => p.body.events[0].payload.type), retriedAfterASecond: waited >= 1000, closed: { types: closed.messages.map((m) => m.type), error: closed.error } }
+      })
+      assert.deepEqual(got.ours, got.official)
+      assert.deepEqual(got.ours, { posts: ['control_request', 'control_request', 'user'], retriedAfterASecond: true, closed: { types: ['system'], error: undefined } })
+    } finally {
+      await server.close()
+    }
+  })
+
   it('a POST refused with 401 ends an SSE query with the same SSEHttpError', async () => {
     const server = await startRemoteSessionServer()
     try {

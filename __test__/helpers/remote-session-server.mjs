@@ -141,6 +141,7 @@ class SseSession {
       this.exit = { code, signal, stderr }
     }) : undefined
     this.postStatus = undefined // set by a test: answer POSTs with this status
+    this.failPosts = 0 // set by a test: answer the next N POSTs with 503 and Retry-After: 0
     this.echo = true // set false by a test: POSTed events are not echoed into the stream
   }
 
@@ -187,6 +188,10 @@ class SseSession {
   receive(headers, body) {
     this.posts.push({ headers, body })
     if (this.postStatus) return this.postStatus
+    if (this.failPosts > 0) {
+      this.failPosts -= 1
+      return 503
+    }
     for (const { payload } of body.events ?? []) {
       this.cli?.write(JSON.stringify(payload))
       if (!this.echo) continue
@@ -250,8 +255,8 @@ export async function startRemoteSessionServer(opts = {}) {
             return
           }
           const status = session.receive(req.headers, parsed)
-          res.writeHead(status, { 'content-type': 'application/json' })
-          res.end(status === 200 ? '{}' : JSON.stringify({ error: { type: 'rate_limit_error' } }))
+          res.writeHead(status, { 'content-type': 'application/json', ...(status === 503 && { 'retry-after': '0' }) })
+          res.end(status === 200 ? '{}' : JSON.stringify({ error: { type: status === 401 ? 'authentication_error' : 'overloaded_error' } }))
           return
         }
       }
