@@ -170,6 +170,16 @@ describe('side by side with the official ./browser against a real CLI', { concur
   }
 })
 
+/** Runs `fn(server)` with a scripted server of its own, closed after. */
+async function withServer(fn) {
+  const server = await startRemoteSessionServer()
+  try {
+    return await fn(server)
+  } finally {
+    await server.close()
+  }
+}
+
 /** Runs `body(sdk, ids)` for both SDKs and returns {ours, official}. */
 async function both(body) {
   const out = {}
@@ -206,8 +216,7 @@ async function waitFor(check, what, ms = 5000) {
 
 describe('the SSE wire, scripted', { concurrency: true }, () => {
   it('filters, drop counts, envelopes, delivery updates and catch_up_truncated match', async () => {
-    const server = await startRemoteSessionServer()
-    try {
+    await withServer(async (server) => {
       const got = await both(async (sdk, name) => {
         const id = `script-filters-${name}`
         const session = server.sse(id)
@@ -273,14 +282,11 @@ describe('the SSE wire, scripted', { concurrency: true }, () => {
       assert.equal('ccr_event' in got.ours.messages[0], false)
       // (Another client's control_response reaches the query, which keeps it as unmatched.)
       assert.deepEqual(got.ours.messages.map((m) => m.type), ['assistant', 'stream_event', 'system', 'user', 'result'])
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it('suspend, resume and a dropped stream reconnect from the cursor (Last-Event-ID); fromSequenceNum seeds it', async () => {
-    const server = await startRemoteSessionServer()
-    try {
+    await withServer(async (server) => {
       const got = await both(async (sdk, name) => {
         const id = `script-resume-${name}`
         const session = server.sse(id)
@@ -326,14 +332,11 @@ describe('the SSE wire, scripted', { concurrency: true }, () => {
       assert.equal(got.ours.whileSuspended, 2)
       assert.equal(got.ours.cursor, 6)
       assert.deepEqual(got.ours.afterClose, [false, false])
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it('a 404 on the stream ends the query with the same SSEHttpError; a refused POST fails it too', async () => {
-    const server = await startRemoteSessionServer()
-    try {
+    await withServer(async (server) => {
       const got = await both(async (sdk, name) => {
         const id = `script-404-${name}`
         server.sse(id).reject = { status: 404, type: 'not_found_error' }
@@ -343,16 +346,13 @@ describe('the SSE wire, scripted', { concurrency: true }, () => {
       })
       assert.deepEqual(got.ours, got.official)
       assert.deepEqual(got.ours, { name: 'SSEHttpError', message: 'SSE connect failed: HTTP 404', code: 404, reason: 'not_found_error' })
-    } finally {
-      await server.close()
-    }
+    })
   })
 })
 
 describe('the control protocol over WebSocket, scripted', { concurrency: true }, () => {
   it('answers the session\'s requests the same way (unknown subtype, hook id, server, elicitation, dialogs, cancel)', async () => {
-    const server = await startRemoteSessionServer()
-    try {
+    await withServer(async (server) => {
       const got = await both(async (sdk, name) => {
         const id = `ws-control-${name}`
         let cancelled
@@ -405,14 +405,11 @@ describe('the control protocol over WebSocket, scripted', { concurrency: true },
       // Cancelled: the callback's signal aborts; what it still returns is sent (as the official does).
       assert.deepEqual(byId.r11.response, { behavior: 'deny', message: 'late', toolUseID: 'tu2' })
       assert.match(byId.r6.response.mcp_response.result.content[0].text, /^MCP error -32602: Input validation error: Invalid arguments for tool strict: /)
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it('callbacks and declarations: a blocking hook holds the prompt until initialize confirms it; elicitation, dialogs, jsonSchema, promptSuggestions', async () => {
-    const server = await startRemoteSessionServer()
-    try {
+    await withServer(async (server) => {
       const got = await both(async (sdk, name) => {
         const id = `ws-callbacks-${name}`
         const q = sdk.query({
@@ -449,14 +446,11 @@ describe('the control protocol over WebSocket, scripted', { concurrency: true },
       assert.deepEqual(init.request.supportedDialogKinds, ['ask'])
       assert.equal(init.request.promptSuggestions, true)
       assert.deepEqual(init.request.jsonSchema, { type: 'object', properties: { a: { type: 'string' } } })
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it('a blocking hook the session cannot honour ends the query before the prompt is sent', async () => {
-    const server = await startRemoteSessionServer()
-    try {
+    await withServer(async (server) => {
       const got = await both(async (sdk, name) => {
         const id = `ws-block-${name}`
         const q = sdk.query({ prompt: once(userMessage('hello')), websocket: { url: server.wsUrl('script', id) }, hooks: { Stop: [{ onFailure: 'block', hooks: [async () => ({})] }] } })
@@ -472,13 +466,10 @@ describe('the control protocol over WebSocket, scripted', { concurrency: true },
       assert.deepEqual(got.ours, got.official)
       assert.match(got.ours.error, /does not honor onFailure on hook matchers/)
       assert.equal(got.ours.frames, 1)
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it('the in-process MCP server answers as the official one (and an official server object works in our query)', async () => {
-    const server = await startRemoteSessionServer()
     const MESSAGES = [
       { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -490,7 +481,7 @@ describe('the control protocol over WebSocket, scripted', { concurrency: true },
       { jsonrpc: '2.0', id: 6, method: 'prompts/list' },
       { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
     ]
-    try {
+    await withServer(async (server) => {
       const run = async (querySdk, serverSdk, tag) => {
         const id = `ws-mcp-${tag}`
         const q = querySdk.query({ prompt: once(), websocket: { url: server.wsUrl('script', id) }, mcpServers: { demo: greeter(serverSdk, []) } })
@@ -507,13 +498,10 @@ describe('the control protocol over WebSocket, scripted', { concurrency: true },
       assert.deepEqual(mine, theirs)
       assert.deepEqual(mixed, theirs)
       assert.equal(mine[3].response.response.mcp_response.result.content[0].text, 'Hello, Ann!')
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it('every Query method sends the same control request and reads the answer the same way', async () => {
-    const server = await startRemoteSessionServer()
     const CALLS = [
       ['reinitialize'], ['setMcpPermissionModeOverride', 'srv', 'always_ask'], ['updateSettings', 'userSettings', { a: 1 }], ['seedReadState', '/f', 5],
       ['readFile', '/f', { maxBytes: 9 }], ['usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET', { skipBehaviors: true }], ['reloadOutputStyles'],
@@ -522,7 +510,7 @@ describe('the control protocol over WebSocket, scripted', { concurrency: true },
       ['getContextUsage'], ['rewindFiles', 'm1', { dryRun: true }], ['cancelAsyncMessage', 'u1'], ['setMaxThinkingTokens', 100],
       ['setMcpServers', { other: { type: 'http', url: 'http://127.0.0.1:9/mcp' } }],
     ]
-    try {
+    await withServer(async (server) => {
       const got = await both(async (sdk, name) => {
         const id = `ws-methods-${name}`
         const q = sdk.query({ prompt: once(), websocket: { url: server.wsUrl('script', id) } })
@@ -546,14 +534,11 @@ describe('the control protocol over WebSocket, scripted', { concurrency: true },
       })
       assert.deepEqual(got.ours, got.official)
       assert.equal(got.ours.sent.length, CALLS.length + 1)
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it('its own requests: interrupt, setModel, setPermissionMode, an error answer, a malformed line skipped', async () => {
-    const server = await startRemoteSessionServer()
-    try {
+    await withServer(async (server) => {
       const got = await both(async (sdk, name) => {
         const id = `ws-requests-${name}`
         const q = sdk.query({ prompt: once(), websocket: { url: server.wsUrl('script', id) } })
@@ -592,9 +577,7 @@ describe('the control protocol over WebSocket, scripted', { concurrency: true },
       assert.deepEqual(got.ours.results.mode, { mode: 'default' })
       assert.equal(got.ours.results.statusError, 'nope')
       assert.deepEqual(got.ours.messages.map((m) => m.type), ['system', 'result'])
-    } finally {
-      await server.close()
-    }
+    })
   })
 })
 
@@ -616,8 +599,7 @@ describe('the entry as published', () => {
 
 describe('bad input and failures', { concurrency: true }, () => {
   it('the server closing the socket abnormally ends both with the same error', async () => {
-    const server = await startRemoteSessionServer()
-    try {
+    await withServer(async (server) => {
       const got = await both(async (sdk, name) => {
         const id = `ws-close-${name}`
         const q = sdk.query({ prompt: once(), websocket: { url: server.wsUrl('script', id) } })
@@ -629,14 +611,11 @@ describe('bad input and failures', { concurrency: true }, () => {
       })
       assert.deepEqual(got.ours, got.official)
       assert.deepEqual(got.ours, { types: ['system'], message: 'WebSocket closed abnormally with code 4001: session expired' })
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it('aborting ends both the same way, over WebSocket and over SSE', async () => {
-    const server = await startRemoteSessionServer()
-    try {
+    await withServer(async (server) => {
       const got = await both(async (sdk, name) => {
         const out = {}
         for (const kind of ['websocket', 'sse']) {
@@ -655,14 +634,11 @@ describe('bad input and failures', { concurrency: true }, () => {
       assert.deepEqual(got.ours, got.official)
       assert.deepEqual(got.ours.websocket, { name: 'Error', message: 'WebSocket connection aborted by user', isError: true })
       assert.deepEqual(got.ours.sse, { name: 'Error', message: 'SSE connection aborted by user', isError: true })
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it('a POST answered 503 is sent again (after 1 s); a socket closed normally ends the query without an error', async () => {
-    const server = await startRemoteSessionServer()
-    try {
+    await withServer(async (server) => {
       const got = await both(async (sdk, name) => {
         const id = `script-retry-${name}`
         const session = server.sse(id)
@@ -683,14 +659,11 @@ describe('bad input and failures', { concurrency: true }, () => {
       })
       assert.deepEqual(got.ours, got.official)
       assert.deepEqual(got.ours, { posts: ['control_request', 'control_request', 'user'], retriedAfterASecond: true, closed: { types: ['system'], error: undefined } })
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it('a POST refused with 401 ends an SSE query with the same SSEHttpError', async () => {
-    const server = await startRemoteSessionServer()
-    try {
+    await withServer(async (server) => {
       const got = await both(async (sdk, name) => {
         const id = `script-post401-${name}`
         server.sse(id).postStatus = 401
@@ -700,9 +673,7 @@ describe('bad input and failures', { concurrency: true }, () => {
       assert.deepEqual(got.ours, got.official)
       assert.equal(got.ours.name, 'SSEHttpError')
       assert.equal(got.ours.code, 401)
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it('nothing listening: both end with the same connection error', async () => {

@@ -12,6 +12,7 @@
 // fails); 401/403/404 fail at once; 45 s without a byte counts as a dead stream.
 import { createParser } from 'eventsource-parser'
 import { MessageQueue } from './queue.mjs'
+import { connectionGate } from './gate.mjs'
 import { AbortError, SSEHttpError, RetryableError, toError } from './errors.mjs'
 import { SerialUploader } from './uploader.mjs'
 import {
@@ -39,9 +40,7 @@ export class SSETransport {
   #suspended = false
   #messages = new MessageQueue()
   #exitError
-  #readyPromise
-  #readyResolve
-  #readyReject
+  #gate = connectionGate()
   #abortHandler
   #livenessTimer
   #reconnectTimer
@@ -59,11 +58,6 @@ export class SSETransport {
     this.abortController = options.abortController || new AbortController()
     const seed = sequenceNumber(options.fromSequenceNum)
     if (seed !== undefined) this.#lastSequenceNum = this.#deliveredSequenceNum = seed
-    this.#readyPromise = new Promise((resolve, reject) => {
-      this.#readyResolve = resolve
-      this.#readyReject = reject
-    })
-    this.#readyPromise.catch(() => {})
     this.#uploader = new SerialUploader((item) => this.#postOnce(item))
     this.#abortHandler = () => {
       this.#exitError = new AbortError('SSE connection aborted by user')
@@ -178,7 +172,7 @@ export class SSETransport {
     this.#ready = true
     this.#reconnectAttempts = 0
     this.#resetLiveness()
-    this.#readyResolve()
+    this.#gate.open()
     this.#read(response.body, attempt)
   }
 
@@ -367,7 +361,7 @@ export class SSETransport {
   async write(line) {
     if (this.abortController.signal.aborted) throw new AbortError('Operation aborted')
     this.resume()
-    if (!this.#ready) await this.#readyPromise
+    if (!this.#ready) await this.#gate.promise
     if (this.#closed) throw this.#exitError ?? new Error('SSETransport is closed')
     const frame = JSON.parse(line)
     const isObject = frame && typeof frame === 'object' && !Array.isArray(frame)
@@ -405,7 +399,7 @@ export class SSETransport {
   close() {
     if (this.#closed) return
     this.#closed = true
-    if (!this.#ready) this.#readyReject(this.#exitError ?? new AbortError('SSE transport closed before connect'))
+    if (!this.#ready) this.#gate.fail(this.#exitError ?? new AbortError('SSE transport closed before connect'))
     this.#ready = false
     clearTimeout(this.#reconnectTimer)
     this.#reconnectTimer = undefined

@@ -3,6 +3,7 @@
 // On open: the optional auth message as the first frame, then a keep_alive line every 50 s.
 // A close other than 1000/1001 ends the stream with "WebSocket closed abnormally with code …".
 import { MessageQueue } from './queue.mjs'
+import { connectionGate } from './gate.mjs'
 import { AbortError } from './errors.mjs'
 
 const CONNECT_TIMEOUT_MS = 15000
@@ -14,9 +15,7 @@ export class WebSocketTransport {
   #ready = false
   #messages = new MessageQueue()
   #exitError
-  #readyPromise
-  #readyResolve
-  #readyReject
+  #gate = connectionGate()
   #abortHandler
   #keepAlive
   #partialLine = ''
@@ -24,11 +23,6 @@ export class WebSocketTransport {
   constructor(options) {
     this.#options = options
     this.abortController = options.abortController || new AbortController()
-    this.#readyPromise = new Promise((resolve, reject) => {
-      this.#readyResolve = resolve
-      this.#readyReject = reject
-    })
-    this.#readyPromise.catch(() => {})
     this.#open()
   }
 
@@ -43,12 +37,12 @@ export class WebSocketTransport {
         this.#ws?.close()
         const err = new Error(`WebSocket connection timeout after ${CONNECT_TIMEOUT_MS}ms`)
         this.#exitError = err
-        this.#readyReject(err)
+        this.#gate.fail(err)
       }, CONNECT_TIMEOUT_MS)
       ws.onopen = () => {
         clearTimeout(timer)
         this.#ready = true
-        this.#readyResolve()
+        this.#gate.open()
         if (this.#options.authMessage) {
           try {
             ws.send(JSON.stringify(this.#options.authMessage) + '\n')
@@ -67,7 +61,7 @@ export class WebSocketTransport {
         this.#ready = false
         const err = new Error('WebSocket connection error')
         this.#exitError = err
-        this.#readyReject(err)
+        this.#gate.fail(err)
         this.#messages.done()
       }
       ws.onclose = (event) => {
@@ -105,14 +99,14 @@ export class WebSocketTransport {
     } catch (err) {
       this.#ready = false
       this.#exitError = err
-      this.#readyReject(err)
+      this.#gate.fail(err)
       throw err
     }
   }
 
   async write(data) {
     if (this.abortController.signal.aborted) throw new AbortError('Operation aborted')
-    if (!this.#ready) await this.#readyPromise
+    if (!this.#ready) await this.#gate.promise
     if (!this.#ready || !this.#ws || this.#ws.readyState !== globalThis.WebSocket.OPEN) {
       throw new Error('WebSocketTransport is not ready for writing')
     }
