@@ -81,7 +81,7 @@ function toJson(who, value) {
   return text
 }
 
-function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, onUserDialog, stderr, hostProcess, mcpLink, sessionStore }) {
+function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, onUserDialog, hostRequest, stderr, hostProcess, mcpLink, sessionStore }) {
   /** The abort signals of calls in flight, by the CLI's request id; the engine says which to fire. */
   const running = new Map()
   // Weak: the engine holds this dispatcher for the session's life, and a strong reference back
@@ -238,6 +238,17 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     }
   }
 
+  // The requests optional host handlers answer (lib/host-requests.js): their answer is an
+  // envelope, `{response}` or `{error, error_code}`.
+  async function hostRequestCall(requestId, r) {
+    const controller = track(requestId)
+    try {
+      return toJson(`The ${r.subtype} handler`, await hostRequest(r, { get signal() { return controller.signal } }))
+    } finally {
+      running.delete(requestId)
+    }
+  }
+
   // The session store's append (the engine batches, retries and reports; see
   // crates/agent-core/src/session/mirror.rs). Its result is not used.
   async function storeAppend(requestId, { key, entries }) {
@@ -246,7 +257,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
   }
 
   /** The user code each kind of call runs (the engine's `CallKind` names). */
-  const callbacks = { tool: callTool, can_use_tool: permission, hook_callback: hook, elicitation, request_user_dialog: userDialog, store_append: storeAppend }
+  const callbacks = { tool: callTool, can_use_tool: permission, hook_callback: hook, elicitation, request_user_dialog: userDialog, store_append: storeAppend, host_request: hostRequestCall }
 
   function dispatch(kind, requestId, payload) {
     try {

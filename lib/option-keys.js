@@ -27,6 +27,8 @@ const NOT_IMPLEMENTED = new Set([
 const OFFICIAL_UNTYPED = [
   'workspaceTrust', 'allowedControlRequests', 'onProcessExit', 'onProcessSpawned', 'rapidFollowupPreempt',
   'forwardNestedSubagentToolCalls', 'offersBypassSwitchBack', 'keepsBypassHeld',
+  'managedSettingsDelivery', 'settingsDelivery', 'disallowedToolsDelivery', 'getOAuthToken', 'getHostAuthToken',
+  'workload', 'hostSpawn',
 ]
 
 /** Options of ours that the official SDK does not have. */

@@ -20,10 +20,11 @@ const DATA_KEYS = [
   'toolConfig', 'supportedDialogKinds', 'perTaskStopAffordance', 'mcpServersDelivery', 'pluginDelivery',
   'resumeDropsTurn', 'managedSettings', 'skills', 'sessionStoreFlush',
   'allowedControlRequests', 'rapidFollowupPreempt', 'forwardNestedSubagentToolCalls', 'offersBypassSwitchBack', 'keepsBypassHeld',
+  'managedSettingsDelivery', 'settingsDelivery', 'disallowedToolsDelivery',
 ]
 
 const INHERIT_NEVER = new Set(['CLAUDE_CODE_QUESTION_EXTENDED', 'CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS', 'CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES'])
-const FUNCTION_KEYS = ['canUseTool', 'stderr', 'spawnClaudeCodeProcess', 'onElicitation', 'onUserDialog']
+const FUNCTION_KEYS = ['canUseTool', 'stderr', 'spawnClaudeCodeProcess', 'onElicitation', 'onUserDialog', 'getOAuthToken', 'getHostAuthToken', 'hostSpawn']
 const warned = new Set()
 const warnedUnknown = new Set()
 
@@ -83,6 +84,8 @@ function splitOptions(options) {
     if (value !== undefined && value !== null) data[key] = value
   }
   // The official SDK hands the child `options.env` as the whole environment, or else its own.
+  // `workload` goes to the CLI as `--workload`, after (and over) the app's extraArgs.
+  if (options.workload) data.extraArgs = { ...(data.extraArgs ?? {}), workload: options.workload }
   data.env = { ...(options.env ?? process.env) }
   if (options.env === undefined) {
     // Switches only toolConfig may turn on are not inherited from this process's environment.

@@ -32,4 +32,4 @@ function watchProcess(session, options, spawnSyncMs) {
   }
 }
 
-module.exports = { watchProcess }
+module.exports = { watchProcess, safely }

@@ -97,12 +97,12 @@ const methods = {
    */
   async enableRemoteControl(enabled, name, options) {
     const generation = (this._remoteControlGeneration = (this._remoteControlGeneration ?? 0) + 1)
-    const previous = this._workSecretAnswerer
+    const previous = this._hostState.workSecretAnswerer
     const sessionId = options?.reattachSessionId || (options?.workSecret === undefined ? undefined : sessionOfWorkSecret(options.workSecret))
     const mine = enabled && options?.workSecret !== undefined && options.refreshWorkSecret && sessionId !== undefined
       ? { sessionId, refresh: options.refreshWorkSecret }
       : undefined
-    this._workSecretAnswerer = mine
+    this._hostState.workSecretAnswerer = mine
     let response
     try {
       response = await ask(this, {
@@ -110,19 +110,19 @@ const methods = {
         reattach_session_id: options?.reattachSessionId, keep_session_on_exit: options?.keepSessionOnExit, work_secret: options?.workSecret,
       })
     } catch (e) {
-      if (generation === this._remoteControlGeneration) this._workSecretAnswerer = undefined
+      if (generation === this._remoteControlGeneration) this._hostState.workSecretAnswerer = undefined
       throw e
     }
     if (enabled && generation === this._remoteControlGeneration) {
       const attached = response.bridge_session_id
-      this._workSecretAnswerer = typeof attached === 'string' ? [mine, previous].find((a) => a !== undefined && sameSession(a.sessionId, attached)) : undefined
+      this._hostState.workSecretAnswerer = typeof attached === 'string' ? [mine, previous].find((a) => a !== undefined && sameSession(a.sessionId, attached)) : undefined
     }
     return response
   },
 
   /** The app's handlers of the CLI's `ui_*` requests (copy, promptRead, promptFill, ...). */
   setUiHost(host) {
-    this._uiHost = host
+    this._hostState.uiHost = host
   },
 
   async launchUltrareview(args, options) {

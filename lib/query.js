@@ -6,11 +6,13 @@ const { loadNative } = require('./native')
 const { splitOptions, splitServers } = require('./options')
 const { AsyncResource } = require('async_hooks')
 const { makeDispatch } = require('./dispatch')
+const { makeHostRequests } = require('./host-requests')
 const { AbortError, fromEngine } = require('./errors')
 const { McpLink } = require('./mcp-link')
 const { pendingPreload } = require('./schema/zod-loader')
-const { serversInInitialize, afterServersApplied } = require('./mcp-delivery')
+const { holdsPrompt, afterLaunchFieldsApplied, checkDeliveries } = require('./mcp-delivery')
 const { watchProcess } = require('./process-events')
+const { hostSpawner } = require('./host-spawn')
 
 /** The modes `setPermissionMode()` reports (the official's PermissionMode). */
 const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']
@@ -31,6 +33,9 @@ class Query {
     this._session = null
     this._abortSignal = options.abortController ? options.abortController.signal : undefined
     this._ready = null
+    // What the CLI's host requests are answered with, set later by setUiHost() and
+    // enableRemoteControl() (see lib/host-requests.js).
+    this._hostState = { uiHost: undefined, workSecretAnswerer: undefined }
     // Settles when the stream has ended (prewarm()'s `exited`).
     this._ended = new Promise((resolve) => { this._resolveEnded = resolve })
     this._onAbort = () => {
@@ -89,6 +94,7 @@ class Query {
       canUseTool: options.canUseTool,
       onElicitation: options.onElicitation,
       onUserDialog: options.onUserDialog,
+      hostRequest: makeHostRequests(options, this._hostState),
       stderr: typeof options.stderr === 'function' ? options.stderr : undefined,
       sessionStore: options.sessionStore,
     })
@@ -96,10 +102,12 @@ class Query {
     if (this._abortSignal && this._abortSignal.aborted) {
       throw new AbortError('Claude Code process aborted by user')
     }
-    const spawner = options.spawnClaudeCodeProcess
+    // The app's own spawn (hostSpawn) runs as a process the app starts, as spawnClaudeCodeProcess.
+    const spawner = typeof options.spawnClaudeCodeProcess === 'function' ? options.spawnClaudeCodeProcess
+      : typeof options.hostSpawn === 'function' ? hostSpawner(options) : undefined
     // Process servers sent in `initialize`: as the official, the prompt waits for the CLI's answer
     // (see lib/mcp-delivery.js).
-    const holdPrompt = serversInInitialize(options, data)
+    const holdPrompt = holdsPrompt(options, data)
     const { startSession } = loadNative()
     const spawnStart = performance.now()
     this._session = startSession({
@@ -122,7 +130,7 @@ class Query {
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
     if (holdPrompt) {
-      afterServersApplied(this, () => { if (prompt !== WARM) this._attachPrompt(prompt) })
+      afterLaunchFieldsApplied(this, options, data, () => { if (prompt !== WARM) this._attachPrompt(prompt) })
     } else if (prompt !== WARM && typeof prompt !== 'string') this._pump(prompt)
     else if (typeof prompt === 'string' && this._verbatim) this._attachPrompt(prompt)
   }
@@ -664,6 +672,7 @@ async function startup({ options, initializeTimeoutMs } = {}) {
 function query({ prompt, options } = {}) {
   // Thrown at once, as the official SDK throws it (other option errors surface on iteration).
   checkDialogKinds(options)
+  checkDeliveries(options)
   return new Query(prompt, options ?? {})
 }
 

@@ -32,6 +32,13 @@ pub enum CallKind {
   /// Payload: `{"key":{"projectKey","sessionId","subpath"?},"entries":[..]}`. The answer is
   /// ignored; a failure is tried again, then reported in the stream as a `mirror_error`.
   StoreAppend,
+  /// A request from the CLI that an optional host handler answers: `oauth_token_refresh`,
+  /// `host_auth_token_refresh` (the `getOAuthToken` / `getHostAuthToken` options),
+  /// `remote_control_work_secret` (`enableRemoteControl()`'s `refreshWorkSecret`) and the
+  /// `ui_*` requests (`setUiHost()`). Payload: the request object as the CLI sent it. Answer: an
+  /// envelope, `{"response": BODY}` (no `response`: a success without a body) or
+  /// `{"error": MESSAGE, "error_code"?: CODE}`; a failure is an error response with the message.
+  HostRequest,
 }
 
 impl CallKind {
@@ -44,6 +51,7 @@ impl CallKind {
       CallKind::Elicitation => "elicitation",
       CallKind::UserDialog => "request_user_dialog",
       CallKind::StoreAppend => "store_append",
+      CallKind::HostRequest => "host_request",
     }
   }
 }

@@ -116,6 +116,13 @@ pub struct QueryOptions {
   pub resume_drops_turn: Option<String>,
   /// Restrictive policy-tier settings (`--managed-settings`).
   pub managed_settings: Option<Value>,
+  /// `'initialize'`: `managedSettings` travel in `initialize` (`--managed-settings-in-initialize`).
+  pub managed_settings_delivery: Option<String>,
+  /// `'initialize'`: `settings` (with `sandbox` merged in) travel in `initialize`
+  /// (`--initialize-fields settings`) when they are an object or a JSON object's text.
+  pub settings_delivery: Option<String>,
+  /// `'initialize'`: `disallowedTools` travel in `initialize` (`--initialize-fields disallowedTools`).
+  pub disallowed_tools_delivery: Option<String>,
   /// Skills the session may use: a list of names, or `'all'`.
   pub skills: Option<Value>,
   /// Milliseconds to wait for the CLI's answer to `initialize` before giving up.
@@ -149,6 +156,35 @@ impl QueryOptions {
   /// Whether plugins travel in `initialize` (`pluginDelivery: 'initialize'`, and there are some).
   pub fn plugins_via_initialize(&self) -> bool {
     self.plugin_delivery.as_deref() == Some("initialize") && self.plugins.as_ref().is_some_and(|p| !p.is_empty())
+  }
+
+  /// Whether `managedSettings` travel in `initialize` (`managedSettingsDelivery: 'initialize'`,
+  /// and they are truthy, as the official tests them).
+  pub fn managed_settings_via_initialize(&self) -> bool {
+    self.managed_settings_delivery.as_deref() == Some("initialize")
+      && self.managed_settings.as_ref().is_some_and(|v| !matches!(v, Value::Null | Value::Bool(false)) && v.as_str() != Some("") && v.as_f64() != Some(0.0))
+  }
+
+  /// Whether `disallowedTools` travel in `initialize` (`disallowedToolsDelivery: 'initialize'`,
+  /// and there are some).
+  pub fn disallowed_tools_via_initialize(&self) -> bool {
+    self.disallowed_tools_delivery.as_deref() == Some("initialize") && !self.disallowed_tools.is_empty()
+  }
+
+  /// Whether `settings` go in `initialize` rather than on the command line: with
+  /// `settingsDelivery: 'initialize'`, when they are absent or an object (or a JSON object's
+  /// text) and, merged with `sandbox`, make an object. A settings file path stays on argv.
+  pub fn settings_via_initialize(&self) -> bool {
+    self.settings_delivery.as_deref() == Some("initialize")
+      && (self.settings.is_some() || self.sandbox.is_some())
+      && match &self.settings {
+        None | Some(Value::Object(_)) => true,
+        Some(Value::String(s)) => {
+          let t = s.trim();
+          t.starts_with('{') && t.ends_with('}')
+        }
+        Some(_) => false,
+      }
   }
 
   /// `allowedTools` plus the `Skill` rules that `skills` adds (as the official: `'all'` is

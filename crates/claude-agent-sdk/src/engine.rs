@@ -476,6 +476,17 @@ impl RustHost {
         Some(store) => crate::store::api::append_call(store.clone(), &call.payload),
         None => futures::future::ready(Err("No session_store is set".to_string())).boxed(),
       },
+      // This SDK offers none of these handlers: each gets what the TypeScript SDK answers without one.
+      CallKind::HostRequest => {
+        let subtype = serde_json::from_str::<Value>(&call.payload).ok().and_then(|r| r.get("subtype")?.as_str().map(String::from)).unwrap_or_default();
+        let answer = match subtype.as_str() {
+          "oauth_token_refresh" => Err("getOAuthToken callback is not provided.".to_string()),
+          "host_auth_token_refresh" => Err("getHostAuthToken callback is not provided.".to_string()),
+          "remote_control_work_secret" => Err("refreshWorkSecret callback is not provided.".to_string()),
+          other => Ok(json!({ "error": format!("Unsupported control request subtype: {other}"), "error_code": "unsupported_request" }).to_string()),
+        };
+        futures::future::ready(answer).boxed()
+      }
       other => futures::future::ready(Err(format!("The Rust SDK has no callback for {} requests", other.as_str()))).boxed(),
     }
   }

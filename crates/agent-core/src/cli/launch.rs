@@ -115,7 +115,7 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
   if !allowed.is_empty() {
     a.push(eq("--allowedTools", allowed.join(",")));
   }
-  if !o.disallowed_tools.is_empty() {
+  if !o.disallowed_tools.is_empty() && !o.disallowed_tools_via_initialize() {
     a.push(eq("--disallowedTools", o.disallowed_tools.join(",")));
   }
   match &o.tools {
@@ -158,7 +158,12 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
   for d in &o.additional_directories {
     a.push(eq("--add-dir", d));
   }
-  if o.plugins_via_initialize() || o.mcp_servers_via_initialize() {
+  if o.plugins_via_initialize()
+    || o.managed_settings_via_initialize()
+    || o.settings_via_initialize()
+    || o.disallowed_tools_via_initialize()
+    || o.mcp_servers_via_initialize()
+  {
     a.push("--await-initialize".into());
   }
   for p in o.plugins.iter().flatten().filter(|_| !o.plugins_via_initialize()) {
@@ -181,7 +186,16 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
   if o.persist_session == Some(false) {
     a.push("--no-session-persistence".into());
   }
-  if let Some(managed) = &o.managed_settings {
+  let in_initialize: Vec<&str> = [("settings", o.settings_via_initialize()), ("disallowedTools", o.disallowed_tools_via_initialize())]
+    .into_iter()
+    .filter_map(|(name, on)| on.then_some(name))
+    .collect();
+  if !in_initialize.is_empty() {
+    a.push(eq("--initialize-fields", in_initialize.join(",")));
+  }
+  if o.managed_settings_via_initialize() {
+    a.push("--managed-settings-in-initialize".into());
+  } else if let Some(managed) = &o.managed_settings {
     let text = match managed {
       Value::String(s) => s.clone(),
       other => other.to_string(),
@@ -303,6 +317,26 @@ fn extra_args(o: &QueryOptions) -> Result<Vec<(String, Option<String>)>, Error> 
     };
     out.push((k.clone(), value));
   }
+  let settings = if o.settings_via_initialize() { None } else { merged_settings(o)? };
+  if let Some(s) = settings {
+    out.retain(|(k, _)| k != "settings");
+    out.push(("settings".into(), Some(s)));
+  }
+  Ok(out)
+}
+
+/// The settings object `initialize` carries with `settingsDelivery: 'initialize'`: `settings`
+/// with `sandbox` merged in, as the command line would have had them.
+pub fn settings_for_initialize(o: &QueryOptions) -> Result<Option<Value>, Error> {
+  if !o.settings_via_initialize() {
+    return Ok(None);
+  }
+  Ok(merged_settings(o)?.and_then(|text| serde_json::from_str::<Value>(&text).ok()).filter(Value::is_object))
+}
+
+/// `settings` as the text `--settings` takes: a path or JSON as given, or, with `sandbox`, the
+/// settings object with the sandbox merged in.
+fn merged_settings(o: &QueryOptions) -> Result<Option<String>, Error> {
   let settings = match (&o.settings, &o.sandbox) {
     (None, None) => None,
     (Some(Value::String(s)), None) => Some(s.clone()),
@@ -326,11 +360,7 @@ fn extra_args(o: &QueryOptions) -> Result<Vec<(String, Option<String>)>, Error> 
       Some(Value::Object(obj).to_string())
     }
   };
-  if let Some(s) = settings {
-    out.retain(|(k, _)| k != "settings");
-    out.push(("settings".into(), Some(s)));
-  }
-  Ok(out)
+  Ok(settings)
 }
 
 fn truthy(v: Option<&String>) -> bool {
@@ -556,6 +586,13 @@ mod tests {
     // Nothing to deliver: no `--await-initialize` (the official's `mcpServersViaInitialize` and
     // `pluginsViaInitialize` need at least one server or plugin).
     assert!(args(r#"{"mcpServersDelivery":"initialize"}"#).is_empty());
+    // From __test__/fixtures/official/options.json (the *Delivery: 'initialize' cases).
+    assert_eq!(
+      args(r#"{"managedSettingsDelivery":"initialize","managedSettings":{"permissions":{"deny":["WebFetch"]}},"settingsDelivery":"initialize","settings":{"model":"m"},"sandbox":{"enabled":true},"disallowedToolsDelivery":"initialize","disallowedTools":["Bash"]}"#),
+      ["--await-initialize", "--initialize-fields=settings,disallowedTools", "--managed-settings-in-initialize"]
+    );
+    // A settings file path stays on the command line; no disallowed tools, nothing to deliver.
+    assert_eq!(args(r#"{"settingsDelivery":"initialize","settings":"/s.json","disallowedToolsDelivery":"initialize"}"#), ["--settings", "/s.json"]);
     assert!(args(r#"{"mcpServersDelivery":"initialize","mcpServers":{}}"#).is_empty());
     assert!(args(r#"{"pluginDelivery":"initialize","plugins":[]}"#).is_empty());
   }

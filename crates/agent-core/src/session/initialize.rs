@@ -52,6 +52,9 @@ pub fn initialize_request(o: &QueryOptions, servers: &[(String, Arc<McpServerDef
   put("keepsBypassHeld", o.keeps_bypass_held.clone());
   put("workspaceTrust", o.workspace_trust.clone());
   put("plugins", o.plugins.clone().filter(|_| o.plugins_via_initialize()).map(Value::Array));
+  put("managedSettings", o.managed_settings.clone().filter(|_| o.managed_settings_via_initialize()));
+  put("settings", crate::cli::launch::settings_for_initialize(o)?);
+  put("disallowedTools", o.disallowed_tools_via_initialize().then(|| o.disallowed_tools.iter().cloned().map(Value::String).collect()));
   put("mcpServers", o.mcp_servers.clone().filter(|_| o.mcp_servers_via_initialize()).map(Value::Object));
   Ok(Value::Object(r))
 }
@@ -96,6 +99,16 @@ mod tests {
     let got = init("{}", &[("demo".into(), s)]);
     assert_eq!(got, expected);
     assert_eq!(got.to_string(), expected.to_string(), "same key order");
+  }
+
+  #[test]
+  fn launch_fields_in_initialize() {
+    let got = init(r#"{"managedSettingsDelivery":"initialize","managedSettings":{"a":1},"settingsDelivery":"initialize","settings":"{\"model\":\"m\"}","sandbox":{"enabled":true},"disallowedToolsDelivery":"initialize","disallowedTools":["Bash"]}"#, &[]);
+    assert_eq!(got["managedSettings"], json!({"a":1}));
+    assert_eq!(got["settings"], json!({"model":"m","sandbox":{"enabled":true,"failIfUnavailable":true}}));
+    assert_eq!(got["disallowedTools"], json!(["Bash"]));
+    let argv = init(r#"{"settings":{"model":"m"},"disallowedTools":["Bash"],"managedSettings":{"a":1}}"#, &[]);
+    assert!(argv.get("settings").is_none() && argv.get("disallowedTools").is_none() && argv.get("managedSettings").is_none());
   }
 
   #[test]

@@ -45,6 +45,21 @@ pub(crate) enum Route {
   CancelTool { tool: ToolKey, ack: String },
 }
 
+/// Requests from the CLI that an optional host handler answers ([`CallKind::HostRequest`]): the
+/// host decides, as the official SDK does, what each gets without its handler (an error naming
+/// the missing callback, or "Unsupported control request subtype" for a `ui_*` one).
+pub(crate) const HOST_REQUEST_SUBTYPES: [&str; 9] = [
+  "oauth_token_refresh",
+  "host_auth_token_refresh",
+  "remote_control_work_secret",
+  "ui_copy",
+  "ui_prompt_read",
+  "ui_prompt_fill",
+  "ui_prompt_paint",
+  "ui_prompt_suggest",
+  "ui_read_selection",
+];
+
 /// A tool call's name in MCP terms: its server and JSON-RPC id (raw JSON text).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ToolKey {
@@ -69,6 +84,8 @@ pub(crate) enum Answer {
   Elicitation,
   /// A dialog's result; `null` is an error.
   UserDialog,
+  /// A [`CallKind::HostRequest`] envelope: `{"response"?}` or `{"error","error_code"?}`.
+  Envelope,
 }
 
 impl Answer {
@@ -97,6 +114,10 @@ impl Answer {
       Answer::Ack => success_response(request_id, &mcp_response_body(NOTIFICATION_ACK)),
       Answer::Json => match result {
         Ok(json) => success_response(request_id, &one_line(json)),
+        Err(message) => error_response(request_id, &message, None),
+      },
+      Answer::Envelope => match result {
+        Ok(json) => envelope_answer(request_id, &json),
         Err(message) => error_response(request_id, &message, None),
       },
       Answer::Elicitation | Answer::UserDialog => match result.map(one_line) {
@@ -130,6 +151,9 @@ impl Router {
       }
       "hook_callback" => Route::Call { kind: CallKind::Hook, payload: request.get().to_string(), answer: Answer::Json },
       "elicitation" | "request_user_dialog" => self.dialog(request_id, head.subtype.as_ref(), &request),
+      s if HOST_REQUEST_SUBTYPES.contains(&s) => {
+        Route::Call { kind: CallKind::HostRequest, payload: request.get().to_string(), answer: Answer::Envelope }
+      }
       other => {
         tracing::warn!(subtype = other, "unsupported control request");
         Route::Reply(error_response(
@@ -182,6 +206,28 @@ impl Router {
         let key = ToolKey { server: name.to_string(), jsonrpc_id: call.id.get().to_string() };
         Route::Call { kind: CallKind::Tool, payload: call.payload, answer: Answer::Tool { key, id: call.id } }
       }
+    }
+  }
+}
+
+/// The control response a [`CallKind::HostRequest`] envelope stands for (a small object: read as
+/// a tree). `"response": null` is a body of `null`, as the official writes it; no `response` at
+/// all is a success without a body.
+fn envelope_answer(request_id: &str, json: &str) -> String {
+  let envelope = match serde_json::from_str::<Value>(json) {
+    Ok(Value::Object(m)) => m,
+    Ok(_) => return error_response(request_id, "The SDK host answered with an invalid envelope: not an object", None),
+    Err(e) => return error_response(request_id, &format!("The SDK host answered with an invalid envelope: {e}"), None),
+  };
+  if let Some(message) = envelope.get("error").and_then(Value::as_str) {
+    return error_response(request_id, message, envelope.get("error_code").and_then(Value::as_str));
+  }
+  match envelope.get("response") {
+    Some(body) => success_response(request_id, &body.to_string()),
+    None => {
+      let mut line = serde_json::json!({ "type": "control_response", "response": { "subtype": "success", "request_id": request_id } }).to_string();
+      line.push('\n');
+      line
     }
   }
 }
@@ -370,6 +416,29 @@ mod tests {
     assert!(matches!(router(None).route("r3", hook.clone()), Route::Call { kind: CallKind::Hook, .. }));
     // An empty list serves nothing.
     assert!(matches!(router(Some(vec![])).route("r4", hook), Route::Reply(_)));
+  }
+
+  #[test]
+  fn host_requests_go_to_the_host_and_their_envelopes_become_responses() {
+    let raw = |s: &str| RawValue::from_string(s.to_string()).unwrap();
+    let router = Router { servers: HashMap::new(), can_use_tool: false, dialogs: Dialogs::default(), allowed: None };
+    for subtype in HOST_REQUEST_SUBTYPES {
+      let request = raw(&format!(r#"{{"subtype":"{subtype}","x":1}}"#));
+      match router.route("r1", request) {
+        Route::Call { kind: CallKind::HostRequest, payload, answer: Answer::Envelope } => assert!(payload.contains(subtype)),
+        other => panic!("{subtype}: {other:?}"),
+      }
+    }
+    let v = |line: String| serde_json::from_str::<Value>(&line).unwrap();
+    assert_eq!(v(Answer::Envelope.line("r", Ok(r#"{"response":{"accessToken":null}}"#.into())))["response"], json!({"subtype":"success","request_id":"r","response":{"accessToken":null}}));
+    assert_eq!(v(Answer::Envelope.line("r", Ok("{}".into())))["response"], json!({"subtype":"success","request_id":"r"}));
+    assert_eq!(v(Answer::Envelope.line("r", Ok(r#"{"response":null}"#.into())))["response"], json!({"subtype":"success","request_id":"r","response":null}));
+    assert_eq!(
+      v(Answer::Envelope.line("r", Ok(r#"{"error":"Unsupported control request subtype: ui_copy","error_code":"unsupported_request"}"#.into())))["response"],
+      json!({"subtype":"error","request_id":"r","error":"Unsupported control request subtype: ui_copy","error_code":"unsupported_request"})
+    );
+    assert_eq!(v(Answer::Envelope.line("r", Err("boom".into())))["response"], json!({"subtype":"error","request_id":"r","error":"boom"}));
+    assert_eq!(v(Answer::Envelope.line("r", Ok("[1]".into())))["response"]["subtype"], "error");
   }
 
   #[test]

@@ -33,6 +33,11 @@ pub enum CallKind {
   /// and 800 ms apart), then reported in the stream as a `mirror_error` system message. The
   /// session waits for these calls before it hands a `result` to the consumer.
   StoreAppend,
+  /// A request an optional host handler answers (`oauth_token_refresh`,
+  /// `host_auth_token_refresh`, `remote_control_work_secret`, `ui_*`), as the CLI sent it.
+  /// Answer: `{"response": BODY}` (none: a success without a body) or
+  /// `{"error": MESSAGE, "error_code"?: CODE}`.
+  HostRequest,
 }
 
 impl CallKind {
@@ -52,6 +57,7 @@ impl From<core::CallKind> for CallKind {
       core::CallKind::Elicitation => CallKind::Elicitation,
       core::CallKind::UserDialog => CallKind::UserDialog,
       core::CallKind::StoreAppend => CallKind::StoreAppend,
+      core::CallKind::HostRequest => CallKind::HostRequest,
     }
   }
 }
@@ -65,6 +71,7 @@ impl From<CallKind> for core::CallKind {
       CallKind::Elicitation => core::CallKind::Elicitation,
       CallKind::UserDialog => core::CallKind::UserDialog,
       CallKind::StoreAppend => core::CallKind::StoreAppend,
+      CallKind::HostRequest => core::CallKind::HostRequest,
     }
   }
 }

@@ -1,0 +1,68 @@
+'use strict'
+// The CLI's requests that optional host handlers answer, as the official SDK 0.3.332 answers
+// each (the engine routes them here as `host_request` calls; see
+// crates/agent-core/src/session/router.rs): `oauth_token_refresh` (the `getOAuthToken` option),
+// `host_auth_token_refresh` (`getHostAuthToken`), `remote_control_work_secret`
+// (`enableRemoteControl()`'s `refreshWorkSecret`) and the `ui_*` requests (`setUiHost()`).
+// Each resolves with an envelope: `{ response }` (a `response` of undefined is a success without
+// a body), or `{ error, error_code }`; what a handler throws becomes an error response with its
+// message.
+const { sameSession } = require('./query-extra')
+
+/** The reasons `onDecline` takes (others are ignored, as the official ignores them). */
+const DECLINE_REASONS = ['signed_out', 'identity_changed', 'transient', 'refresh_failed']
+
+/** `ui_*` subtypes and the uiHost method that answers each. */
+const UI_METHODS = {
+  ui_copy: 'copy',
+  ui_prompt_read: 'promptRead',
+  ui_prompt_fill: 'promptFill',
+  ui_prompt_paint: 'promptPaint',
+  ui_prompt_suggest: 'promptSuggest',
+  ui_read_selection: 'readSelection',
+}
+
+/**
+ * The handler of host requests for one query: `options` are its options, `state` the query's
+ * `{ uiHost, workSecretAnswerer }`, set as the app calls setUiHost() and enableRemoteControl().
+ */
+function makeHostRequests(options, state) {
+  const { getOAuthToken, getHostAuthToken } = options
+  return async function hostRequest(r, { signal }) {
+    switch (r.subtype) {
+      case 'oauth_token_refresh': {
+        if (!getOAuthToken) throw new Error('getOAuthToken callback is not provided.')
+        let reason
+        const token = (await getOAuthToken({
+          signal,
+          onDecline: (why) => { if (DECLINE_REASONS.includes(why)) reason = why },
+          ...(r.kind !== undefined && { kind: r.kind }),
+          ...((r.token_state === 'refused' || r.token_state === 'not_refused') && { tokenState: r.token_state }),
+          ...(r.token_state === 'refused' && (r.refused_call === 'model' || r.refused_call === 'connector' || r.refused_call === 'other') && { refusedCall: r.refused_call }),
+          ...(Array.isArray(r.refused_bearer_sha256) && { refusedBearerSha256: r.refused_bearer_sha256 }),
+        })) ?? null
+        return { response: token === null && reason !== undefined ? { accessToken: token, reason } : { accessToken: token } }
+      }
+      case 'host_auth_token_refresh': {
+        if (!getHostAuthToken) throw new Error('getHostAuthToken callback is not provided.')
+        const token = (await getHostAuthToken({ signal, status: r.status, ...(r.token_state === 'not_refused' && { tokenState: r.token_state }) })) ?? null
+        return { response: typeof token === 'string' || token === null ? { authToken: token } : token }
+      }
+      case 'remote_control_work_secret': {
+        const answerer = state.workSecretAnswerer
+        if (!answerer) throw new Error('refreshWorkSecret callback is not provided.')
+        if (!sameSession(answerer.sessionId, r.session_id)) throw new Error('remote_control_work_secret names a session this host did not attach.')
+        return { response: { work_secret: (await answerer.refresh(answerer.sessionId, { signal })) || null } }
+      }
+    }
+    const method = UI_METHODS[r.subtype]
+    const ui = state.uiHost
+    if (method && ui?.[method]) {
+      const { subtype, ...fields } = r
+      return { response: await ui[method](fields, { signal }) }
+    }
+    return { error: `Unsupported control request subtype: ${r.subtype}`, error_code: 'unsupported_request' }
+  }
+}
+
+module.exports = { makeHostRequests }
