@@ -12,15 +12,9 @@ const { sameSession } = require('./query-extra')
 /** The reasons `onDecline` takes (others are ignored, as the official ignores them). */
 const DECLINE_REASONS = ['signed_out', 'identity_changed', 'transient', 'refresh_failed']
 
-/** `ui_*` subtypes and the uiHost method that answers each. */
-const UI_METHODS = {
-  ui_copy: 'copy',
-  ui_prompt_read: 'promptRead',
-  ui_prompt_fill: 'promptFill',
-  ui_prompt_paint: 'promptPaint',
-  ui_prompt_suggest: 'promptSuggest',
-  ui_read_selection: 'readSelection',
-}
+/** `ui_*` subtypes, and the uiHost method that answers each (same order). */
+const UI_SUBTYPES = ['ui_copy', 'ui_prompt_read', 'ui_prompt_fill', 'ui_prompt_paint', 'ui_prompt_suggest', 'ui_read_selection']
+const UI_METHODS = ['copy', 'promptRead', 'promptFill', 'promptPaint', 'promptSuggest', 'readSelection']
 
 /**
  * The handler of host requests for one query: `options` are its options, `state` the query's
@@ -28,40 +22,39 @@ const UI_METHODS = {
  */
 function makeHostRequests(options, state) {
   const { getOAuthToken, getHostAuthToken } = options
-  return async function hostRequest(r, { signal }) {
-    switch (r.subtype) {
-      case 'oauth_token_refresh': {
-        if (!getOAuthToken) throw new Error('getOAuthToken callback is not provided.')
-        let reason
-        const token = (await getOAuthToken({
-          signal,
-          onDecline: (why) => { if (DECLINE_REASONS.includes(why)) reason = why },
-          ...(r.kind !== undefined && { kind: r.kind }),
-          ...((r.token_state === 'refused' || r.token_state === 'not_refused') && { tokenState: r.token_state }),
-          ...(r.token_state === 'refused' && (r.refused_call === 'model' || r.refused_call === 'connector' || r.refused_call === 'other') && { refusedCall: r.refused_call }),
-          ...(Array.isArray(r.refused_bearer_sha256) && { refusedBearerSha256: r.refused_bearer_sha256 }),
-        })) ?? null
-        return { response: token === null && reason !== undefined ? { accessToken: token, reason } : { accessToken: token } }
-      }
-      case 'host_auth_token_refresh': {
-        if (!getHostAuthToken) throw new Error('getHostAuthToken callback is not provided.')
-        const token = (await getHostAuthToken({ signal, status: r.status, ...(r.token_state === 'not_refused' && { tokenState: r.token_state }) })) ?? null
-        return { response: typeof token === 'string' || token === null ? { authToken: token } : token }
-      }
-      case 'remote_control_work_secret': {
-        const answerer = state.workSecretAnswerer
-        if (!answerer) throw new Error('refreshWorkSecret callback is not provided.')
-        if (!sameSession(answerer.sessionId, r.session_id)) throw new Error('remote_control_work_secret names a session this host did not attach.')
-        return { response: { work_secret: (await answerer.refresh(answerer.sessionId, { signal })) || null } }
-      }
+  return async function hostRequest(request, { signal }) {
+    const r = request
+    if (request.subtype === 'oauth_token_refresh') {
+      if (!getOAuthToken) throw new Error('getOAuthToken callback is not provided.')
+      let reason
+      const token = (await getOAuthToken({
+        signal,
+        onDecline: (why) => { if (DECLINE_REASONS.includes(why)) reason = why },
+        ...(r.kind !== undefined && { kind: r.kind }),
+        ...((r.token_state === 'refused' || r.token_state === 'not_refused') && { tokenState: r.token_state }),
+        ...(r.token_state === 'refused' && (r.refused_call === 'model' || r.refused_call === 'connector' || r.refused_call === 'other') && { refusedCall: r.refused_call }),
+        ...(Array.isArray(r.refused_bearer_sha256) && { refusedBearerSha256: r.refused_bearer_sha256 }),
+      })) ?? null
+      return { response: token === null && reason !== undefined ? { accessToken: token, reason } : { accessToken: token } }
     }
-    const method = UI_METHODS[r.subtype]
+    if (request.subtype === 'host_auth_token_refresh') {
+      if (!getHostAuthToken) throw new Error('getHostAuthToken callback is not provided.')
+      const token = (await getHostAuthToken({ signal, status: r.status, ...(r.token_state === 'not_refused' && { tokenState: r.token_state }) })) ?? null
+      return { response: typeof token === 'string' || token === null ? { authToken: token } : token }
+    }
+    if (request.subtype === 'remote_control_work_secret') {
+      const answerer = state.workSecretAnswerer
+      if (!answerer) throw new Error('refreshWorkSecret callback is not provided.')
+      if (!sameSession(answerer.sessionId, r.session_id)) throw new Error('remote_control_work_secret names a session this host did not attach.')
+      return { response: { work_secret: (await answerer.refresh(answerer.sessionId, { signal })) || null } }
+    }
     const ui = state.uiHost
-    if (method && ui?.[method]) {
-      const { subtype, ...fields } = r
+    const method = UI_METHODS[UI_SUBTYPES.indexOf(request.subtype)]
+    if (UI_SUBTYPES.includes(request.subtype) && ui?.[method]) {
+      const { subtype, ...fields } = request
       return { response: await ui[method](fields, { signal }) }
     }
-    return { error: `Unsupported control request subtype: ${r.subtype}`, error_code: 'unsupported_request' }
+    return { error: `Unsupported control request subtype: ${request.subtype}`, error_code: 'unsupported_request' }
   }
 }
 
