@@ -28,6 +28,7 @@ export * from './types/query.js'
 export * from './types/settings.js'
 export * from './types/surface.js'
 export * from './types/sessions.js'
+export * from './types/control.js'
 export type { CallToolResult, CallToolResultContent, ToolAnnotations, ElicitResult } from './types/mcp.js'
 
 /** Thrown (from the Query's iteration) when the query is aborted through `options.abortController`. */

@@ -109,3 +109,19 @@ export type ElicitResult = {
   content?: Record<string, string | number | boolean | string[]>
   [key: string]: unknown
 }
+
+/** The params of an MCP request or notification: open, with an optional `_meta`. */
+type McpMessageParams = {
+  _meta?: McpResultMeta
+  [key: string]: unknown
+}
+
+/**
+ * One JSON-RPC 2.0 message of MCP (`JSONRPCMessage`): a request, a notification, a result or an
+ * error, in that order.
+ */
+export type JSONRPCMessage =
+  | { method: string; params?: McpMessageParams; jsonrpc: '2.0'; id: string | number }
+  | { method: string; params?: McpMessageParams; jsonrpc: '2.0' }
+  | { jsonrpc: '2.0'; id: string | number; result: { _meta?: McpResultMeta; [key: string]: unknown } }
+  | { jsonrpc: '2.0'; id?: string | number; error: { code: number; message: string; data?: unknown } }
