@@ -189,3 +189,30 @@ test('PreSkillShellCommand is a hook event, and AbortError instances are named E
   assert.equal(String(a), String(b))
   assert.ok(a instanceof Error && a instanceof ours.AbortError)
 })
+
+const REMOTE_CLI = `
+  export default async function (cli) {
+    await cli.initialize()
+    await cli.nextUserMessage()
+    cli.systemInit()
+    for (const [i, subtype] of ['remote_tool_call', 'remote_plumbing_call', 'remote_tools_probe', 'remote_tools_reannounce'].entries()) {
+      cli.send({ type: 'control_request', request_id: 'remote_' + i, request: { subtype } })
+    }
+    // Answered after those: had they been answered, their answers came first.
+    const ask = await cli.request('can_use_tool', { tool_name: 'Bash', input: { command: 'ls' }, tool_use_id: 'toolu_1' })
+    cli.log({ ask })
+    await cli.next((m) => m.type === 'user' && m.message.content === 'done')
+    cli.result()
+  }`
+
+test('requests for the machine serving the session\'s tools (remote_tool_call, ...) are left unanswered, as the official leaves them', async () => {
+  const runs = {}
+  for (const [label, sdk] of SDKS) {
+    const options = { canUseTool: async () => ({ behavior: 'allow', updatedInput: {} }) }
+    const { log } = await drive(sdk, REMOTE_CLI, (q, log) => eventually(() => scenarioRecords(log).length > 0, 10000, 'the can_use_tool answer'), options)
+    const answered = readStdin(log).filter((m) => m.type === 'control_response').map((m) => m.response.request_id).filter((id) => !id.startsWith('req_'))
+    runs[label] = { answered, ask: scenarioRecords(log)[0].ask.subtype }
+  }
+  assert.deepEqual(runs.ours, { answered: [], ask: 'success' })
+  assert.deepEqual(runs.ours, runs.official)
+})

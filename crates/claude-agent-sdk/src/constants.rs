@@ -3,7 +3,7 @@
 
 /// Every hook event, by its wire name (the `HOOK_EVENTS` the TypeScript SDK exports): what
 /// [`HookEvent::Other`](crate::HookEvent::Other) can name beyond the named variants.
-pub const HOOK_EVENTS: [&str; 33] = [
+pub const HOOK_EVENTS: [&str; 34] = [
   "PreToolUse",
   "PostToolUse",
   "PostToolUseFailure",
@@ -37,6 +37,7 @@ pub const HOOK_EVENTS: [&str; 33] = [
   "FileChanged",
   "DirectoryAdded",
   "MessageDisplay",
+  "PreSkillShellCommand",
 ];
 
 /// Why a session ended, as `SessionEnd` hooks are told (`EXIT_REASONS`).

@@ -43,7 +43,15 @@ pub(crate) enum Route {
   Call { kind: CallKind, payload: String, answer: Answer },
   /// MCP `notifications/cancelled`: abort the tool call `server`/`jsonrpc_id`, write `ack`.
   CancelTool { tool: ToolKey, ack: String },
+  /// Not ours to answer: a request for the machine that serves this session's tools remotely,
+  /// which answers it itself (see [`REMOTE_TOOL_HOST_SUBTYPES`]).
+  Leave,
 }
+
+/// Control requests the CLI addresses to the machine serving the session's tools (a remote tool
+/// host on the same pipe), not to the SDK: left unanswered, as the official SDK leaves them, so
+/// that no answer of ours can preempt that host's.
+pub(crate) const REMOTE_TOOL_HOST_SUBTYPES: [&str; 4] = ["remote_tool_call", "remote_plumbing_call", "remote_tools_probe", "remote_tools_reannounce"];
 
 /// Requests from the CLI that an optional host handler answers ([`CallKind::HostRequest`]): the
 /// host decides, as the official SDK does, what each gets without its handler (an error naming
@@ -139,6 +147,10 @@ impl Router {
     tracing::debug!(request_id = %request_id, subtype = %head.subtype, "control request");
     if self.allowed.as_ref().is_some_and(|a| !a.iter().any(|s| *s == head.subtype)) {
       return Route::Reply(error_response(request_id, "Control request not allowed by this host", None));
+    }
+    if REMOTE_TOOL_HOST_SUBTYPES.contains(&head.subtype.as_ref()) {
+      tracing::debug!(request_id = %request_id, subtype = %head.subtype, "for the machine serving this session's tools: left unanswered");
+      return Route::Leave;
     }
     match head.subtype.as_ref() {
       "mcp_message" => self.mcp_message(request_id, head),
@@ -416,6 +428,20 @@ mod tests {
     assert!(matches!(router(None).route("r3", hook.clone()), Route::Call { kind: CallKind::Hook, .. }));
     // An empty list serves nothing.
     assert!(matches!(router(Some(vec![])).route("r4", hook), Route::Reply(_)));
+  }
+
+  #[test]
+  fn requests_for_the_remote_tool_host_are_left_to_it_unless_not_allowed() {
+    let raw = |s: &str| RawValue::from_string(s.to_string()).unwrap();
+    let router = |allowed: Option<Vec<String>>| Router { servers: HashMap::new(), can_use_tool: true, dialogs: Dialogs::default(), allowed };
+    for subtype in REMOTE_TOOL_HOST_SUBTYPES {
+      let request = raw(&format!(r#"{{"subtype":"{subtype}"}}"#));
+      assert!(matches!(router(None).route("r1", request.clone()), Route::Leave), "{subtype}");
+      // The host's allow list is checked first, as in the official.
+      assert!(matches!(router(Some(vec!["can_use_tool".into()])).route("r2", request), Route::Reply(_)), "{subtype}");
+    }
+    let unknown = raw(r#"{"subtype":"remote_something_else"}"#);
+    assert!(matches!(router(None).route("r3", unknown), Route::Reply(_)));
   }
 
   #[test]

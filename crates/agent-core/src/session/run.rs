@@ -185,6 +185,7 @@ impl Loop {
         let reply = self.reply(request_id.clone(), answer);
         self.outbox.push((HostCall { request_id, kind, payload }, reply));
       }
+      Route::Leave => {}
       Route::CancelTool { tool, ack } => {
         let target = self.calls.iter().find(|(_, c)| !c.cancelled && c.tool.as_ref() == Some(&tool)).map(|(id, _)| id.clone());
         if let Some(target) = target {
