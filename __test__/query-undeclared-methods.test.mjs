@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import * as official from '@anthropic-ai/claude-agent-sdk'
-import { sdk as ours, mockOptions, readStdin } from './helpers/sdk.mjs'
+import { sdk as ours, mockOptions, driveControl } from './helpers/sdk.mjs'
 
 /** A CLI that answers every method's subtype with a canned body (some with an error). */
 const CLI = `
@@ -40,6 +40,8 @@ const CLI = `
       if (r.question === 'none?') return { response: null }
       if (r.question === 'refused?') return { response: 'fallback text', refusal_fallback: { original_model: 'a', fallback_model: 'b', content: [{ type: 'text', text: 'x' }] } }
       if (r.question === 'fail?') throw new Error('side questions are off')
+      // Answered only after the SDK has given up on it (the test aborts its signal).
+      if (r.question === 'slow?') return new Promise((resolve) => setTimeout(() => resolve({ response: 'too late' }), 400))
       return { response: 'an answer', synthetic: true }
     })
     cli.onControlRequest('get_plan', (r) => { throw new Error('no plan mode') })
@@ -51,25 +53,12 @@ const CLI = `
   }`
 
 async function drive(sdk, body) {
-  const { log, options } = mockOptions(CLI)
-  let sendDone
-  const done = new Promise((r) => (sendDone = r))
-  async function* prompt() {
-    yield { type: 'user', message: { role: 'user', content: 'start' }, parent_tool_use_id: null, session_id: '' }
-    await done
-    yield { type: 'user', message: { role: 'user', content: 'done' }, parent_tool_use_id: null, session_id: '' }
-  }
-  const q = sdk.query({ prompt: prompt(), options })
-  const it = q[Symbol.asyncIterator]()
-  assert.equal((await it.next()).value.type, 'system')
-  const results = {}
-  try {
-    await body(q, results)
-  } finally {
-    sendDone()
-  }
-  for (;;) if ((await it.next()).done) break
-  const sent = readStdin(log).filter((m) => m.type === 'control_request' && m.request.subtype !== 'initialize').map((m) => m.request)
+  const { results, stdin } = await driveControl(sdk, CLI, body)
+  // Requests as written, and each withdrawal as the subtype of the request it withdrew.
+  const subtypeOf = (id) => stdin.find((m) => m.type === 'control_request' && m.request_id === id)?.request.subtype
+  const sent = stdin
+    .filter((m) => (m.type === 'control_request' && m.request.subtype !== 'initialize') || m.type === 'control_cancel_request')
+    .map((m) => (m.type === 'control_cancel_request' ? { cancelled: subtypeOf(m.request_id) } : m.request))
   return { results, sent }
 }
 
@@ -119,6 +108,12 @@ async function methods(q, out) {
   const abortedNoReason = new AbortController()
   abortedNoReason.abort('string reason')
   out.readCloudSessionsAborted = await outcome(q.readCloudSessions({ subtype: 'read_cloud_sessions' }, { signal: abortedNoReason.signal }))
+  const later = new AbortController()
+  const slow = outcome(q.askSideQuestion('slow?', { signal: later.signal }))
+  await new Promise((r) => setTimeout(r, 100))
+  later.abort(new Error('changed my mind'))
+  out.askSideQuestionAbortedLater = await slow
+  await new Promise((r) => setTimeout(r, 500)) // its late answer arrives, and is dropped
   out.launchUltrareview = await outcome(q.launchUltrareview('--fast', { confirm: true }))
   out.launchUltrareviewPlain = await outcome(q.launchUltrareview(''))
   out.messageRated = await outcome(q.messageRated({ messageUuid: 'u-1', sentiment: 'good', surface: 'sdk' }))
@@ -137,6 +132,8 @@ test('every undeclared control method sends what the official sends and returns 
   assert.match(mine.results.getPlan.error, /no plan mode/)
   assert.equal(mine.results.askSideQuestionAborted.error, 'gave up')
   assert.ok(!mine.sent.some((r) => r.question === 'never sent'))
+  assert.equal(mine.results.askSideQuestionAbortedLater.error, 'changed my mind')
+  assert.ok(mine.sent.some((r) => r.cancelled === 'side_question'))
 })
 
 test('the methods are on the prototype, not own enumerable members, as in the official Query', async () => {

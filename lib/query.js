@@ -385,17 +385,27 @@ class Query {
   }
 
   /**
-   * `_control` with the official `request(body, {signal})`'s abort: an aborted signal rejects at
-   * once with its reason (an Error as is, anything else made one), the answer then unused.
+   * `_control` with the official `request(body, {signal})`'s abort: an already aborted signal
+   * rejects at once (nothing is sent); one that fires later rejects with its reason (an Error as
+   * is, anything else made one) and withdraws the request from the CLI (`control_cancel_request`).
    */
   _controlWithSignal(request, signal) {
     if (!signal) return this._control(request)
     const reason = () => (signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? 'Control request aborted')))
     if (signal.aborted) return Promise.reject(reason())
+    const id = `sdk_ctl_${++controlIds}`
     return new Promise((resolve, reject) => {
-      const onAbort = () => reject(reason())
+      let sent
+      const onAbort = () => {
+        reject(reason())
+        if (sent) sent.cancelControl(id)
+      }
       signal.addEventListener('abort', onAbort, { once: true })
-      this._control(request).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+      this._ask((s) => {
+        if (signal.aborted) throw reason()
+        sent = s
+        return s.control(JSON.stringify(request), id)
+      }).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
     })
   }
 
@@ -580,6 +590,8 @@ class Query {
 require('./query-extra').addUndeclaredMethods(Query)
 
 const WARM = Symbol('warm query: the prompt comes later')
+/** The request ids of control requests that can be withdrawn (see _controlWithSignal). */
+let controlIds = 0
 
 let utf8
 /**

@@ -273,13 +273,22 @@ impl NativeSession {
     self.end.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(EndReason::from)
   }
 
-  /// Sends a control request (JSON text of its body) and resolves with the CLI's answer.
+  /// Sends a control request (JSON text of its body) and resolves with the CLI's answer. With
+  /// `request_id` (unique among this session's requests in flight) it can be withdrawn with
+  /// `cancelControl(request_id)`.
   #[napi(ts_return_type = "Promise<string>")]
-  pub fn control<'env>(&self, env: &'env Env, body: String) -> Result<PromiseRaw<'env, String>> {
+  pub fn control<'env>(&self, env: &'env Env, body: String, request_id: Option<String>) -> Result<PromiseRaw<'env, String>> {
     let body: serde_json::Value =
       serde_json::from_str(&body).map_err(|e| Error::new(Status::InvalidArg, format!("invalid control request: {e}")))?;
     // Queued now, ahead of anything JS sends after this call returns.
-    settle(env, self.handle.control(body))
+    settle(env, self.handle.control_as(request_id, body))
+  }
+
+  /// Withdraws a control request sent with a `request_id`, if it is still unanswered: the CLI
+  /// gets a `control_cancel_request`, and the request's promise rejects.
+  #[napi]
+  pub fn cancel_control(&self, request_id: String) {
+    self.handle.cancel_control(request_id);
   }
 
   /// Sends `initialize` again; resolves with the CLI's fresh answer.

@@ -55,3 +55,31 @@ export function mockPids(log) {
 export function scenarioRecords(log) {
   return readLog(log).filter((r) => r.kind === 'scenario').map((r) => r.data)
 }
+
+/**
+ * Runs `body(q, results)` against a streaming-input query of `sdk` on the mock CLI `scenario`:
+ * a first prompt `start`, then, once the body is done, `done` (the scenario ends the session on
+ * it). Returns what the body put in `results` and every line the SDK wrote to the CLI.
+ */
+export async function driveControl(sdk, scenario, body) {
+  const { log, options } = mockOptions(scenario)
+  let sendDone
+  const done = new Promise((r) => (sendDone = r))
+  async function* prompt() {
+    yield { type: 'user', message: { role: 'user', content: 'start' }, parent_tool_use_id: null, session_id: '' }
+    await done
+    yield { type: 'user', message: { role: 'user', content: 'done' }, parent_tool_use_id: null, session_id: '' }
+  }
+  const q = sdk.query({ prompt: prompt(), options })
+  const it = q[Symbol.asyncIterator]()
+  const first = await it.next()
+  if (first.value?.type !== 'system') throw new Error(`expected the system init first, got ${JSON.stringify(first.value)}`)
+  const results = {}
+  try {
+    await body(q, results)
+  } finally {
+    sendDone()
+  }
+  for (;;) if ((await it.next()).done) break
+  return { results, stdin: readStdin(log) }
+}

@@ -47,6 +47,11 @@ pub fn control_request(request_id: &str, body: &Value) -> String {
   )
 }
 
+/// `{"type":"control_cancel_request","request_id":..}`: we withdraw a request of ours.
+pub fn control_cancel_request(request_id: &str) -> String {
+  format!("{{\"type\":\"control_cancel_request\",\"request_id\":{}}}\n", quoted(request_id))
+}
+
 /// The MCP answer wrapped for a `mcp_message` request: `{"mcp_response": RESPONSE}`.
 pub fn mcp_response_body(jsonrpc_response: &str) -> String {
   format!("{{\"mcp_response\":{jsonrpc_response}}}")

@@ -9,7 +9,10 @@ use tokio::sync::{mpsc, oneshot, watch};
 use crate::error::Error;
 
 pub(crate) enum Command {
-  Control { body: Value, reply: oneshot::Sender<Result<String, Error>> },
+  /// A control request; `id` is its request id when the caller chose one (to cancel it later).
+  Control { body: Value, reply: oneshot::Sender<Result<String, Error>>, id: Option<String> },
+  /// Withdraws a control request of ours still unanswered (see [`SessionHandle::cancel_control`]).
+  CancelControl(String),
   UserMessage(String),
   SetServers(Vec<(String, Arc<McpServerDef>)>),
   /// A message from an in-process MCP server to the CLI (see [`SessionHandle::send_mcp_message`]).
@@ -77,12 +80,26 @@ impl SessionHandle {
   /// this is called, not when the future is first polled: it goes to the CLI ahead of anything
   /// sent after this returns (a user message right behind a `claim_session`, say).
   pub fn control(&self, body: Value) -> impl std::future::Future<Output = Result<String, Error>> + Send + 'static {
+    self.control_as(None, body)
+  }
+
+  /// [`control`](Self::control) under a request id the caller chose (unique among its requests
+  /// in flight), so that [`cancel_control`](Self::cancel_control) can withdraw it.
+  pub fn control_as(&self, id: Option<String>, body: Value) -> impl std::future::Future<Output = Result<String, Error>> + Send + 'static {
     let (reply, rx) = oneshot::channel();
-    let sent = self.cmd.send(Command::Control { body, reply });
+    let sent = self.cmd.send(Command::Control { body, reply, id });
     async move {
       sent.map_err(|_| closed())?;
       rx.await.map_err(|_| closed())?
     }
+  }
+
+  /// Withdraws the control request `id` (sent with [`control_as`](Self::control_as)) if the CLI
+  /// has not answered it yet: the CLI is told with a `control_cancel_request`, as the official SDK
+  /// tells it when a request's AbortSignal fires, and the request's future fails. Its answer, if
+  /// one still comes, is dropped.
+  pub fn cancel_control(&self, id: String) {
+    let _ = self.cmd.send(Command::CancelControl(id));
   }
 
   /// Sends the `initialize` request again; the future resolves with the CLI's fresh answer

@@ -241,16 +241,25 @@ impl Loop {
 
   fn command(&mut self, cmd: Command) {
     match cmd {
-      Command::Control { body, reply } => {
+      Command::Control { body, reply, id } => {
         if self.stdin_closed {
           let _ = reply.send(Err(Error::SessionClosed(
             "Cannot send a control request: the input to Claude Code is already closed".into(),
           )));
           return;
         }
-        let id = next_request_id();
+        let id = id.unwrap_or_else(next_request_id);
         self.write(outgoing::control_request(&id, &body));
         self.pending.insert(id, reply);
+      }
+      Command::CancelControl(id) => {
+        if let Some(reply) = self.pending.remove(&id) {
+          if !self.stdin_closed {
+            self.write(outgoing::control_cancel_request(&id));
+          }
+          let _ = reply.send(Err(Error::Control("Control request cancelled".into())));
+          self.maybe_close_stdin();
+        }
       }
       Command::UserMessage(mut json) => {
         if self.stdin_closed {

@@ -36,6 +36,19 @@ impl Session {
     async move { answer.await.map_err(error) }
   }
 
+  /// [`control`](Self::control) under a request id the caller chose (unique among its requests
+  /// in flight), so that [`cancel_control`](Self::cancel_control) can withdraw it.
+  pub fn control_as(&self, id: Option<String>, body: Value) -> impl Future<Output = Result<String>> + Send + 'static {
+    let answer = self.0.control_as(id, body);
+    async move { answer.await.map_err(error) }
+  }
+
+  /// Withdraws the control request `id` (see [`control_as`](Self::control_as)) if the CLI has not
+  /// answered it: the CLI gets a `control_cancel_request`, the request's future fails.
+  pub fn cancel_control(&self, id: String) {
+    self.0.cancel_control(id)
+  }
+
   /// Sends `initialize` again; resolves with the CLI's fresh answer (queued at once, as
   /// [`control`](Self::control)).
   pub fn reinitialize(&self) -> impl Future<Output = Result<String>> + Send + 'static {
