@@ -33,6 +33,7 @@ const CLI = `
       generate_session_title: { title: 'A title' },
       ultrareview_launch: { launched: true, id: 'u1' },
       message_rated: { ignored: true },
+      claim_session: { claimed: true, initialize: { commands: [{ name: 'claimed' }], models: [], hooks_applied: false } },
       remote_control: { bridge_session_id: 'cse_abcd1234', url: 'https://claude.example/rc' },
     }
     for (const [subtype, body] of Object.entries(answers)) cli.onControlRequest(subtype, () => body)
@@ -45,7 +46,7 @@ const CLI = `
       return { response: 'an answer', synthetic: true }
     })
     cli.onControlRequest('get_plan', (r) => { throw new Error('no plan mode') })
-    await cli.initialize()
+    await cli.initialize({ mcp_servers_applied: true })
     await cli.nextUserMessage()
     cli.systemInit()
     await cli.next((m) => m.type === 'user' && m.message.content === 'done')
@@ -120,6 +121,11 @@ async function methods(q, out) {
   out.enableRemoteControl = await outcome(q.enableRemoteControl(true, 'my host', { keepSessionOnExit: true }))
   out.disableRemoteControl = await outcome(q.enableRemoteControl(false))
   out.setUiHost = q.setUiHost({})
+  out.isClosedWhileRunning = q.isClosed()
+  out.claimSession = await outcome(q.claimSession({ cwd: '/tmp', permission_mode: 'plan' }))
+  const init = await q.initializationResult()
+  out.initializationAfterClaim = { commands: init.commands, hooks_applied: init.hooks_applied, mcp_servers_applied: init.mcp_servers_applied }
+  out.claimSessionNoInit = await outcome(q.claimSession({ cwd: '/tmp', include_initialize: false }))
 }
 
 test('every undeclared control method sends what the official sends and returns what it returns', async () => {
@@ -133,6 +139,7 @@ test('every undeclared control method sends what the official sends and returns 
   assert.equal(mine.results.askSideQuestionAborted.error, 'gave up')
   assert.ok(!mine.sent.some((r) => r.question === 'never sent'))
   assert.equal(mine.results.askSideQuestionAbortedLater.error, 'changed my mind')
+  assert.deepEqual(mine.results.initializationAfterClaim, { commands: [{ name: 'claimed' }], hooks_applied: false, mcp_servers_applied: true })
   assert.ok(mine.sent.some((r) => r.cancelled === 'side_question'))
 })
 
@@ -145,6 +152,8 @@ test('the methods are on the prototype, not own enumerable members, as in the of
       assert.equal(typeof q[name], 'function', name)
       assert.ok(!Object.keys(q).includes(name), name)
     }
+    assert.equal(q.isClosed(), false)
     q.close()
+    assert.equal(q.isClosed(), true)
   }
 })

@@ -120,6 +120,34 @@ const methods = {
     return response
   },
 
+  /**
+   * Claims a parked session (`claim_session`, `include_initialize` true unless given). When the
+   * answer carries the claimed session's `initialize` answer, initializationResult() gives that
+   * from now on, with the `*_applied` confirmations of the first answer where it has none.
+   */
+  async claimSession(request) {
+    const claimed = ask(this, { subtype: 'claim_session', ...request, include_initialize: request.include_initialize ?? true })
+    const before = this.initializationResult()
+    const merged = claimed.then(async (r) => {
+      if (r?.initialize === undefined) return before
+      const prior = await Promise.resolve(before).then((init) => init ?? {}, () => ({}))
+      const out = { ...r.initialize }
+      for (const key of APPLIED) {
+        const value = r.initialize[key] ?? prior[key]
+        if (value !== undefined) out[key] = value
+      }
+      return out
+    }, () => before)
+    merged.catch(() => {})
+    this._initOverride = merged
+    return claimed
+  },
+
+  /** Whether the query has ended (closed, aborted, or its stream done). */
+  isClosed() {
+    return this._finished === true
+  },
+
   /** The app's handlers of the CLI's `ui_*` requests (copy, promptRead, promptFill, ...). */
   setUiHost(host) {
     this._hostState.uiHost = host
@@ -133,6 +161,9 @@ const methods = {
     await ask(this, { subtype: 'message_rated', messageUuid: rating.messageUuid, sentiment: rating.sentiment, surface: rating.surface, cleared: rating.cleared ?? false })
   },
 }
+
+/** The confirmations of an initialize answer that a claimed session's answer keeps. */
+const APPLIED = ['hooks_applied', 'plugins_applied', 'managed_settings_applied', 'settings_applied', 'disallowed_tools_applied', 'mcp_servers_applied', 'code_running_mcp_tools_applied']
 
 /**
  * Whether two session ids name the same session: equal, or equal in the part after their last
