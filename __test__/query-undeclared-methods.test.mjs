@@ -157,3 +157,48 @@ test('the methods are on the prototype, not own enumerable members, as in the of
     assert.equal(q.isClosed(), true)
   }
 })
+
+test('answers without a body: each method resolves or throws as the official does', async () => {
+  // Every request is answered `{subtype: 'success', request_id}`, with no `response` at all.
+  const cli = `
+    export default async function (cli) {
+      const bare = (r, msg) => { cli.send({ type: 'control_response', response: { subtype: 'success', request_id: msg.request_id } }); return cli.SILENT }
+      for (const s of ['get_settings', 'get_status', 'mcp_clear_auth', 'generate_session_title', 'side_question', 'remote_control', 'mcp_status',
+        'get_context_usage', 'mcp_read_resource', 'rewind_files', 'interrupt', 'set_permission_mode', 'background_tasks', 'cancel_async_message',
+        'set_mcp_permission_mode_override', 'reload_skills', 'set_model', 'claim_session']) cli.onControlRequest(s, bare)
+      await cli.initialize()
+      await cli.nextUserMessage()
+      cli.systemInit()
+      await cli.next((m) => m.type === 'user' && m.message.content === 'done')
+      cli.result()
+    }`
+  // A TypeError (reading a member of the missing body) by its kind: its text names the source
+  // expression under Bun.
+  const outcome = (p) => p.then((value) => ({ value }), (e) => ({ error: e instanceof TypeError ? 'TypeError' : e.message }))
+  const body = async (q, out) => {
+    out.getSettings = await outcome(q.getSettings())
+    out.getStatus = await outcome(q.getStatus())
+    out.mcpClearAuth = await outcome(q.mcpClearAuth('demo'))
+    out.generateSessionTitle = await outcome(q.generateSessionTitle('x'))
+    out.askSideQuestion = await outcome(q.askSideQuestion('why?'))
+    out.enableRemoteControl = await outcome(q.enableRemoteControl(true))
+    out.mcpServerStatus = await outcome(q.mcpServerStatus())
+    out.getContextUsage = await outcome(q.getContextUsage())
+    out.readMcpResource = await outcome(q.readMcpResource('demo', 'x://y'))
+    out.rewindFiles = await outcome(q.rewindFiles('m'))
+    out.interrupt = await outcome(q.interrupt())
+    out.setPermissionMode = await outcome(q.setPermissionMode('plan'))
+    out.backgroundTasks = await outcome(q.backgroundTasks())
+    out.cancelAsyncMessage = await outcome(q.cancelAsyncMessage('u'))
+    out.setMcpPermissionModeOverride = await outcome(q.setMcpPermissionModeOverride('demo', 'plan'))
+    out.reloadSkills = await outcome(q.reloadSkills())
+    out.setModel = await outcome(q.setModel('m'))
+    out.claimSession = await outcome(q.claimSession({ cwd: '/tmp' }))
+    out.initializationAfterClaim = typeof (await q.initializationResult())
+  }
+  const mine = await driveControl(ours, cli, body)
+  const theirs = await driveControl(official, cli, body)
+  assert.deepEqual(mine.results, theirs.results)
+  assert.deepEqual(mine.results.getSettings, { value: undefined })
+  assert.equal(mine.results.generateSessionTitle.error, 'TypeError')
+})

@@ -369,12 +369,17 @@ class Query {
     this._cleanup()
   }
 
-  /** Calls an async method of the native session that answers with JSON text. */
+  /**
+   * Calls an async method of the native session that answers with JSON text: its value, or
+   * undefined for the empty text (a control answer without a body, whose `response` the
+   * official SDK reads as undefined).
+   */
   async _ask(call) {
     if (this._ready) await this._ready
     if (!this._session) throw this._error ?? new Error('The query did not start')
     try {
-      return JSON.parse(await call(this._session))
+      const text = await call(this._session)
+      return text === '' ? undefined : JSON.parse(text)
     } catch (e) {
       throw fromEngine(e)
     }

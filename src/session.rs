@@ -273,7 +273,8 @@ impl NativeSession {
     self.end.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(EndReason::from)
   }
 
-  /// Sends a control request (JSON text of its body) and resolves with the CLI's answer. With
+  /// Sends a control request (JSON text of its body) and resolves with the CLI's answer's body
+  /// (JSON text; the empty string when the answer has none). With
   /// `request_id` (unique among this session's requests in flight) it can be withdrawn with
   /// `cancelControl(request_id)`.
   #[napi(ts_return_type = "Promise<string>")]
@@ -281,7 +282,8 @@ impl NativeSession {
     let body: serde_json::Value =
       serde_json::from_str(&body).map_err(|e| Error::new(Status::InvalidArg, format!("invalid control request: {e}")))?;
     // Queued now, ahead of anything JS sends after this call returns.
-    settle(env, self.handle.control_as(request_id, body))
+    let answer = self.handle.control_as(request_id, body);
+    settle(env, async move { answer.await.map(Option::unwrap_or_default) })
   }
 
   /// Withdraws a control request sent with a `request_id`, if it is still unanswered: the CLI

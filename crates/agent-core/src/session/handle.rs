@@ -10,7 +10,7 @@ use crate::error::Error;
 
 pub(crate) enum Command {
   /// A control request; `id` is its request id when the caller chose one (to cancel it later).
-  Control { body: Value, reply: oneshot::Sender<Result<String, Error>>, id: Option<String> },
+  Control { body: Value, reply: oneshot::Sender<Result<Option<String>, Error>>, id: Option<String> },
   /// Withdraws a control request of ours still unanswered (see [`SessionHandle::cancel_control`]).
   CancelControl(String),
   UserMessage(String),
@@ -80,12 +80,15 @@ impl SessionHandle {
   /// this is called, not when the future is first polled: it goes to the CLI ahead of anything
   /// sent after this returns (a user message right behind a `claim_session`, say).
   pub fn control(&self, body: Value) -> impl std::future::Future<Output = Result<String, Error>> + Send + 'static {
-    self.control_as(None, body)
+    let answer = self.control_as(None, body);
+    async move { answer.await.map(|body| body.unwrap_or_else(|| "{}".into())) }
   }
 
   /// [`control`](Self::control) under a request id the caller chose (unique among its requests
-  /// in flight), so that [`cancel_control`](Self::cancel_control) can withdraw it.
-  pub fn control_as(&self, id: Option<String>, body: Value) -> impl std::future::Future<Output = Result<String, Error>> + Send + 'static {
+  /// in flight), so that [`cancel_control`](Self::cancel_control) can withdraw it; resolves with
+  /// the answer's body as the CLI wrote it, `None` when it wrote none (the official SDK's
+  /// `response` is then `undefined`).
+  pub fn control_as(&self, id: Option<String>, body: Value) -> impl std::future::Future<Output = Result<Option<String>, Error>> + Send + 'static {
     let (reply, rx) = oneshot::channel();
     let sent = self.cmd.send(Command::Control { body, reply, id });
     async move {

@@ -69,7 +69,8 @@ enum Stop {
 pub(crate) struct Loop {
   p: LoopParts,
   /// Our control requests awaiting the CLI's answer.
-  pending: HashMap<String, oneshot::Sender<Result<String, Error>>>,
+  /// Our control requests awaiting the CLI's answer: its body as JSON text (`None`: no body).
+  pending: HashMap<String, oneshot::Sender<Result<Option<String>, Error>>>,
   /// The CLI's requests running in the host, by its request id.
   calls: HashMap<String, Call>,
   /// Calls routed since the host was last handed a batch.
@@ -324,9 +325,7 @@ impl Loop {
             Err(message) => return Some(Stop::InitFailed(message)),
           }
         } else if let Some(reply) = self.pending.remove(&request_id) {
-          let _ = reply.send(
-            outcome.map(|b| b.map(|b| b.get().to_string()).unwrap_or_else(|| "{}".into())).map_err(Error::Control),
-          );
+          let _ = reply.send(outcome.map(|b| b.map(|b| b.get().to_string())).map_err(Error::Control));
         } else if !request_id.starts_with("mcp_req_") {
           tracing::warn!(request_id = %request_id, "control_response for a request we did not send (ignored)");
         }

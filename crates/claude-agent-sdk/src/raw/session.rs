@@ -38,7 +38,8 @@ impl Session {
 
   /// [`control`](Self::control) under a request id the caller chose (unique among its requests
   /// in flight), so that [`cancel_control`](Self::cancel_control) can withdraw it.
-  pub fn control_as(&self, id: Option<String>, body: Value) -> impl Future<Output = Result<String>> + Send + 'static {
+  /// Resolves with the answer's body, `None` when the CLI wrote none.
+  pub fn control_as(&self, id: Option<String>, body: Value) -> impl Future<Output = Result<Option<String>>> + Send + 'static {
     let answer = self.0.control_as(id, body);
     async move { answer.await.map_err(error) }
   }
