@@ -5,7 +5,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import * as official from '@anthropic-ai/claude-agent-sdk'
 import { z } from 'zod'
-import { sdk as ours, collect, mockOptions, readStdin, scenarioRecords, eventually } from './helpers/sdk.mjs'
+import { sdk as ours, collect, mockOptions, readStdin, scenarioRecords, eventually, driveControl } from './helpers/sdk.mjs'
 
 /** A CLI that answers every control method with a canned body and logs what it got. */
 const CONTROL_CLI = `
@@ -35,28 +35,8 @@ const CONTROL_CLI = `
   }`
 
 async function drive(sdk, body) {
-  const { log, options } = mockOptions(CONTROL_CLI)
-  let sendDone
-  const done = new Promise((r) => (sendDone = r))
-  async function* prompt() {
-    yield { type: 'user', message: { role: 'user', content: 'start' }, parent_tool_use_id: null, session_id: '' }
-    await done
-    yield { type: 'user', message: { role: 'user', content: 'done' }, parent_tool_use_id: null, session_id: '' }
-  }
-  const q = sdk.query({ prompt: prompt(), options })
-  const it = q[Symbol.asyncIterator]()
-  const first = await it.next()
-  assert.equal(first.value.type, 'system')
-  const results = {}
-  try {
-    await body(q, results)
-  } finally {
-    sendDone()
-  }
-  for (;;) if ((await it.next()).done) break
-  const sent = readStdin(log)
-    .filter((m) => m.type === 'control_request' && m.request.subtype !== 'initialize')
-    .map((m) => m.request)
+  const { results, stdin } = await driveControl(sdk, CONTROL_CLI, body)
+  const sent = stdin.filter((m) => m.type === 'control_request' && m.request.subtype !== 'initialize').map((m) => m.request)
   return { results, sent }
 }
 
