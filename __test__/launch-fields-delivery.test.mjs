@@ -6,7 +6,7 @@
 // app's hostSpawn is called with must be the same.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
+import { spawn, execFileSync } from 'node:child_process'
 import * as official from '@anthropic-ai/claude-agent-sdk'
 import { sdk as ours, collect, mockOptions, readLog, readStdin } from './helpers/sdk.mjs'
 
@@ -127,4 +127,16 @@ test('hostSpawn: called as the official calls it, its process runs the session',
   assert.deepEqual(mine.out, theirs.out)
   assert.deepEqual(mine.events, theirs.events)
   assert.deepEqual(mine.events.map((e) => e[0]), ['spawned', 'exit'])
+})
+
+test('loading the SDK sets NoDefaultCurrentDirectoryInExePath=1 in the process env (the CLI inherits it), as the official', () => {
+  const probe = (specifier) => {
+    const env = { ...process.env }
+    delete env.NoDefaultCurrentDirectoryInExePath
+    const code = `import(${JSON.stringify(specifier)}).then(() => console.log(JSON.stringify(process.env.NoDefaultCurrentDirectoryInExePath)))`
+    return execFileSync(process.execPath, ['-e', code], { env, encoding: 'utf8' }).trim()
+  }
+  const mine = probe(new URL('../index.mjs', import.meta.url).href)
+  assert.equal(mine, probe('@anthropic-ai/claude-agent-sdk'))
+  assert.equal(mine, '"1"')
 })

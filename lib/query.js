@@ -14,6 +14,10 @@ const { holdsPrompt, afterLaunchFieldsApplied, checkDeliveries } = require('./mc
 const { watchProcess } = require('./process-events')
 const { hostSpawner } = require('./host-spawn')
 
+// As the official SDK sets it when loaded: on Windows, executables are not looked up in the current
+// directory (the CLI and what it starts inherit this, as the official's children do).
+process.env.NoDefaultCurrentDirectoryInExePath = '1'
+
 /** The modes `setPermissionMode()` reports (the official's PermissionMode). */
 const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto']
 
