@@ -44,13 +44,15 @@ pub(crate) enum Route {
   /// MCP `notifications/cancelled`: abort the tool call `server`/`jsonrpc_id`, write `ack`.
   CancelTool { tool: ToolKey, ack: String },
   /// Not ours to answer: a request for the machine that serves this session's tools remotely,
-  /// which answers it itself (see [`REMOTE_TOOL_HOST_SUBTYPES`]).
+  /// which answers it itself (`remote_tool_call`, `remote_plumbing_call`, `remote_tools_probe`,
+  /// `remote_tools_reannounce`).
   Leave,
 }
 
 /// Control requests the CLI addresses to the machine serving the session's tools (a remote tool
 /// host on the same pipe), not to the SDK: left unanswered, as the official SDK leaves them, so
-/// that no answer of ours can preempt that host's.
+/// that no answer of ours can preempt that host's. Spelled out in [`Router::route`]'s match.
+#[cfg(test)]
 pub(crate) const REMOTE_TOOL_HOST_SUBTYPES: [&str; 4] = ["remote_tool_call", "remote_plumbing_call", "remote_tools_probe", "remote_tools_reannounce"];
 
 /// Requests from the CLI that an optional host handler answers ([`CallKind::HostRequest`]): the
@@ -148,11 +150,12 @@ impl Router {
     if self.allowed.as_ref().is_some_and(|a| !a.iter().any(|s| *s == head.subtype)) {
       return Route::Reply(error_response(request_id, "Control request not allowed by this host", None));
     }
-    if REMOTE_TOOL_HOST_SUBTYPES.contains(&head.subtype.as_ref()) {
-      tracing::debug!(request_id = %request_id, subtype = %head.subtype, "for the machine serving this session's tools: left unanswered");
-      return Route::Leave;
-    }
     match head.subtype.as_ref() {
+      // REMOTE_TOOL_HOST_SUBTYPES, spelled out (a unit test keeps the two the same).
+      "remote_tool_call" | "remote_plumbing_call" | "remote_tools_probe" | "remote_tools_reannounce" => {
+        tracing::debug!(request_id = %request_id, subtype = %head.subtype, "for the machine serving this session's tools: left unanswered");
+        Route::Leave
+      }
       "mcp_message" => self.mcp_message(request_id, head),
       "can_use_tool" if !self.can_use_tool => {
         Route::Reply(error_response(request_id, "canUseTool callback is not provided.", None))
