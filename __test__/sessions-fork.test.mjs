@@ -137,6 +137,11 @@ describe('forkSession up to every entry, side by side', () => {
           { tool_use_id: 'toolu_4', server: { type: 'client_configured', transport: 'stdio', plugin_id_hash: 'h' }, touched: { kind: 'memory', id: null, action: 'copy', to: 'm2' } },
           { tool_use_id: 'toolu_5', server: null, source: { type: 'web', id: null } },
           { tool_use_id: 'toolu_6', inner_call_index: -1 },
+          // 0.3.332: plugin ids (kept in the plugin@marketplace form, else 'unknown') and web steps.
+          { tool_use_id: 'toolu_7', plugin_id: 'fmt@market.place', server: { type: 'client_configured', transport: 'http', plugin_id: 'third_party' }, web: [[0], [1, 0, 2], [4]] },
+          { tool_use_id: 'toolu_8', plugin_id: 'no marketplace', server: { type: 'client_configured', transport: 'in_process', plugin_id: 'x@' }, web: [[5]] },
+          { tool_use_id: 'toolu_9', plugin_id: null, web: [[0], [0], [0], [0], [0], [0], [0], [0], [0]] },
+          { tool_use_id: 'toolu_10', server: { type: 'client_configured', transport: 'stdio' }, web: [] },
         ],
       },
       { id: 'u1', parent: null, ...user('one'), dataFlowOn: true },

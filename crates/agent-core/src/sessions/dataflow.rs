@@ -70,6 +70,32 @@ fn connector_id(id: &str) -> String {
   decode().unwrap_or_else(|| id.to_string())
 }
 
+/// What a plugin id that is not of a known form becomes (0.3.332's `xh`).
+const UNKNOWN_PLUGIN: &str = "unknown";
+
+/// A plugin id the official keeps (`nT`): `third_party`, `unknown`, or `name@marketplace`
+/// (`^[\w.-]{1,128}@[\w.-]{1,64}$`, ASCII word characters).
+fn plugin_id(v: &Value) -> bool {
+  let Some(s) = v.as_str() else { return false };
+  if s == "third_party" || s == UNKNOWN_PLUGIN {
+    return true;
+  }
+  let part = |p: &str, max: usize| (1..=max).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+  matches!(s.split_once('@'), Some((name, market)) if part(name, 128) && part(market, 64))
+}
+
+/// A record's `web` steps as the official keeps them (0.3.332's `eI`): 1 to 8 steps, each `[k]`
+/// with k in 0..=4, or `[k, 0, r]` with k in 0..=1 and r in 1..=2.
+fn web_steps(v: &Value) -> bool {
+  let num = |x: &Value, allowed: &[f64]| x.as_f64().is_some_and(|n| allowed.contains(&n));
+  let step = |s: &Value| match s.as_array().map(Vec::as_slice) {
+    Some([k]) => num(k, &[0.0, 1.0, 2.0, 3.0, 4.0]),
+    Some([k, z, r]) => num(k, &[0.0, 1.0]) && num(z, &[0.0]) && num(r, &[1.0, 2.0]),
+    _ => false,
+  };
+  matches!(v.as_array(), Some(a) if (1..=8).contains(&a.len()) && a.iter().all(step))
+}
+
 /// The MCP server a record names (`LUe`/`d_`).
 fn server(v: &Value) -> Value {
   let shaped = || -> Option<Value> {
@@ -91,6 +117,20 @@ fn server(v: &Value) -> Value {
         out.insert("transport".into(), t.into());
         if let Some(h) = o.get("plugin_id_hash") {
           out.insert("plugin_id_hash".into(), id_like(Some(h))?.into());
+        }
+        // 0.3.332: a plugin's id kept when it has the plugin@marketplace form (or names a third
+        // party); `unknown` when one was given otherwise, or only its hash was.
+        match o.get("plugin_id") {
+          Some(p) if plugin_id(p) => {
+            out.insert("plugin_id".into(), p.clone());
+          }
+          Some(_) => {
+            out.insert("plugin_id".into(), UNKNOWN_PLUGIN.into());
+          }
+          None if o.contains_key("plugin_id_hash") => {
+            out.insert("plugin_id".into(), UNKNOWN_PLUGIN.into());
+          }
+          None => {}
         }
         Some(Value::Object(out))
       }
@@ -151,6 +191,12 @@ fn record(v: &Value) -> Option<Map<String, Value>> {
   }
   if let Some(m) = id_like(e.get("mcp_tool_name")) {
     t.insert("mcp_tool_name".into(), m.into());
+  }
+  if let Some(w) = e.get("web").filter(|w| web_steps(w)) {
+    t.insert("web".into(), w.clone());
+  }
+  if let Some(p) = e.get("plugin_id") {
+    t.insert("plugin_id".into(), if plugin_id(p) { p.clone() } else { UNKNOWN_PLUGIN.into() });
   }
   if let Some(s) = e.get("source") {
     let o = s.as_object()?;
