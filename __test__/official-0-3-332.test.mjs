@@ -7,31 +7,14 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import * as official from '@anthropic-ai/claude-agent-sdk'
 import fs from 'node:fs'
-import { sdk as ours, mockOptions, readLog, readStdin, scenarioRecords, eventually } from './helpers/sdk.mjs'
+import { sdk as ours, driveControl, mockOptions, readLog, readStdin, scenarioRecords, eventually } from './helpers/sdk.mjs'
 
 const SDKS = [['ours', ours], ['official', official]]
 
-/** Runs `body(q)` against a streaming query on `scenario`; what it returned and the CLI's log. */
+/** Runs `body(q, log)` against a streaming query on `scenario`; what it returned and the CLI's log. */
 async function drive(sdk, scenario, body, extra = {}) {
-  const { log, options } = mockOptions(scenario, extra)
-  let sendDone
-  const done = new Promise((r) => (sendDone = r))
-  async function* prompt() {
-    yield { type: 'user', message: { role: 'user', content: 'start' }, parent_tool_use_id: null, session_id: '' }
-    await done
-    yield { type: 'user', message: { role: 'user', content: 'done' }, parent_tool_use_id: null, session_id: '' }
-  }
-  const q = sdk.query({ prompt: prompt(), options })
-  const it = q[Symbol.asyncIterator]()
-  assert.equal((await it.next()).value.type, 'system')
-  let result
-  try {
-    result = await body(q, log)
-  } finally {
-    sendDone()
-  }
-  for (;;) if ((await it.next()).done) break
-  return { result, log }
+  const { results, log } = await driveControl(sdk, scenario, async (q, out, log) => { out.value = await body(q, log) }, extra)
+  return { result: results.value, log }
 }
 
 const MODE_CLI = `

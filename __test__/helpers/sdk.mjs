@@ -57,12 +57,13 @@ export function scenarioRecords(log) {
 }
 
 /**
- * Runs `body(q, results)` against a streaming-input query of `sdk` on the mock CLI `scenario`:
+ * Runs `body(q, results, log)` against a streaming-input query of `sdk` (with `extra` options) on
+ * the mock CLI `scenario`:
  * a first prompt `start`, then, once the body is done, `done` (the scenario ends the session on
  * it). Returns what the body put in `results` and every line the SDK wrote to the CLI.
  */
-export async function driveControl(sdk, scenario, body) {
-  const { log, options } = mockOptions(scenario)
+export async function driveControl(sdk, scenario, body, extra = {}) {
+  const { log, options } = mockOptions(scenario, extra)
   let sendDone
   const done = new Promise((r) => (sendDone = r))
   async function* prompt() {
@@ -76,10 +77,10 @@ export async function driveControl(sdk, scenario, body) {
   if (first.value?.type !== 'system') throw new Error(`expected the system init first, got ${JSON.stringify(first.value)}`)
   const results = {}
   try {
-    await body(q, results)
+    await body(q, results, log)
   } finally {
     sendDone()
   }
   for (;;) if ((await it.next()).done) break
-  return { results, stdin: readStdin(log) }
+  return { results, stdin: readStdin(log), log }
 }
