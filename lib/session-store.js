@@ -9,7 +9,7 @@ const fs = require('fs')
 const os = require('os')
 const path = require('path')
 const crypto = require('crypto')
-const { projectKey, toJsonl, sessionsCall } = require('./sessions')
+const { projectKey, toJsonl, materializeSession } = require('./sessions')
 
 function withTimeout(promise, ms, message) {
   let timer
@@ -123,7 +123,7 @@ async function materialize(options) {
   }
   // The files are written by the engine, off this thread (crates/agent-core/src/sessions/materialize.rs).
   const dir = path.join(os.tmpdir(), `claude-resume-${crypto.randomUUID()}`)
-  await sessionsCall('materialize', {
+  await materializeSession({
     dir,
     projectKey: key,
     sessionId,

@@ -25,30 +25,47 @@ const isUuid = (s) => typeof s === 'string' && UUID.test(s)
 const IMPORT_BATCH = 500
 const IMPORT_BATCH_BYTES = 1048576
 
-async function call(op, args) {
+/**
+ * Where the engine looks, as this runtime sees its environment: the config folder as this
+ * runtime's process.env has it (under Bun, assignments to process.env do not reach the process
+ * environment the engine would read), the folder-name override, and file times as this
+ * runtime's fs.stat gives them (Node rounds to the millisecond, Bun truncates).
+ */
+function context() {
+  return { configDir: process.env.CLAUDE_CONFIG_DIR || path.join(require('os').homedir(), '.claude'), projectDirName: dirNameOverride(), floorMtime: IS_BUN }
+}
+
+// Arguments as the engine takes them: a value of another type is left out (as the engine left
+// out what JSON gave it of the wrong type).
+const str = (v) => (typeof v === 'string' ? v : undefined)
+const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
+const bool = (v) => (typeof v === 'boolean' ? v : undefined)
+const pageOf = (o) => ({ limit: num(o?.limit), offset: num(o?.offset), includeSystemMessages: bool(o?.includeSystemMessages) })
+
+/**
+ * Runs one engine function (`run(native, context)`, crates/agent-core/src/sessions through
+ * src/sessions.rs) and parses its JSON result. Its failures (`code` SESSIONS_ERROR) are thrown
+ * as the official throws them: a TelemetrySafeError where it throws one, else a plain Error.
+ */
+async function call(run) {
+  const native = loadNative()
   let text
   try {
-    // The config folder as this runtime's process.env has it (under Bun, assignments to
-    // process.env do not reach the process environment the engine would read).
-    const configDir = process.env.CLAUDE_CONFIG_DIR || path.join(require('os').homedir(), '.claude')
-    // File times as this runtime's fs.stat gives them (Node rounds to the millisecond, Bun truncates).
-    text = await loadNative().sessionsCall(op, JSON.stringify({ ...args, configDir, floorMtime: IS_BUN, projectDirName: dirNameOverride() }))
+    text = await run(native, context())
   } catch (e) {
-    let failure
-    try {
-      failure = JSON.parse(e.message)
-    } catch {
-      throw e
-    }
-    throw failure.safe ? new TelemetrySafeError(failure.message) : new Error(failure.message)
+    if (e?.code !== 'SESSIONS_ERROR') throw e
+    throw e.safe ? new TelemetrySafeError(e.message) : new Error(e.message)
   }
   if (typeof text === 'string') return JSON.parse(text)
-  // Messages asked for in pieces (`pieces: true`): JSON arrays, each piece's string made as it
-  // is parsed.
-  const native = loadNative()
+  // Messages come in pieces: JSON arrays, each piece's string made as it is parsed.
   const list = []
   for (let i = 0, piece; (piece = native.sessionsPiece(text, i)) != null; i++) for (const m of JSON.parse(piece)) list.push(m)
   return list
+}
+
+/** Writes a stored session out for the CLI to resume (lib/session-store.js). */
+function materializeSession(request) {
+  return call((n) => n.sessionsMaterialize(JSON.stringify(request)))
 }
 
 /** `SDKSessionInfo` with the official key order (undefined fields are own properties there). */
@@ -116,48 +133,41 @@ function projectFolderName(p) {
 async function listSessions(options) {
   const o = options ?? {}
   if (o.sessionStore) return storeListSessions(o.sessionStore, o)
-  const list = await call('list', {
+  const list = await call((n, cx) => n.sessionsList(cx, {
     dir: dirArg(o.dir),
-    limit: typeof o.limit === 'number' ? o.limit : undefined,
-    offset: typeof o.offset === 'number' ? o.offset : undefined,
-    includeWorktrees: o.includeWorktrees,
-    includeProgrammatic: o.includeProgrammatic,
-  })
+    limit: num(o.limit),
+    offset: num(o.offset),
+    includeWorktrees: bool(o.includeWorktrees),
+    includeProgrammatic: bool(o.includeProgrammatic),
+  }))
   return list.map(shapeInfo)
 }
 
 async function getSessionInfo(sessionId, options) {
   if (options?.sessionStore) return storeSessionInfo(options.sessionStore, sessionId, options)
   if (!isUuid(sessionId)) return undefined
-  const info = await call('info', { sessionId, dir: dirArg(options?.dir) })
+  const info = await call((n, cx) => n.sessionsInfo(cx, sessionId, dirArg(options?.dir)))
   return info ? shapeInfo(info) : undefined
 }
 
 async function getSessionMessages(sessionId, options) {
   if (options?.sessionStore) return storeSessionMessages(options.sessionStore, sessionId, options)
   if (!isUuid(sessionId)) return []
-  return shapeMessages(await call('messages', {
-    sessionId,
-    dir: dirArg(options?.dir),
-    limit: options?.limit,
-    offset: options?.offset,
-    includeSystemMessages: options?.includeSystemMessages ?? false,
-    // Over 5 MiB the official reads from the last compaction boundary unless this is set.
-    precompactSkip: !['1', 'true', 'yes', 'on'].includes(String(process.env.CLAUDE_CODE_DISABLE_PRECOMPACT_SKIP ?? '').toLowerCase().trim()),
-    pieces: true,
-  }))
+  // Over 5 MiB the official reads from the last compaction boundary unless this is set.
+  const precompactSkip = !['1', 'true', 'yes', 'on'].includes(String(process.env.CLAUDE_CODE_DISABLE_PRECOMPACT_SKIP ?? '').toLowerCase().trim())
+  return shapeMessages(await call((n, cx) => n.sessionsMessages(cx, sessionId, dirArg(options?.dir), pageOf(options), precompactSkip)))
 }
 
 async function listSubagents(sessionId, options) {
   if (options?.sessionStore) return storeListSubagents(options.sessionStore, sessionId, options.dir)
   if (!isUuid(sessionId)) return []
-  return call('subagents', { sessionId, dir: dirArg(options?.dir) })
+  return call((n, cx) => n.sessionsSubagents(cx, sessionId, dirArg(options?.dir)))
 }
 
 async function getSubagentMessages(sessionId, agentId, options) {
   if (options?.sessionStore) return storeSubagentMessages(options.sessionStore, sessionId, agentId, options)
   if (!isUuid(sessionId) || !agentId) return []
-  return shapeMessages(await call('subagentMessages', { sessionId, agentId: String(agentId), dir: dirArg(options?.dir), limit: options?.limit, offset: options?.offset, pieces: true }))
+  return shapeMessages(await call((n, cx) => n.sessionsSubagentMessages(cx, sessionId, String(agentId), dirArg(options?.dir), pageOf({ limit: options?.limit, offset: options?.offset }))))
 }
 
 function checkTitle(sessionId, title, safe, fn) {
@@ -213,7 +223,7 @@ async function renameSession(sessionId, title, options) {
     return
   }
   const t = checkTitle(sessionId, title, false)
-  await call('append', { sessionId, dir: dirArg(options?.dir), line: JSON.stringify({ type: 'custom-title', customTitle: t, sessionId }) + '\n' })
+  await call((n, cx) => n.sessionsAppend(cx, sessionId, dirArg(options?.dir), JSON.stringify({ type: 'custom-title', customTitle: t, sessionId }) + '\n'))
 }
 
 async function tagSession(sessionId, tag, options) {
@@ -223,7 +233,7 @@ async function tagSession(sessionId, tag, options) {
     return
   }
   const t = checkTag(sessionId, tag, false)
-  await call('append', { sessionId, dir: dirArg(options?.dir), line: JSON.stringify({ type: 'tag', tag: t ?? '', sessionId }) + '\n' })
+  await call((n, cx) => n.sessionsAppend(cx, sessionId, dirArg(options?.dir), JSON.stringify({ type: 'tag', tag: t ?? '', sessionId }) + '\n'))
 }
 
 async function setArchived(sessionId, archived, options) {
@@ -231,7 +241,7 @@ async function setArchived(sessionId, archived, options) {
     throw new TelemetrySafeError('Archiving is not supported with sessionStore: a SessionStore holds transcript entries, and the archived mark is not one', 'setSessionArchived: sessionStore is not supported')
   }
   if (!isUuid(sessionId)) throw new TelemetrySafeError(`Invalid sessionId: ${sessionId}`, 'setSessionArchived: invalid sessionId (must be a UUID)')
-  await call('archive', { sessionId, dir: dirArg(options?.dir), archived })
+  await call((n, cx) => n.sessionsArchive(cx, sessionId, dirArg(options?.dir), archived))
 }
 
 const archiveSession = (sessionId, options) => setArchived(sessionId, true, options)
@@ -244,7 +254,7 @@ async function deleteSession(sessionId, options) {
     await options.sessionStore.delete({ projectKey: projectKey(options.dir), sessionId })
     return
   }
-  await call('delete', { sessionId, dir: dirArg(options?.dir) })
+  await call((n, cx) => n.sessionsDelete(cx, sessionId, dirArg(options?.dir)))
 }
 
 async function forkSession(sessionId, options) {
@@ -255,11 +265,11 @@ async function forkSession(sessionId, options) {
     const key = projectKey(o.dir)
     const entries = await o.sessionStore.load({ projectKey: key, sessionId })
     if (!entries || entries.length === 0) throw new Error(`Session ${sessionId} not found`)
-    const forked = await call('forkText', { sessionId, text: toJsonl(entries), upToMessageId: o.upToMessageId, title: title || undefined })
+    const forked = await call((n) => n.sessionsForkText(sessionId, toJsonl(entries), str(o.upToMessageId), title || undefined))
     await o.sessionStore.append({ projectKey: key, sessionId: forked.sessionId }, forked.entries)
     return { sessionId: forked.sessionId }
   }
-  return call('fork', { sessionId, dir: dirArg(o.dir), upToMessageId: o.upToMessageId, title: title || undefined })
+  return call((n, cx) => n.sessionsFork(cx, sessionId, dirArg(o.dir), str(o.upToMessageId), title || undefined))
 }
 
 // ---- session stores ----------------------------------------------------------------------
@@ -291,7 +301,7 @@ async function storeSessionInfo(store, sessionId, options) {
   if (!isUuid(sessionId)) return undefined
   const text = await loadText(store, sessionId, options.dir)
   if (!text) return undefined
-  const info = await call('infoFromText', { sessionId, text, mtime: lastTimestamp(text) })
+  const info = await call((n) => n.sessionsInfoFromText(sessionId, text, lastTimestamp(text)))
   return info ? shapeInfo(info) : undefined
 }
 
@@ -314,7 +324,7 @@ async function infosFromLoads(store, rows, dir, cwd) {
   const settled = await Promise.allSettled(rows.map(async (row) => {
     const text = await loadText(store, row.sessionId, dir)
     if (!text) return null
-    const info = await call('infoFromText', { sessionId: row.sessionId, text, mtime: row.mtime })
+    const info = await call((n) => n.sessionsInfoFromText(str(row.sessionId) ?? '', text, num(row.mtime) ?? 0))
     if (!info) return null
     if (info.cwd === undefined && cwd) info.cwd = cwd
     return { ...shapeInfo(info), lastModified: row.mtime }
@@ -384,7 +394,7 @@ async function storeSessionMessages(store, sessionId, o) {
   if (!isUuid(sessionId)) return []
   const text = await loadText(store, sessionId, o.dir)
   if (!text) return []
-  return shapeMessages(await call('messagesFromText', { text, limit: o.limit, offset: o.offset, includeSystemMessages: o.includeSystemMessages ?? false, pieces: true }))
+  return shapeMessages(await call((n) => n.sessionsMessagesFromText(text, pageOf(o))))
 }
 
 async function storeListSubagents(store, sessionId, dir) {
@@ -416,14 +426,7 @@ async function storeSubagentMessages(store, sessionId, agentId, o) {
   const meta = entries.findLast(isMeta)
   const rest = entries.filter((e) => !isMeta(e))
   if (rest.length === 0) return []
-  return shapeMessages(await call('subagentMessagesFromText', {
-    text: toJsonl(rest),
-    toolUseId: typeof meta?.toolUseId === 'string' ? meta.toolUseId : undefined,
-    parentAgentId: typeof meta?.parentAgentId === 'string' ? meta.parentAgentId : undefined,
-    limit: o.limit,
-    offset: o.offset,
-    pieces: true,
-  }))
+  return shapeMessages(await call((n) => n.sessionsSubagentMessagesFromText(toJsonl(rest), str(meta?.toolUseId), str(meta?.parentAgentId), pageOf({ limit: o.limit, offset: o.offset }))))
 }
 
 async function appendBatched(store, key, entries, batchSize) {
@@ -443,7 +446,7 @@ async function appendBatched(store, key, entries, batchSize) {
 
 async function importSessionToStore(sessionId, store, options) {
   if (!isUuid(sessionId)) throw new TelemetrySafeError(`Invalid sessionId: ${sessionId}`, 'importSessionToStore: invalid sessionId (must be a UUID)')
-  const exported = await call('exportEntries', { sessionId, dir: dirArg(options?.dir), includeSubagents: options?.includeSubagents !== false })
+  const exported = await call((n, cx) => n.sessionsExport(cx, sessionId, dirArg(options?.dir), options?.includeSubagents !== false))
   if (!exported) throw new Error(`Session ${sessionId} not found`)
   const key = projectKey(options?.dir)
   const batchSize = options?.batchSize && options.batchSize > 0 ? options.batchSize : IMPORT_BATCH
@@ -545,7 +548,7 @@ class InMemorySessionStore {
 }
 
 module.exports = {
-  sessionsCall: call,
+  materializeSession,
   listSessions,
   getSessionInfo,
   getSessionMessages,

@@ -1,27 +1,225 @@
-//! Session transcript functions: adapts the Rust SDK's `raw::sessions_call` to JavaScript. The work
-//! (file I/O) runs on tokio's blocking pool, never on the JS thread; the result crosses as JSON
-//! text, which lib/sessions.js parses: one string, or, for messages asked for in pieces
-//! (`pieces: true`: JSON arrays one per line), a handle JS takes the pieces from one at a time
-//! (`sessionsPiece`).
+//! Session transcript functions: adapts the Rust SDK's typed `raw::sessions` functions to
+//! JavaScript. This is where their arguments and results become JSON: each function takes the
+//! caller's [`SessionsContext`] and typed arguments; the work (file I/O) runs on tokio's blocking
+//! pool, never on the JS thread; the result crosses as JSON text, which lib/sessions.js parses:
+//! one string, or, for messages asked for in pieces (JSON arrays one per line), a handle JS takes
+//! the pieces from one at a time (`sessionsPiece`). A failure rejects with the one error of the
+//! binding (`code` `SESSIONS_ERROR`, and `safe`: whether the official reports it as a
+//! `TelemetrySafeError`).
 
-use napi::bindgen_prelude::External;
+use claude_agent_sdk::raw::sessions as engine;
+use napi::bindgen_prelude::{External, PromiseRaw};
 use napi::{Env, Error, Result, Status};
 
-/// Runs one session operation (`op`, JSON `args`). Resolves with JSON text, or the handle of its
-/// pieces; rejects with an error whose message is the JSON `{ "message", "safe" }` of the
-/// failure.
-#[napi(js_name = "sessionsCall", ts_return_type = "Promise<string | object>")]
-pub async fn sessions_call(op: String, args: String) -> Result<Pieces> {
-  // Only the messages' text is cut: a line feed there can only be a piece's end (the messages
-  // are written from single lines); another result may hold one (a pretty-printed subagent
-  // `meta.json` is copied into `exportEntries` as it is).
-  let messages = matches!(op.as_str(), "messages" | "messagesFromText" | "subagentMessages" | "subagentMessagesFromText");
-  let joined = tokio::task::spawn_blocking(move || claude_agent_sdk::raw::sessions_call(&op, &args).map(|text| if messages { Pieces::cut(text) } else { Pieces::whole(text) })).await;
-  match joined {
-    Ok(Ok(text)) => Ok(text),
-    Ok(Err(f)) => Err(Error::new(Status::GenericFailure, serde_json::json!({ "message": f.message, "safe": f.safe }).to_string())),
-    Err(e) => Err(Error::new(Status::GenericFailure, serde_json::json!({ "message": format!("sessions: worker failed: {e}"), "safe": false }).to_string())),
+use crate::errors::js_sessions_error;
+
+/// Where the functions look, as the caller's runtime sees its environment (under Bun,
+/// assignments to `process.env` do not reach the process environment).
+#[napi(object)]
+pub struct SessionsContext {
+  /// The config folder (`CLAUDE_CONFIG_DIR`, else `~/.claude`).
+  pub config_dir: Option<String>,
+  /// `CLAUDE_CODE_PROJECT_DIR_NAME` where the CLI uses it.
+  pub project_dir_name: Option<String>,
+  /// File times truncated to the millisecond (Bun's `stats.mtime`) rather than rounded (Node's).
+  pub floor_mtime: Option<bool>,
+}
+
+impl From<SessionsContext> for engine::Context {
+  fn from(c: SessionsContext) -> Self {
+    engine::Context { config_dir: c.config_dir.filter(|d| !d.is_empty()).map(Into::into), dir_name: c.project_dir_name, floor_mtime: c.floor_mtime.unwrap_or(false) }
   }
+}
+
+/// A page of messages: `limit`, `offset` (numbers; not finite ones are left out, as
+/// `JSON.stringify` leaves them), and whether system messages are included.
+#[napi(object)]
+pub struct MessagesPage {
+  pub limit: Option<f64>,
+  pub offset: Option<f64>,
+  pub include_system_messages: Option<bool>,
+}
+
+fn int(v: Option<f64>) -> Option<i64> {
+  v.filter(|f| f.is_finite()).map(|f| f as i64)
+}
+
+impl MessagesPage {
+  /// The engine's page, written in pieces.
+  fn page(&self) -> engine::Page {
+    engine::Page { limit: int(self.limit), offset: int(self.offset), pieces: true }
+  }
+}
+
+/// What `listSessions` lists.
+#[napi(object)]
+pub struct ListArgs {
+  pub dir: Option<String>,
+  pub limit: Option<f64>,
+  pub offset: Option<f64>,
+  pub include_worktrees: Option<bool>,
+  pub include_programmatic: Option<bool>,
+}
+
+/// Runs `work` on the blocking pool; a Promise for its result.
+fn blocking<'env>(env: &'env Env, work: impl FnOnce() -> std::result::Result<Pieces, engine::SessionsFailure> + Send + 'static) -> Result<PromiseRaw<'env, Pieces>> {
+  env.spawn_future_with_callback(async move { Ok(tokio::task::spawn_blocking(work).await) }, |env, joined| match joined {
+    Ok(Ok(pieces)) => Ok(pieces),
+    Ok(Err(f)) => Err(js_sessions_error(env, &f)),
+    Err(e) => Err(js_sessions_error(env, &engine::SessionsFailure { message: format!("sessions: worker failed: {e}"), safe: false })),
+  })
+}
+
+/// JSON text of a list of strings.
+fn strings_json(v: &[String]) -> Pieces {
+  Pieces::whole(serde_json::Value::from(v).to_string())
+}
+
+/// Session metadata as JSON text: text read with its lone surrogates masked has them written
+/// back as their escapes.
+fn infos_json<'a>(infos: impl IntoIterator<Item = &'a engine::SessionInfo> + Clone, text: String) -> Pieces {
+  Pieces::whole(if infos.into_iter().any(|i| i.masked) { engine::unmask_surrogates(&text) } else { text })
+}
+
+fn info_json(info: Option<engine::SessionInfo>) -> Pieces {
+  let text = serde_json::to_string(&info).unwrap_or_else(|_| "null".into());
+  infos_json(info.iter(), text)
+}
+
+fn null() -> Pieces {
+  Pieces::whole("null".into())
+}
+
+/// `listSessions`: the listing's JSON array.
+#[napi(js_name = "sessionsList", ts_return_type = "Promise<string>")]
+pub fn sessions_list<'env>(env: &'env Env, cx: SessionsContext, args: ListArgs) -> Result<PromiseRaw<'env, Pieces>> {
+  let cx = engine::Context::from(cx);
+  let o = engine::ListOptions { dir: args.dir, limit: int(args.limit), offset: int(args.offset), include_worktrees: args.include_worktrees, include_programmatic: args.include_programmatic };
+  blocking(env, move || {
+    let list = engine::list(&cx, &o);
+    let text = serde_json::to_string(&list).unwrap_or_else(|_| "[]".into());
+    Ok(infos_json(list.iter(), text))
+  })
+}
+
+/// `getSessionInfo`: the session's JSON, or `null`.
+#[napi(js_name = "sessionsInfo", ts_return_type = "Promise<string>")]
+pub fn sessions_info<'env>(env: &'env Env, cx: SessionsContext, session_id: String, dir: Option<String>) -> Result<PromiseRaw<'env, Pieces>> {
+  let cx = engine::Context::from(cx);
+  blocking(env, move || Ok(info_json(engine::info(&cx, &session_id, dir.as_deref()))))
+}
+
+/// A stored session's metadata from its JSONL text (`mtime`: its last change), or `null`.
+#[napi(js_name = "sessionsInfoFromText", ts_return_type = "Promise<string>")]
+pub fn sessions_info_from_text<'env>(env: &'env Env, session_id: String, text: String, mtime: f64) -> Result<PromiseRaw<'env, Pieces>> {
+  blocking(env, move || Ok(info_json(engine::info_from_text(&session_id, &text, int(Some(mtime)).unwrap_or(0)))))
+}
+
+/// `getSessionMessages`, in pieces (`precompactSkip`: read a transcript over 5 MiB from its last
+/// compaction boundary).
+#[napi(js_name = "sessionsMessages", ts_return_type = "Promise<string | object>")]
+pub fn sessions_messages<'env>(env: &'env Env, cx: SessionsContext, session_id: String, dir: Option<String>, page: MessagesPage, precompact_skip: bool) -> Result<PromiseRaw<'env, Pieces>> {
+  let cx = engine::Context::from(cx);
+  blocking(env, move || Ok(Pieces::cut(engine::messages(&cx, &session_id, dir.as_deref(), page.include_system_messages.unwrap_or(false), &page.page(), precompact_skip))))
+}
+
+/// A stored session's messages from its JSONL text, in pieces.
+#[napi(js_name = "sessionsMessagesFromText", ts_return_type = "Promise<string | object>")]
+pub fn sessions_messages_from_text<'env>(env: &'env Env, text: String, page: MessagesPage) -> Result<PromiseRaw<'env, Pieces>> {
+  blocking(env, move || Ok(Pieces::cut(engine::messages_from_text(&text, page.include_system_messages.unwrap_or(false), &page.page()))))
+}
+
+/// `listSubagents`: the ids' JSON array.
+#[napi(js_name = "sessionsSubagents", ts_return_type = "Promise<string>")]
+pub fn sessions_subagents<'env>(env: &'env Env, cx: SessionsContext, session_id: String, dir: Option<String>) -> Result<PromiseRaw<'env, Pieces>> {
+  let cx = engine::Context::from(cx);
+  blocking(env, move || Ok(strings_json(&engine::subagents(&cx, &session_id, dir.as_deref()))))
+}
+
+/// `getSubagentMessages`, in pieces.
+#[napi(js_name = "sessionsSubagentMessages", ts_return_type = "Promise<string | object>")]
+pub fn sessions_subagent_messages<'env>(env: &'env Env, cx: SessionsContext, session_id: String, agent_id: String, dir: Option<String>, page: MessagesPage) -> Result<PromiseRaw<'env, Pieces>> {
+  let cx = engine::Context::from(cx);
+  blocking(env, move || Ok(Pieces::cut(engine::subagent_messages(&cx, &session_id, &agent_id, dir.as_deref(), &page.page()))))
+}
+
+/// A stored subagent's messages from its JSONL text, attributed to the tool use that ran it.
+#[napi(js_name = "sessionsSubagentMessagesFromText", ts_return_type = "Promise<string | object>")]
+pub fn sessions_subagent_messages_from_text<'env>(env: &'env Env, text: String, tool_use_id: Option<String>, parent_agent_id: Option<String>, page: MessagesPage) -> Result<PromiseRaw<'env, Pieces>> {
+  blocking(env, move || Ok(Pieces::cut(engine::subagent_messages_from_text(&text, tool_use_id.as_deref(), parent_agent_id.as_deref(), &page.page()))))
+}
+
+/// Appends one JSONL line to a session's transcript (`renameSession`, `tagSession`).
+#[napi(js_name = "sessionsAppend", ts_return_type = "Promise<string>")]
+pub fn sessions_append<'env>(env: &'env Env, cx: SessionsContext, session_id: String, dir: Option<String>, line: String) -> Result<PromiseRaw<'env, Pieces>> {
+  let cx = engine::Context::from(cx);
+  blocking(env, move || engine::append(&cx, &session_id, dir.as_deref(), &line).map(|()| null()))
+}
+
+/// `archiveSession` / `unarchiveSession`.
+#[napi(js_name = "sessionsArchive", ts_return_type = "Promise<string>")]
+pub fn sessions_archive<'env>(env: &'env Env, cx: SessionsContext, session_id: String, dir: Option<String>, archived: bool) -> Result<PromiseRaw<'env, Pieces>> {
+  let cx = engine::Context::from(cx);
+  blocking(env, move || engine::set_archived(&cx, &session_id, dir.as_deref(), archived).map(|()| null()))
+}
+
+/// `deleteSession`.
+#[napi(js_name = "sessionsDelete", ts_return_type = "Promise<string>")]
+pub fn sessions_delete<'env>(env: &'env Env, cx: SessionsContext, session_id: String, dir: Option<String>) -> Result<PromiseRaw<'env, Pieces>> {
+  let cx = engine::Context::from(cx);
+  blocking(env, move || engine::delete(&cx, &session_id, dir.as_deref()).map(|()| null()))
+}
+
+/// `forkSession`: `{"sessionId"}` of the fork.
+#[napi(js_name = "sessionsFork", ts_return_type = "Promise<string>")]
+pub fn sessions_fork<'env>(env: &'env Env, cx: SessionsContext, session_id: String, dir: Option<String>, up_to_message_id: Option<String>, title: Option<String>) -> Result<PromiseRaw<'env, Pieces>> {
+  let cx = engine::Context::from(cx);
+  blocking(env, move || {
+    let id = engine::fork(&cx, &session_id, dir.as_deref(), up_to_message_id.as_deref(), title.as_deref())?;
+    Ok(Pieces::whole(serde_json::json!({ "sessionId": id }).to_string()))
+  })
+}
+
+/// A fork of a stored session from its JSONL text: `{"sessionId", "entries"}`.
+#[napi(js_name = "sessionsForkText", ts_return_type = "Promise<string>")]
+pub fn sessions_fork_text<'env>(env: &'env Env, session_id: String, text: String, up_to_message_id: Option<String>, title: Option<String>) -> Result<PromiseRaw<'env, Pieces>> {
+  blocking(env, move || {
+    let forked = engine::fork_text(&session_id, &text, up_to_message_id.as_deref(), title.as_deref())?;
+    Ok(Pieces::whole(format!("{{\"sessionId\":{},\"entries\":[{}]}}", serde_json::Value::String(forked.session_id), forked.entries.join(","))))
+  })
+}
+
+/// Writes a stored session out for the CLI to resume; `request` is the JSON of the engine's
+/// `MaterializeRequest` (camelCase keys).
+#[napi(js_name = "sessionsMaterialize", ts_return_type = "Promise<string>")]
+pub fn sessions_materialize<'env>(env: &'env Env, request: String) -> Result<PromiseRaw<'env, Pieces>> {
+  blocking(env, move || {
+    let r: engine::MaterializeRequest = serde_json::from_str(&request).map_err(|e| engine::SessionsFailure { message: format!("sessions: bad arguments for materialize: {e}"), safe: false })?;
+    engine::materialize(&r).map(|()| null())
+  })
+}
+
+/// A local session's entries for `importSessionToStore`: `{"main", "subagents"?}` (each entry
+/// its JSON as written), or `null`.
+#[napi(js_name = "sessionsExport", ts_return_type = "Promise<string>")]
+pub fn sessions_export<'env>(env: &'env Env, cx: SessionsContext, session_id: String, dir: Option<String>, include_subagents: bool) -> Result<PromiseRaw<'env, Pieces>> {
+  let cx = engine::Context::from(cx);
+  blocking(env, move || {
+    let Some(export) = engine::export(&cx, &session_id, dir.as_deref(), include_subagents) else { return Ok(null()) };
+    let mut out = format!("{{\"main\":[{}]", export.main.join(","));
+    if include_subagents {
+      out.push_str(",\"subagents\":[");
+      for (n, agent) in export.subagents.iter().enumerate() {
+        if n > 0 {
+          out.push(',');
+        }
+        out.push_str(&format!("{{\"subpath\":{},\"entries\":[{}],\"meta\":{}}}", serde_json::Value::String(agent.subpath.clone()), agent.entries.join(","), agent.meta.as_deref().unwrap_or("null")));
+      }
+      out.push(']');
+    }
+    out.push('}');
+    Ok(Pieces::whole(out))
+  })
 }
 
 /// Piece `index` of a result handed over in pieces, as a JS string; `null` past the last.

@@ -9,7 +9,6 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 use crate::error::{Error, Result};
@@ -99,11 +98,14 @@ async fn load_text(store: &dyn SessionStore, key: &SessionKey) -> Result<Option<
 
 /// A session's listing entry from its JSONL text (`mtime`: its last change).
 async fn info_from_text(session_id: &str, text: String, mtime: i64) -> Result<Option<SessionInfo>> {
-  let mut a = Map::new();
-  a.insert("sessionId".into(), json!(session_id));
-  a.insert("text".into(), Value::String(text));
-  a.insert("mtime".into(), json!(mtime));
-  sessions::call("infoFromText", a).await
+  let id = session_id.to_string();
+  Ok(sessions::blocking("infoFromText", move || Ok(raw::sessions::info_from_text(&id, &text, mtime))).await?.map(SessionInfo::from))
+}
+
+/// `limit` and `offset` as the engine takes them.
+fn page_of(options: &SessionMessages) -> raw::sessions::Page {
+  let n = |v: Option<usize>| v.map(|v| i64::try_from(v).unwrap_or(i64::MAX));
+  raw::sessions::Page { limit: n(options.limit), offset: n(options.offset), pieces: false }
 }
 
 /// The `timestamp` of the text's last line, else now (milliseconds since the epoch).
@@ -294,12 +296,9 @@ pub async fn get_session_messages(store: &dyn SessionStore, session_id: &str, op
   }
   let (key, _) = key_of(&options.dir)?;
   let Some(text) = load_text(store, &SessionKey::new(key, session_id)).await? else { return Ok(vec![]) };
-  let mut a = Map::new();
-  a.insert("text".into(), Value::String(text));
-  a.insert("limit".into(), json!(options.limit));
-  a.insert("offset".into(), json!(options.offset));
-  a.insert("includeSystemMessages".into(), json!(options.include_system_messages));
-  sessions::call("messagesFromText", a).await
+  let (p, system) = (page_of(&options), options.include_system_messages);
+  let out = sessions::blocking("messagesFromText", move || Ok(raw::sessions::messages_from_text(&text, system, &p))).await?;
+  sessions::parse_messages("messagesFromText", &out)
 }
 
 /// The ids of a stored session's subagents (from the subpaths
@@ -358,14 +357,10 @@ pub async fn get_subagent_messages(store: &dyn SessionStore, session_id: &str, a
   if rest.is_empty() {
     return Ok(vec![]);
   }
-  let field = |k: &str| meta.as_ref().and_then(|m| m.get(k)).and_then(Value::as_str).map(|s| json!(s)).unwrap_or(Value::Null);
-  let mut a = Map::new();
-  a.insert("text".into(), Value::String(to_jsonl(&rest)));
-  a.insert("toolUseId".into(), field("toolUseId"));
-  a.insert("parentAgentId".into(), field("parentAgentId"));
-  a.insert("limit".into(), json!(options.limit));
-  a.insert("offset".into(), json!(options.offset));
-  sessions::call("subagentMessagesFromText", a).await
+  let field = |k: &str| meta.as_ref().and_then(|m| m.get(k)).and_then(Value::as_str).map(str::to_string);
+  let (text, tool_use_id, parent, p) = (to_jsonl(&rest), field("toolUseId"), field("parentAgentId"), page_of(&options));
+  let out = sessions::blocking("subagentMessagesFromText", move || Ok(raw::sessions::subagent_messages_from_text(&text, tool_use_id.as_deref(), parent.as_deref(), &p))).await?;
+  sessions::parse_messages("subagentMessagesFromText", &out)
 }
 
 /// A `custom-title` or `tag` entry, as the TypeScript SDK appends them to a store.
@@ -425,32 +420,23 @@ pub async fn fork_session(store: &dyn SessionStore, session_id: &str, options: F
   let Some(entries) = entries.filter(|e| !e.is_empty()) else {
     return Err(Error::Sessions(format!("Session {session_id} not found")));
   };
-  #[derive(serde::Deserialize)]
-  #[serde(rename_all = "camelCase")]
-  struct Forked {
-    session_id: String,
-    entries: Vec<Value>,
-  }
-  let title = options.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
-  let mut a = Map::new();
-  a.insert("sessionId".into(), json!(session_id));
-  a.insert("text".into(), Value::String(to_jsonl(&entries)));
-  a.insert("upToMessageId".into(), json!(options.up_to_message_id));
-  a.insert("title".into(), json!(title));
-  let forked: Forked = sessions::call("forkText", a).await?;
-  store.append(&SessionKey::new(key, forked.session_id.clone()), &forked.entries).await.map_err(|e| store_error("SessionStore.append()", e))?;
+  let title = options.title.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_string);
+  let (id, text, up_to) = (session_id.to_string(), to_jsonl(&entries), options.up_to_message_id);
+  let forked = sessions::blocking("forkText", move || raw::sessions::fork_text(&id, &text, up_to.as_deref(), title.as_deref())).await?;
+  let entries = forked.entries.iter().map(|e| serde_json::from_str(e)).collect::<serde_json::Result<Vec<Value>>>().map_err(|e| Error::Protocol(format!("a forked entry is not JSON: {e}")))?;
+  store.append(&SessionKey::new(key, forked.session_id.clone()), &entries).await.map_err(|e| store_error("SessionStore.append()", e))?;
   Ok(forked.session_id)
 }
 
 /// Appends `entries` in batches of at most `batch` entries and 1 MiB of text (each entry's
 /// length as its line in the transcript has it, in UTF-16 code units, as the TypeScript SDK
 /// counts).
-async fn append_batched(store: &dyn SessionStore, key: &SessionKey, entries: Vec<Box<RawValue>>, batch: usize) -> Result<()> {
+async fn append_batched(store: &dyn SessionStore, key: &SessionKey, entries: Vec<String>, batch: usize) -> Result<()> {
   let mut pending: Vec<Value> = Vec::new();
   let mut chars = 0usize;
-  for raw in entries {
-    chars += raw.get().encode_utf16().count();
-    pending.push(serde_json::from_str(raw.get()).map_err(|e| Error::Protocol(format!("an exported transcript entry is not JSON: {e}")))?);
+  for line in entries {
+    chars += line.encode_utf16().count();
+    pending.push(serde_json::from_str(&line).map_err(|e| Error::Protocol(format!("an exported transcript entry is not JSON: {e}")))?);
     if pending.len() >= batch || chars >= IMPORT_BATCH_CHARS {
       store.append(key, &pending).await.map_err(|e| store_error("SessionStore.append()", e))?;
       pending.clear();
@@ -471,23 +457,7 @@ async fn append_batched(store: &dyn SessionStore, key: &SessionKey, entries: Vec
 /// idempotency key can take the same session again.
 pub async fn import_session_to_store(session_id: &str, store: &dyn SessionStore, options: ImportSession) -> Result<()> {
   sessions::check_id(session_id)?;
-  #[derive(serde::Deserialize)]
-  struct Exported {
-    main: Vec<Box<RawValue>>,
-    #[serde(default)]
-    subagents: Vec<ExportedAgent>,
-  }
-  #[derive(serde::Deserialize)]
-  struct ExportedAgent {
-    subpath: String,
-    entries: Vec<Box<RawValue>>,
-    meta: Option<Map<String, Value>>,
-  }
-  let mut a = Map::new();
-  a.insert("sessionId".into(), json!(session_id));
-  a.insert("dir".into(), sessions::dir_arg(&options.dir)?);
-  a.insert("includeSubagents".into(), json!(options.include_subagents));
-  let exported: Option<Exported> = sessions::call("exportEntries", a).await?;
+  let exported = sessions::ConfigDir::from_env().export(session_id, &options.dir, options.include_subagents).await?;
   let Some(exported) = exported else { return Err(Error::Sessions(format!("Session {session_id} not found"))) };
   let (key, _) = key_of(&options.dir)?;
   let batch = if options.batch_size > 0 { options.batch_size } else { IMPORT_BATCH };
@@ -499,7 +469,8 @@ pub async fn import_session_to_store(session_id: &str, store: &dyn SessionStore,
   for sub in exported.subagents {
     let key = SessionKey { subpath: Some(sub.subpath), ..main.clone() };
     append_batched(store, &key, sub.entries, batch).await?;
-    if let Some(meta) = sub.meta {
+    // Metadata that is a JSON object (the engine passes on only what parses).
+    if let Some(meta) = sub.meta.and_then(|m| serde_json::from_str::<Map<String, Value>>(&m).ok()) {
       let mut entry = Map::new();
       entry.insert("type".into(), json!("agent_metadata"));
       entry.extend(meta);

@@ -91,7 +91,8 @@ fn put(o: &mut Map<String, Value>, key: &str, v: Option<Value>) {
   }
 }
 
-pub fn fork(id: &str, dir: Option<&str>, up_to: Option<&str>, title: Option<&str>) -> Result<String, Failure> {
+/// Forks a local session into a new transcript beside it (official `forkSession`); the new id.
+pub fn fork(cx: &paths::Context, id: &str, dir: Option<&str>, up_to: Option<&str>, title: Option<&str>) -> Result<String, Failure> {
   if !paths::is_uuid(id) {
     return Err(Failure { message: format!("Invalid sessionId: {id}"), safe: true });
   }
@@ -102,7 +103,7 @@ pub fn fork(id: &str, dir: Option<&str>, up_to: Option<&str>, title: Option<&str
     },
     safe: false,
   };
-  let loc = super::list::locate(id, dir).ok_or_else(not_found)?;
+  let loc = super::list::locate(cx, id, dir).ok_or_else(not_found)?;
   let bytes = std::fs::read(&loc.path).map_err(|_| not_found())?;
   if bytes.is_empty() {
     return Err(not_found());

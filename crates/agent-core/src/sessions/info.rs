@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::paths::{MAX_KEY, WINDOWS, fold, folder_name, project_key, read_dir_sorted, sanitize};
+use super::paths::{Context, MAX_KEY, WINDOWS, fold, project_key, read_dir_sorted, sanitize};
 use super::scan::{self, has, Mode};
 
 pub const WINDOW: usize = 64 * 1024;
@@ -83,18 +83,20 @@ fn open_regular(path: &Path) -> Option<File> {
   }
 }
 
-/// The modification time in milliseconds, as the host's `stats.mtime` has it.
-pub fn mtime_ms(meta: &std::fs::Metadata) -> i64 {
+/// The modification time in milliseconds, as the host's `stats.mtime` has it (`floor`: see
+/// [`Context::floor_mtime`]).
+pub fn mtime_ms(meta: &std::fs::Metadata, floor: bool) -> i64 {
   meta
     .modified()
     .ok()
     .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-    .map(super::paths::host_ms)
+    .map(|d| super::paths::host_ms(d, floor))
     .unwrap_or(0)
 }
 
-/// Reads the head and tail of a regular, non-empty file; `None` otherwise.
-pub fn read_head_tail(path: &Path) -> Option<HeadTail> {
+/// Reads the head and tail of a regular, non-empty file; `None` otherwise (`floor`: how its
+/// time is rounded, [`Context::floor_mtime`]).
+pub fn read_head_tail(path: &Path, floor: bool) -> Option<HeadTail> {
   let f = open_regular(path)?;
   let meta = f.metadata().ok()?;
   if !meta.is_file() {
@@ -111,7 +113,7 @@ pub fn read_head_tail(path: &Path) -> Option<HeadTail> {
     Some(t) => decode(t),
     None => head.clone(),
   };
-  Some(HeadTail { head, tail, mtime_ms: mtime_ms(&meta), size })
+  Some(HeadTail { head, tail, mtime_ms: mtime_ms(&meta, floor), size })
 }
 
 /// Session metadata, in the official field order (absent fields are left out).
@@ -388,7 +390,7 @@ fn finished_message(v: &Value) -> bool {
 pub fn continuation_exists(transcript: &Path, id: &str) -> bool {
   let Some(dir) = transcript.parent() else { return false };
   let path = dir.join(format!("{id}.jsonl"));
-  let Some(ht) = read_head_tail(&path) else { return false };
+  let Some(ht) = read_head_tail(&path, false) else { return false };
   const KEY: &str = "\"parentUuid\":";
   if has(&ht.head, KEY) || has(&ht.tail, KEY) {
     return true;
@@ -425,7 +427,7 @@ pub fn folder_has_cwd(dir: &Path, wanted: &str, windows: bool) -> bool {
     if !name.to_string_lossy().ends_with(".jsonl") || !ent.file_type().map_or(false, |t| t.is_file()) {
       continue;
     }
-    let Some(ht) = read_head_tail(&ent.path()) else { continue };
+    let Some(ht) = read_head_tail(&ent.path(), false) else { continue };
     let cwd = scan::last_entry_field(&ht.tail, "relocatedCwd", Some("relocated"), Mode::Plain).or_else(|| scan::first_line_field(&ht.head, "cwd"));
     if let Some(c) = cwd {
       if super::paths::fold(&super::paths::sanitize(&c), windows) == super::paths::fold(wanted, windows) {
@@ -440,13 +442,13 @@ pub fn folder_has_cwd(dir: &Path, wanted: &str, windows: bool) -> bool {
 /// override, also the folder its own name would give; for paths whose name was cut at 200
 /// characters, folders with the same prefix whose sessions ran in that path. On Windows names
 /// are compared without case.
-pub fn project_dirs_for(path: &str, projects: &Path) -> Vec<PathBuf> {
-  project_dirs_with(path, projects, WINDOWS)
+pub fn project_dirs_for(cx: &Context, path: &str, projects: &Path) -> Vec<PathBuf> {
+  project_dirs_with(cx, path, projects, WINDOWS)
 }
 
-pub fn project_dirs_with(path: &str, projects: &Path, windows: bool) -> Vec<PathBuf> {
+pub fn project_dirs_with(cx: &Context, path: &str, projects: &Path, windows: bool) -> Vec<PathBuf> {
   let key = project_key(path);
-  let name = folder_name(path);
+  let name = cx.folder_name(path);
   let exact = projects.join(&name);
   let mut out = Vec::new();
   if exact.is_dir() {
@@ -491,8 +493,9 @@ mod tests {
     std::fs::create_dir_all(&other).unwrap();
     let line = format!("{{\"type\":\"user\",\"cwd\":{}}}\n", serde_json::Value::String(long.to_uppercase()));
     std::fs::write(other.join("0a1b2c3d-0000-4000-8000-00000000000a.jsonl"), line).unwrap();
-    assert_eq!(project_dirs_with(&long, &base, true), vec![other.clone()]);
-    assert!(project_dirs_with(&long, &base, false).is_empty());
+    let cx = Context::default();
+    assert_eq!(project_dirs_with(&cx, &long, &base, true), vec![other.clone()]);
+    assert!(project_dirs_with(&cx, &long, &base, false).is_empty());
     std::fs::remove_dir_all(&base).unwrap();
   }
 

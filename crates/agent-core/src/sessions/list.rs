@@ -5,14 +5,21 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::info::{self, SessionInfo};
-use super::paths;
+use super::paths::{self, Context};
 
-#[derive(Default, Clone, Debug)]
+/// What a listing lists (`listSessions`' options).
+#[derive(Default, Clone, Debug, PartialEq, Eq)]
 pub struct ListOptions {
+  /// Only this project's sessions (and its worktrees'); every project's when `None`.
   pub dir: Option<String>,
+  /// At most this many, newest first (`0` or less: no limit).
   pub limit: Option<i64>,
+  /// Skip this many first.
   pub offset: Option<i64>,
+  /// With the project's git worktrees (default: yes).
   pub include_worktrees: Option<bool>,
+  /// With sessions started by programs (SDK entrypoints: `sdk-ts`, `sdk-py`, `sdk-cli`, ...)
+  /// (default: yes).
   pub include_programmatic: Option<bool>,
 }
 
@@ -30,7 +37,7 @@ struct Candidate {
 }
 
 /// Transcripts of one project folder: `<uuid>.jsonl` files, with their mtime when `stat`.
-fn candidates_in(dir: &Path, stat: bool, project_path: Option<&str>, own: Option<&std::sync::Arc<Vec<String>>>, out: &mut Vec<Candidate>) {
+fn candidates_in(cx: &Context, dir: &Path, stat: bool, project_path: Option<&str>, own: Option<&std::sync::Arc<Vec<String>>>, out: &mut Vec<Candidate>) {
   let entries = paths::read_dir_sorted(dir);
   let names: HashSet<std::ffi::OsString> = entries.iter().map(|e| e.file_name()).filter(|n| !n.to_string_lossy().ends_with(".jsonl")).collect();
   for ent in entries {
@@ -43,7 +50,7 @@ fn candidates_in(dir: &Path, stat: bool, project_path: Option<&str>, own: Option
     let path = ent.path();
     let mtime = if stat {
       match std::fs::metadata(&path) {
-        Ok(m) => info::mtime_ms(&m),
+        Ok(m) => info::mtime_ms(&m, cx.floor_mtime),
         Err(_) => continue,
       }
     } else {
@@ -62,7 +69,7 @@ fn subdirs(dir: &Path) -> Vec<(String, PathBuf)> {
     .collect()
 }
 
-fn candidates_for_dir(dir: &str, worktrees: bool, stat: bool, projects: &Path) -> Vec<Candidate> {
+fn candidates_for_dir(cx: &Context, dir: &str, worktrees: bool, stat: bool, projects: &Path) -> Vec<Candidate> {
   let real = paths::real_dir(dir);
   let project_paths = paths::project_paths(dir, &real, paths::WINDOWS);
   let trees = if worktrees { paths::git_worktrees(&real) } else { Vec::new() };
@@ -72,17 +79,17 @@ fn candidates_for_dir(dir: &str, worktrees: bool, stat: bool, projects: &Path) -
   let mut seen: HashSet<String> = HashSet::new();
   let own = (trees.len() > 1).then(|| std::sync::Arc::new(project_paths.iter().chain(trees.iter()).cloned().collect::<Vec<_>>()));
   for p in &project_paths {
-    for pd in info::project_dirs_for(p, projects) {
+    for pd in info::project_dirs_for(cx, p, projects) {
       let name = pd.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
       if seen.insert(fold(&name)) {
-        candidates_in(&pd, stat, Some(p), own.as_ref(), &mut out);
+        candidates_in(cx, &pd, stat, Some(p), own.as_ref(), &mut out);
       }
     }
   }
   if trees.len() <= 1 {
     return out;
   }
-  let mut keyed: Vec<(String, String)> = trees.iter().map(|t| (fold(&paths::folder_name(t)), t.clone())).collect();
+  let mut keyed: Vec<(String, String)> = trees.iter().map(|t| (fold(&cx.folder_name(t)), t.clone())).collect();
   keyed.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
   for (name, path) in subdirs(projects) {
     let folded = fold(&name);
@@ -93,7 +100,7 @@ fn candidates_for_dir(dir: &str, worktrees: bool, stat: bool, projects: &Path) -
       let cut = key.len() > 200 && folded.starts_with(&format!("{}-", &key[..200])) && info::folder_has_cwd(&path, &paths::sanitize(tree), paths::WINDOWS);
       if &folded == key || cut {
         seen.insert(folded.clone());
-        candidates_in(&path, stat, Some(tree), own.as_ref(), &mut out);
+        candidates_in(cx, &path, stat, Some(tree), own.as_ref(), &mut out);
         break;
       }
     }
@@ -101,8 +108,8 @@ fn candidates_for_dir(dir: &str, worktrees: bool, stat: bool, projects: &Path) -
   out
 }
 
-fn describe(c: &Candidate, include_programmatic: bool) -> Option<SessionInfo> {
-  let ht = info::read_head_tail(&c.path)?;
+fn describe(c: &Candidate, include_programmatic: bool, floor: bool) -> Option<SessionInfo> {
+  let ht = info::read_head_tail(&c.path, floor)?;
   if !include_programmatic && super::scan::is_programmatic(&ht.head, &ht.tail) {
     return None;
   }
@@ -130,43 +137,37 @@ fn describe(c: &Candidate, include_programmatic: bool) -> Option<SessionInfo> {
 
 /// Describes candidates on a few threads: each file is two small reads, so the work is I/O
 /// latency more than CPU.
-fn describe_all(cands: &[Candidate], include_programmatic: bool) -> Vec<Option<SessionInfo>> {
+fn describe_all(cands: &[Candidate], include_programmatic: bool, floor: bool) -> Vec<Option<SessionInfo>> {
   let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
   if cands.len() < 16 || threads == 1 {
-    return cands.iter().map(|c| describe(c, include_programmatic)).collect();
+    return cands.iter().map(|c| describe(c, include_programmatic, floor)).collect();
   }
   let chunk = cands.len().div_ceil(threads);
   std::thread::scope(|s| {
-    let floor = paths::floor_mtime();
-    let handles: Vec<_> = cands
-      .chunks(chunk)
-      .map(|part| {
-        let name = paths::dir_name();
-        s.spawn(move || paths::with_config_dir(None, floor, || paths::with_dir_name(name, || part.iter().map(|c| describe(c, include_programmatic)).collect::<Vec<_>>())))
-      })
-      .collect();
+    let handles: Vec<_> = cands.chunks(chunk).map(|part| s.spawn(move || part.iter().map(|c| describe(c, include_programmatic, floor)).collect::<Vec<_>>())).collect();
     handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
   })
 }
 
-pub fn list_sessions(opts: &ListOptions) -> Vec<SessionInfo> {
-  let projects = paths::projects_dir();
+/// The sessions a listing holds, newest first (official `listSessions`).
+pub fn list_sessions(cx: &Context, opts: &ListOptions) -> Vec<SessionInfo> {
+  let projects = cx.projects_dir();
   let offset = opts.offset.unwrap_or(0).max(0) as usize;
   let include_programmatic = opts.include_programmatic.unwrap_or(true);
   let paged = opts.limit.map_or(false, |l| l > 0) || offset > 0;
   let mut cands = match opts.dir.as_deref().filter(|d| !d.is_empty()) {
-    Some(dir) => candidates_for_dir(dir, opts.include_worktrees.unwrap_or(true), paged, &projects),
+    Some(dir) => candidates_for_dir(cx, dir, opts.include_worktrees.unwrap_or(true), paged, &projects),
     None => {
       let mut out = Vec::new();
       for (_, p) in subdirs(&projects) {
-        candidates_in(&p, paged, None, None, &mut out);
+        candidates_in(cx, &p, paged, None, None, &mut out);
       }
       out
     }
   };
   if !paged {
     let mut best: std::collections::HashMap<String, SessionInfo> = std::collections::HashMap::new();
-    for found in describe_all(&cands, include_programmatic).into_iter().flatten() {
+    for found in describe_all(&cands, include_programmatic, cx.floor_mtime).into_iter().flatten() {
       match best.get(&found.session_id) {
         Some(prev) if found.last_modified <= prev.last_modified => {}
         _ => {
@@ -186,7 +187,7 @@ pub fn list_sessions(opts: &ListOptions) -> Vec<SessionInfo> {
   let mut i = 0;
   while i < cands.len() && out.len() < limit {
     let end = (i + 32).min(cands.len());
-    for found in describe_all(&cands[i..end], include_programmatic) {
+    for found in describe_all(&cands[i..end], include_programmatic, cx.floor_mtime) {
       if out.len() >= limit {
         break;
       }
@@ -217,16 +218,16 @@ fn non_empty_file(p: &Path) -> bool {
 
 /// Finds `<sessionId>.jsonl` (non-empty) under `dir`'s project folders and its worktrees', or
 /// under every project folder. The id must already be a UUID.
-pub fn locate(session_id: &str, dir: Option<&str>) -> Option<Located> {
+pub fn locate(cx: &Context, session_id: &str, dir: Option<&str>) -> Option<Located> {
   debug_assert!(paths::is_uuid(session_id));
-  let projects = paths::projects_dir();
+  let projects = cx.projects_dir();
   let file = format!("{session_id}.jsonl");
   match dir.filter(|d| !d.is_empty()) {
     Some(dir) => {
       let real = paths::real_dir(dir);
       let mut seen: HashSet<String> = HashSet::new();
       for p in paths::project_paths(dir, &real, paths::WINDOWS) {
-        for pd in info::project_dirs_for(&p, &projects) {
+        for pd in info::project_dirs_for(cx, &p, &projects) {
           if !seen.insert(paths::fold(&pd.to_string_lossy(), paths::WINDOWS)) {
             continue;
           }
@@ -240,7 +241,7 @@ pub fn locate(session_id: &str, dir: Option<&str>) -> Option<Located> {
         if tree == real {
           continue;
         }
-        for pd in info::project_dirs_for(&tree, &projects) {
+        for pd in info::project_dirs_for(cx, &tree, &projects) {
           let p = pd.join(&file);
           if non_empty_file(&p) {
             return Some(Located { path: p, project_path: Some(tree.clone()) });
@@ -261,11 +262,12 @@ pub fn locate(session_id: &str, dir: Option<&str>) -> Option<Located> {
   }
 }
 
-pub fn session_info(session_id: &str, dir: Option<&str>) -> Option<SessionInfo> {
+/// One session's listing entry (official `getSessionInfo`).
+pub fn session_info(cx: &Context, session_id: &str, dir: Option<&str>) -> Option<SessionInfo> {
   if !paths::is_uuid(session_id) {
     return None;
   }
-  let loc = locate(session_id, dir)?;
-  let ht = info::read_head_tail(&loc.path)?;
+  let loc = locate(cx, session_id, dir)?;
+  let ht = info::read_head_tail(&loc.path, cx.floor_mtime)?;
   info::describe(&loc.path, session_id, &ht, loc.project_path.as_deref())
 }

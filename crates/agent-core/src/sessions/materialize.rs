@@ -202,9 +202,9 @@ fn write_all(r: &Request) -> std::io::Result<()> {
   Ok(())
 }
 
-/// Writes the folder; `{"dir": ...}` on success. A bad request is refused before anything is
-/// written; a failed write removes what was written.
-pub fn materialize(r: &Request) -> Result<String, Failure> {
+/// Writes the folder. A bad request is refused before anything is written; a failed write
+/// removes what was written.
+pub fn materialize(r: &Request) -> Result<(), Failure> {
   let bad = |what: &str| Err(Failure { message: format!("sessionStore: cannot resume: {what}"), safe: false });
   if !plain_name(&r.project_key) {
     return bad("the project key is not a folder name");
@@ -216,7 +216,7 @@ pub fn materialize(r: &Request) -> Result<String, Failure> {
     return bad("the folder to write exists already");
   }
   match write_all(r) {
-    Ok(()) => Ok(serde_json::json!({ "dir": r.dir }).to_string()),
+    Ok(()) => Ok(()),
     Err(e) => {
       let _ = fs::remove_dir_all(&r.dir);
       Err(Failure { message: format!("sessionStore: could not write the session to resume ({}): {e}", r.dir.display()), safe: false })
@@ -261,8 +261,7 @@ mod tests {
       options_env: None,
       host_env: None,
     };
-    let out: Value = serde_json::from_str(&materialize(&r).unwrap()).unwrap();
-    assert_eq!(out["dir"], dir.to_str().unwrap());
+    materialize(&r).unwrap();
     let project = dir.join("projects/-work-p");
     assert_eq!(fs::read_to_string(project.join(format!("{id}.jsonl"))).unwrap(), "{\"type\":\"user\"}\n");
     assert_eq!(fs::read_to_string(project.join(id).join("subagents/agent-a1.jsonl")).unwrap(), "{\"a\":1}\n");

@@ -436,20 +436,20 @@ fn with_text_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&str) -> R) -> 
   out
 }
 
-pub fn session_messages(session_id: &str, dir: Option<&str>, include_system: bool, p: &Page, precompact_skip: bool) -> String {
+pub fn session_messages(cx: &paths::Context, session_id: &str, dir: Option<&str>, include_system: bool, p: &Page, precompact_skip: bool) -> String {
   if !paths::is_uuid(session_id) {
     return "[]".into();
   }
-  let Some(loc) = list::locate(session_id, dir) else { return "[]".into() };
+  let Some(loc) = list::locate(cx, session_id, dir) else { return "[]".into() };
   with_text_skipping(&loc.path, precompact_skip, |text| conversation_json(text, include_system, p)).unwrap_or_else(|| "[]".into())
 }
 
 /// `<project>/<sessionId>/subagents`, for a session found under `dir` or anywhere.
-fn subagents_dir(session_id: &str, dir: Option<&str>) -> Option<PathBuf> {
+fn subagents_dir(cx: &paths::Context, session_id: &str, dir: Option<&str>) -> Option<PathBuf> {
   if !paths::is_uuid(session_id) {
     return None;
   }
-  let loc = list::locate(session_id, dir)?;
+  let loc = list::locate(cx, session_id, dir)?;
   Some(loc.path.with_extension("").join("subagents"))
 }
 
@@ -471,8 +471,8 @@ pub fn agent_files(root: &Path) -> Vec<(String, PathBuf)> {
   out
 }
 
-pub fn list_subagents(session_id: &str, dir: Option<&str>) -> Vec<String> {
-  match subagents_dir(session_id, dir) {
+pub fn list_subagents(cx: &paths::Context, session_id: &str, dir: Option<&str>) -> Vec<String> {
+  match subagents_dir(cx, session_id, dir) {
     Some(root) => agent_files(&root).into_iter().map(|(id, _)| id).collect(),
     None => Vec::new(),
   }
@@ -483,11 +483,11 @@ fn valid_tool_id(s: &str) -> bool {
   !s.is_empty() && s.len() <= 128 && s.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':' | b'-'))
 }
 
-pub fn subagent_messages(session_id: &str, agent_id: &str, dir: Option<&str>, p: &Page) -> String {
+pub fn subagent_messages(cx: &paths::Context, session_id: &str, agent_id: &str, dir: Option<&str>, p: &Page) -> String {
   if agent_id.is_empty() {
     return "[]".into();
   }
-  let Some(root) = subagents_dir(session_id, dir) else { return "[]".into() };
+  let Some(root) = subagents_dir(cx, session_id, dir) else { return "[]".into() };
   let Some((_, file)) = agent_files(&root).into_iter().find(|(id, _)| id == agent_id) else { return "[]".into() };
   let meta: serde_json::Value = std::fs::read_to_string(file.with_extension("meta.json")).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
   let tool_use_id = meta.get("toolUseId").and_then(|v| v.as_str());

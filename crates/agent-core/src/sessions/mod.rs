@@ -15,8 +15,10 @@
 //! - [`materialize`]: a stored session written out for the CLI to resume ([`keychain`]: the
 //!   macOS login keychain as its credentials' source).
 //!
-//! [`call`] is the one entry point the bindings use: an operation name and JSON arguments in,
-//! JSON text out. It does blocking file I/O: call it off any event loop thread.
+//! The functions below are the entry points the bindings use: typed arguments in, typed results
+//! out (the messages as the JSON text of their array, written directly from the transcript's
+//! text). Each takes the [`Context`] it looks in (config folder, folder-name override, file-time
+//! rounding). They do blocking file I/O: call them off any event loop thread.
 
 pub mod chain;
 pub mod cut;
@@ -40,9 +42,14 @@ pub mod transcript;
 pub mod voice;
 pub mod write;
 
-use serde_json::Value;
+use std::path::Path;
 
+pub use info::SessionInfo;
+pub use list::ListOptions;
+pub use materialize::{Request as MaterializeRequest, Subagent as MaterializeSubagent};
+pub use messages::Page;
 pub use mutate::Failure;
+pub use paths::Context;
 
 /// The processors this process may run on, looked up once (on Linux the lookup reads the
 /// cgroup's quota files: a few system calls each time).
@@ -51,157 +58,146 @@ pub(crate) fn cpus() -> usize {
   *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-fn opt_str<'a>(a: &'a Value, k: &str) -> Option<&'a str> {
-  a.get(k).and_then(Value::as_str)
-}
-
-fn opt_i64(a: &Value, k: &str) -> Option<i64> {
-  a.get(k).and_then(|v| v.as_i64().or_else(|| v.as_f64().map(|f| f as i64)))
-}
-
-fn opt_bool(a: &Value, k: &str) -> Option<bool> {
-  a.get(k).and_then(Value::as_bool)
-}
-
-fn page(a: &Value) -> messages::Page {
-  messages::Page { limit: opt_i64(a, "limit"), offset: opt_i64(a, "offset"), pieces: opt_bool(a, "pieces").unwrap_or(false) }
-}
-
-/// Lines of a file that parse as JSON, as one JSON array text (for importing into a store).
-fn entries_array(path: &std::path::Path) -> String {
-  let Ok(bytes) = std::fs::read(path) else { return "[]".into() };
+/// Lines of a file that parse as JSON (for importing into a store).
+fn json_lines(path: &Path) -> Vec<String> {
+  let Ok(bytes) = std::fs::read(path) else { return Vec::new() };
   let text = String::from_utf8_lossy(&bytes);
-  let mut out = String::from("[");
-  let mut first = true;
-  for line in text.split('\n') {
-    let line = line.trim();
-    if line.is_empty() || serde_json::from_str::<serde::de::IgnoredAny>(line).is_err() {
-      continue;
+  text.split('\n').map(str::trim).filter(|l| !l.is_empty() && serde_json::from_str::<serde::de::IgnoredAny>(l).is_ok()).map(str::to_string).collect()
+}
+
+/// Whether the official's `CLAUDE_CODE_DISABLE_PRECOMPACT_SKIP` (`1`, `true`, `yes` or `on`)
+/// is unset in this process's environment: then a transcript over 5 MiB is read from its last
+/// compaction boundary ([`messages`]' `precompact_skip`).
+pub fn precompact_skip_from_env() -> bool {
+  !std::env::var("CLAUDE_CODE_DISABLE_PRECOMPACT_SKIP").is_ok_and(|v| matches!(v.trim().to_lowercase().as_str(), "1" | "true" | "yes" | "on"))
+}
+
+/// The sessions a listing holds, newest first (`listSessions`). An entry whose
+/// [`SessionInfo::masked`] is set holds lone surrogates masked ([`surrogate`]).
+pub fn list(cx: &Context, options: &ListOptions) -> Vec<SessionInfo> {
+  list::list_sessions(cx, options)
+}
+
+/// One session's listing entry (`getSessionInfo`); `None` for a bad id or no such session.
+pub fn info(cx: &Context, session_id: &str, dir: Option<&str>) -> Option<SessionInfo> {
+  list::session_info(cx, session_id, dir)
+}
+
+/// A stored session's listing entry from its JSONL `text`, `mtime_ms` its last change.
+pub fn info_from_text(session_id: &str, text: &str, mtime_ms: i64) -> Option<SessionInfo> {
+  let b = text.as_bytes();
+  let ht = info::HeadTail {
+    head: String::from_utf8_lossy(&b[..b.len().min(info::WINDOW)]).into_owned(),
+    tail: String::from_utf8_lossy(&b[b.len().saturating_sub(info::WINDOW)..]).into_owned(),
+    mtime_ms,
+    size: b.len() as u64,
+  };
+  info::build(session_id, &ht, None, None, None)
+}
+
+/// A session's conversation (`getSessionMessages`), as the JSON text of the messages' array
+/// (arrays one per line with [`Page::pieces`]); `[]` for a bad id or no such session.
+/// `precompact_skip`: read a transcript over 5 MiB from its last compaction boundary
+/// ([`precompact_skip_from_env`]).
+pub fn messages(cx: &Context, session_id: &str, dir: Option<&str>, include_system: bool, page: &Page, precompact_skip: bool) -> String {
+  messages::session_messages(cx, session_id, dir, include_system, page, precompact_skip)
+}
+
+/// The conversation of a stored session's JSONL `text`, as [`messages`] gives it.
+pub fn messages_from_text(text: &str, include_system: bool, page: &Page) -> String {
+  messages::conversation_json(text, include_system, page)
+}
+
+/// The ids of a session's subagents (`listSubagents`).
+pub fn subagents(cx: &Context, session_id: &str, dir: Option<&str>) -> Vec<String> {
+  messages::list_subagents(cx, session_id, dir)
+}
+
+/// A subagent's conversation (`getSubagentMessages`), as [`messages`] gives it.
+pub fn subagent_messages(cx: &Context, session_id: &str, agent_id: &str, dir: Option<&str>, page: &Page) -> String {
+  messages::subagent_messages(cx, session_id, agent_id, dir, page)
+}
+
+/// The conversation of a stored subagent's JSONL `text`, attributed to the tool use that ran it
+/// and its parent agent.
+pub fn subagent_messages_from_text(text: &str, tool_use_id: Option<&str>, parent_agent_id: Option<&str>, page: &Page) -> String {
+  messages::subagent_json(text, tool_use_id, parent_agent_id, page)
+}
+
+/// Appends one JSONL `line` (ended by the caller) to a session's transcript (`renameSession`,
+/// `tagSession`).
+pub fn append(cx: &Context, session_id: &str, dir: Option<&str>, line: &str) -> Result<(), Failure> {
+  mutate::append_line(cx, session_id, dir, line)
+}
+
+/// Marks a session archived or not (`archiveSession`, `unarchiveSession`).
+pub fn set_archived(cx: &Context, session_id: &str, dir: Option<&str>, archived: bool) -> Result<(), Failure> {
+  mutate::set_archived(cx, session_id, dir, archived)
+}
+
+/// Deletes a session's transcript and folder (`deleteSession`).
+pub fn delete(cx: &Context, session_id: &str, dir: Option<&str>) -> Result<(), Failure> {
+  mutate::delete(cx, session_id, dir)
+}
+
+/// Forks a local session into a new transcript beside it (`forkSession`); the new id.
+pub fn fork(cx: &Context, session_id: &str, dir: Option<&str>, up_to_message_id: Option<&str>, title: Option<&str>) -> Result<String, Failure> {
+  fork::fork(cx, session_id, dir, up_to_message_id, title)
+}
+
+/// A fork of a stored session: its id and entries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Forked {
+  /// The new session's id.
+  pub session_id: String,
+  /// Its entries, one JSON text each.
+  pub entries: Vec<String>,
+}
+
+/// Forks a stored session from its JSONL `text` (`forkSession` with a store).
+pub fn fork_text(session_id: &str, text: &str, up_to_message_id: Option<&str>, title: Option<&str>) -> Result<Forked, Failure> {
+  let (session_id, text) = fork::build(session_id, text, up_to_message_id, title, fork::TitleFrom::Entries)?;
+  Ok(Forked { session_id, entries: text.lines().map(str::to_string).collect() })
+}
+
+/// Writes a stored session out for the CLI to resume ([`materialize`]).
+pub fn materialize(request: &MaterializeRequest) -> Result<(), Failure> {
+  materialize::materialize(request)
+}
+
+/// A local session's entries, for `importSessionToStore`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Export {
+  /// The transcript's lines that are JSON.
+  pub main: Vec<String>,
+  /// The subagents' transcripts, when asked for.
+  pub subagents: Vec<ExportedAgent>,
+}
+
+/// A subagent's transcript in an [`Export`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportedAgent {
+  /// Where it is under the session's folder (`subagents/agent-<id>`, no `.jsonl`).
+  pub subpath: String,
+  /// Its lines that are JSON.
+  pub entries: Vec<String>,
+  /// Its `.meta.json` text, when that is JSON.
+  pub meta: Option<String>,
+}
+
+/// A local session's transcript and (with `include_subagents`) its subagents' transcripts with
+/// their metadata; `None` for a bad id or no such session.
+pub fn export(cx: &Context, session_id: &str, dir: Option<&str>, include_subagents: bool) -> Option<Export> {
+  let loc = mutate::locate(cx, session_id, dir)?;
+  let mut out = Export { main: json_lines(&loc.path), subagents: Vec::new() };
+  if include_subagents {
+    let base = loc.path.with_extension("");
+    for (_, file) in messages::agent_files(&base.join("subagents")) {
+      let rel = file.strip_prefix(&base).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
+      let subpath = rel.strip_suffix(".jsonl").unwrap_or(&rel).to_string();
+      let meta = std::fs::read_to_string(file.with_extension("meta.json")).ok().filter(|t| serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok());
+      out.subagents.push(ExportedAgent { subpath, entries: json_lines(&file), meta });
     }
-    if !first {
-      out.push(',');
-    }
-    first = false;
-    out.push_str(line);
   }
-  out.push(']');
-  out
-}
-
-/// Session metadata as JSON text; `masked`: some was read with its lone surrogates masked,
-/// which are written back as their escapes.
-fn info_json<T: serde::Serialize>(v: &T, masked: bool) -> String {
-  let text = serde_json::to_string(v).unwrap_or_else(|_| "null".into());
-  if masked {
-    surrogate::unmask(&text)
-  } else {
-    text
-  }
-}
-
-/// Runs one operation. `args` is a JSON object (`configDir`, when present, is the config folder
-/// to use instead of the environment's); the result is JSON text.
-pub fn call(op: &str, args: &str) -> Result<String, Failure> {
-  let a: Value = serde_json::from_str(args).map_err(|e| Failure { message: format!("sessions: bad arguments for {op}: {e}"), safe: false })?;
-  let config = opt_str(&a, "configDir").filter(|d| !d.is_empty()).map(std::path::PathBuf::from);
-  let floor = opt_bool(&a, "floorMtime").unwrap_or(false);
-  let dir_name = opt_str(&a, "projectDirName").map(str::to_string);
-  paths::with_config_dir(config, floor, || paths::with_dir_name(dir_name, || run(op, &a)))
-}
-
-fn run(op: &str, a: &Value) -> Result<String, Failure> {
-  let id = opt_str(&a, "sessionId").unwrap_or("");
-  let dir = opt_str(&a, "dir");
-  Ok(match op {
-    "list" => {
-      let opts = list::ListOptions {
-        dir: dir.map(str::to_string),
-        limit: opt_i64(&a, "limit"),
-        offset: opt_i64(&a, "offset"),
-        include_worktrees: opt_bool(&a, "includeWorktrees"),
-        include_programmatic: opt_bool(&a, "includeProgrammatic"),
-      };
-      let list = list::list_sessions(&opts);
-      info_json(&list, list.iter().any(|i| i.masked))
-    }
-    "info" => match list::session_info(id, dir) {
-      Some(i) => info_json(&i, i.masked),
-      None => "null".into(),
-    },
-    "infoFromText" => {
-      // A stored session's metadata: `text` is its JSONL, `mtime` its last change.
-      let text = opt_str(&a, "text").unwrap_or("");
-      let b = text.as_bytes();
-      let ht = info::HeadTail {
-        head: String::from_utf8_lossy(&b[..b.len().min(info::WINDOW)]).into_owned(),
-        tail: String::from_utf8_lossy(&b[b.len().saturating_sub(info::WINDOW)..]).into_owned(),
-        mtime_ms: opt_i64(&a, "mtime").unwrap_or(0),
-        size: b.len() as u64,
-      };
-      match info::build(id, &ht, None, None, None) {
-        Some(i) => info_json(&i, i.masked),
-        None => "null".into(),
-      }
-    }
-    "messages" => {
-      // The official's CLAUDE_CODE_DISABLE_PRECOMPACT_SKIP ("1", "true", "yes" or "on"), as the
-      // caller's runtime sees it, else as this process's environment has it.
-      let skip = opt_bool(&a, "precompactSkip").unwrap_or_else(|| !std::env::var("CLAUDE_CODE_DISABLE_PRECOMPACT_SKIP").map_or(false, |v| matches!(v.trim().to_lowercase().as_str(), "1" | "true" | "yes" | "on")));
-      messages::session_messages(id, dir, opt_bool(&a, "includeSystemMessages").unwrap_or(false), &page(&a), skip)
-    }
-    "messagesFromText" => messages::conversation_json(opt_str(&a, "text").unwrap_or(""), opt_bool(&a, "includeSystemMessages").unwrap_or(false), &page(&a)),
-    "subagents" => serde_json::to_string(&messages::list_subagents(id, dir)).unwrap_or_else(|_| "[]".into()),
-    "subagentMessages" => messages::subagent_messages(id, opt_str(&a, "agentId").unwrap_or(""), dir, &page(&a)),
-    "subagentMessagesFromText" => messages::subagent_json(opt_str(&a, "text").unwrap_or(""), opt_str(&a, "toolUseId"), opt_str(&a, "parentAgentId"), &page(&a)),
-    "append" => {
-      mutate::append_line(id, dir, opt_str(&a, "line").unwrap_or(""))?;
-      "null".into()
-    }
-    "archive" => {
-      mutate::set_archived(id, dir, opt_bool(&a, "archived").unwrap_or(true))?;
-      "null".into()
-    }
-    "delete" => {
-      mutate::delete(id, dir)?;
-      "null".into()
-    }
-    "fork" => {
-      let new_id = fork::fork(id, dir, opt_str(&a, "upToMessageId"), opt_str(&a, "title"))?;
-      serde_json::json!({ "sessionId": new_id }).to_string()
-    }
-    "forkText" => {
-      // A fork of a stored session: `text` is its JSONL; the fork's entries come back as an array.
-      let (new_id, text) = fork::build(id, opt_str(&a, "text").unwrap_or(""), opt_str(&a, "upToMessageId"), opt_str(&a, "title"), fork::TitleFrom::Entries)?;
-      let lines: Vec<&str> = text.lines().collect();
-      format!("{{\"sessionId\":{},\"entries\":[{}]}}", Value::String(new_id), lines.join(","))
-    }
-    "materialize" => {
-      let r: materialize::Request = serde_json::from_value(a.clone()).map_err(|e| Failure { message: format!("sessions: bad arguments for materialize: {e}"), safe: false })?;
-      materialize::materialize(&r)?
-    }
-    "exportEntries" => {
-      // The transcript and (optionally) its subagents' transcripts with their metadata, for
-      // `importSessionToStore`.
-      let Some(loc) = mutate::locate(id, dir) else { return Ok("null".into()) };
-      let mut out = format!("{{\"main\":{}", entries_array(&loc.path));
-      if opt_bool(&a, "includeSubagents").unwrap_or(true) {
-        let base = loc.path.with_extension("");
-        let root = base.join("subagents");
-        out.push_str(",\"subagents\":[");
-        for (n, (_, file)) in messages::agent_files(&root).into_iter().enumerate() {
-          let rel = file.strip_prefix(&base).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
-          let subpath = rel.strip_suffix(".jsonl").unwrap_or(&rel).to_string();
-          let meta = std::fs::read_to_string(file.with_extension("meta.json")).ok().filter(|t| serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok());
-          if n > 0 {
-            out.push(',');
-          }
-          out.push_str(&format!("{{\"subpath\":{},\"entries\":{},\"meta\":{}}}", Value::String(subpath), entries_array(&file), meta.as_deref().unwrap_or("null")));
-        }
-        out.push(']');
-      }
-      out.push('}');
-      out
-    }
-    _ => return Err(Failure { message: format!("sessions: unknown operation {op}"), safe: false }),
-  })
+  Some(out)
 }

@@ -4,13 +4,17 @@
 
 use std::path::PathBuf;
 
+use super::paths::Context;
 use super::{info, list, paths, write};
 
-/// A failed mutation: the message the official SDK gives, and whether it throws its
+/// A failed session operation: the message the official SDK gives, and whether it throws its
 /// `TelemetrySafeError` (rather than a plain `Error`).
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 pub struct Failure {
+  /// What went wrong.
   pub message: String,
+  /// Whether the official reports it as safe to send to telemetry (it names nothing private).
   pub safe: bool,
 }
 
@@ -30,15 +34,15 @@ impl From<std::io::Error> for Failure {
 }
 
 /// The project folders a mutation looks in: `dir`'s (and its worktrees'), or all of them.
-fn folders(dir: Option<&str>) -> Option<Vec<PathBuf>> {
-  let projects = paths::projects_dir();
+fn folders(cx: &Context, dir: Option<&str>) -> Option<Vec<PathBuf>> {
+  let projects = cx.projects_dir();
   match dir.filter(|d| !d.is_empty()) {
     Some(d) => {
       let real = paths::real_dir(d);
-      let mut out: Vec<PathBuf> = paths::project_paths(d, &real, paths::WINDOWS).iter().flat_map(|p| info::project_dirs_for(p, &projects)).collect();
+      let mut out: Vec<PathBuf> = paths::project_paths(d, &real, paths::WINDOWS).iter().flat_map(|p| info::project_dirs_for(cx, p, &projects)).collect();
       for tree in paths::git_worktrees(&real) {
         if tree != real {
-          out.extend(info::project_dirs_for(&tree, &projects));
+          out.extend(info::project_dirs_for(cx, &tree, &projects));
         }
       }
       Some(out)
@@ -58,11 +62,11 @@ fn not_found(id: &str, dir: Option<&str>) -> String {
 }
 
 /// Appends one JSONL line (built by the caller) to the session's transcript.
-pub fn append_line(id: &str, dir: Option<&str>, line: &str) -> Result<(), Failure> {
+pub fn append_line(cx: &Context, id: &str, dir: Option<&str>, line: &str) -> Result<(), Failure> {
   if !paths::is_uuid(id) {
     return Err(Failure::plain(format!("Invalid sessionId: {id}")));
   }
-  let Some(dirs) = folders(dir) else { return Err(Failure::plain(format!("Session {id} not found (no projects directory)"))) };
+  let Some(dirs) = folders(cx, dir) else { return Err(Failure::plain(format!("Session {id} not found (no projects directory)"))) };
   let file = format!("{id}.jsonl");
   for d in dirs {
     if write::append_existing(&d.join(&file), line)? {
@@ -73,13 +77,13 @@ pub fn append_line(id: &str, dir: Option<&str>, line: &str) -> Result<(), Failur
 }
 
 /// Writes `<project>/<id>/archived.json` beside every copy of the session.
-pub fn set_archived(id: &str, dir: Option<&str>, archived: bool) -> Result<(), Failure> {
+pub fn set_archived(cx: &Context, id: &str, dir: Option<&str>, archived: bool) -> Result<(), Failure> {
   if !paths::is_uuid(id) {
     return Err(Failure::safe(format!("Invalid sessionId: {id}")));
   }
   let file = format!("{id}.jsonl");
   let mut found: Vec<PathBuf> = Vec::new();
-  for d in folders(dir).unwrap_or_default() {
+  for d in folders(cx, dir).unwrap_or_default() {
     let p = d.join(&file);
     if std::fs::metadata(&p).map_or(false, |m| m.len() > 0) && !found.contains(&p) {
       found.push(p);
@@ -105,12 +109,12 @@ pub fn set_archived(id: &str, dir: Option<&str>, archived: bool) -> Result<(), F
 }
 
 /// Removes the transcript and the session's folder (subagents, archive mark).
-pub fn delete(id: &str, dir: Option<&str>) -> Result<(), Failure> {
+pub fn delete(cx: &Context, id: &str, dir: Option<&str>) -> Result<(), Failure> {
   if !paths::is_uuid(id) {
     return Err(Failure::plain(format!("Invalid sessionId: {id}")));
   }
   let file = format!("{id}.jsonl");
-  for d in folders(dir).unwrap_or_default() {
+  for d in folders(cx, dir).unwrap_or_default() {
     let p = d.join(&file);
     match std::fs::metadata(&p) {
       Ok(m) if m.len() > 0 => {}
@@ -135,9 +139,9 @@ pub fn delete(id: &str, dir: Option<&str>) -> Result<(), Failure> {
 }
 
 /// The located transcript of a session, for reading (fork, import).
-pub fn locate(id: &str, dir: Option<&str>) -> Option<list::Located> {
+pub fn locate(cx: &Context, id: &str, dir: Option<&str>) -> Option<list::Located> {
   if !paths::is_uuid(id) {
     return None;
   }
-  list::locate(id, dir)
+  list::locate(cx, id, dir)
 }

@@ -6,15 +6,54 @@ use std::path::{Path, PathBuf};
 /// Longest sanitized project folder name before it is cut and suffixed with a hash.
 pub const MAX_KEY: usize = 200;
 
-thread_local! {
-  /// The config folder of the call running on this thread, when its caller named one.
-  static CONFIG_DIR: std::cell::RefCell<Option<PathBuf>> = const { std::cell::RefCell::new(None) };
+/// Where and how the session functions look: every function that reads the config folder takes
+/// one. The host fills it from the environment it sees (under Bun, assignments to `process.env`
+/// do not reach the process environment); [`Context::from_env`] reads this process's.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Context {
+  /// The config folder; `None`: `$CLAUDE_CONFIG_DIR`, else `~/.claude`, read at each call.
+  pub config_dir: Option<PathBuf>,
+  /// `CLAUDE_CODE_PROJECT_DIR_NAME` as the caller's environment has it, when `CLAUDE_CONFIG_DIR`
+  /// is set there too (the only case in which the CLI uses it): the folder every project's
+  /// sessions are in. Ignored unless [`valid_dir_name`].
+  pub dir_name: Option<String>,
   /// Whether file times are truncated to the millisecond (Bun's `stats.mtime`) rather than
   /// rounded (Node's).
-  static FLOOR_MTIME: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-  /// `CLAUDE_CODE_PROJECT_DIR_NAME` as the caller's environment has it, when `CLAUDE_CONFIG_DIR`
-  /// is set there too (the only case in which the CLI uses it).
-  static DIR_NAME: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+  pub floor_mtime: bool,
+}
+
+impl Context {
+  /// This process's environment: `$CLAUDE_CONFIG_DIR` (read at each call) and, when that is
+  /// set, `$CLAUDE_CODE_PROJECT_DIR_NAME`; file times rounded.
+  pub fn from_env() -> Context {
+    let configured = std::env::var_os("CLAUDE_CONFIG_DIR").is_some_and(|d| !d.is_empty());
+    let dir_name = if configured { std::env::var("CLAUDE_CODE_PROJECT_DIR_NAME").ok().filter(|n| valid_dir_name(n)) } else { None };
+    Context { config_dir: None, dir_name, floor_mtime: false }
+  }
+
+  /// The config folder, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`; read at each call, as the
+  /// official functions do.
+  pub fn config_dir(&self) -> PathBuf {
+    if let Some(dir) = self.config_dir.as_ref().filter(|d| !d.as_os_str().is_empty()) {
+      return dir.clone();
+    }
+    if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+      return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")).unwrap_or_default();
+    PathBuf::from(home).join(".claude")
+  }
+
+  /// `<config>/projects`.
+  pub fn projects_dir(&self) -> PathBuf {
+    self.config_dir().join("projects")
+  }
+
+  /// The folder a project path's sessions are in: the override when a valid one is set, else
+  /// [`project_key`] (official `Lr`).
+  pub fn folder_name(&self, path: &str) -> String {
+    self.dir_name.as_deref().filter(|n| valid_dir_name(n)).map_or_else(|| project_key(path), str::to_string)
+  }
 }
 
 /// Whether paths follow Windows rules (drive letters, `\\?\` prefixes, case-insensitive
@@ -24,20 +63,6 @@ pub const WINDOWS: bool = cfg!(windows);
 /// (the official's rule: Windows and macOS).
 pub const CASE_INSENSITIVE: bool = cfg!(any(windows, target_os = "macos"));
 
-/// Runs `f` with `name` as the project folder name every project path maps to (see
-/// [`folder_name`]); `None` for the usual per-path names.
-pub fn with_dir_name<T>(name: Option<String>, f: impl FnOnce() -> T) -> T {
-  let prev = DIR_NAME.with(|c| c.replace(name));
-  let out = f();
-  DIR_NAME.with(|c| *c.borrow_mut() = prev);
-  out
-}
-
-/// The current thread's folder-name override (to hand to helper threads).
-pub fn dir_name() -> Option<String> {
-  DIR_NAME.with(|c| c.borrow().clone())
-}
-
 /// A folder name the CLI accepts from `CLAUDE_CODE_PROJECT_DIR_NAME`: 1 to 64 of
 /// `[A-Za-z0-9_-]`, and not a name Windows reserves for a device.
 pub fn valid_dir_name(name: &str) -> bool {
@@ -45,12 +70,6 @@ pub fn valid_dir_name(name: &str) -> bool {
   let lower = name.to_ascii_lowercase();
   let device = matches!(lower.as_str(), "con" | "prn" | "aux" | "nul") || (lower.len() == 4 && (lower.starts_with("com") || lower.starts_with("lpt")) && lower.as_bytes()[3].is_ascii_digit());
   ok && !device
-}
-
-/// The folder a project path's sessions are in: the override when one is set, else
-/// [`project_key`] (official `Lr`).
-pub fn folder_name(path: &str) -> String {
-  dir_name().filter(|n| valid_dir_name(n)).unwrap_or_else(|| project_key(path))
 }
 
 /// Lower case where folder names are compared without case (Windows).
@@ -199,44 +218,11 @@ pub fn real_path(p: &str) -> Option<String> {
   Some(if WINDOWS { strip_verbatim(&r) } else { r })
 }
 
-/// Runs `f` with `dir` as the config folder (a host whose `process.env` is not the process's
-/// environment, as under Bun, passes the value it sees) and the host's rounding of file times.
-pub fn with_config_dir<T>(dir: Option<PathBuf>, floor_mtime: bool, f: impl FnOnce() -> T) -> T {
-  let prev = CONFIG_DIR.with(|c| c.replace(dir));
-  let prev_floor = FLOOR_MTIME.with(|c| c.replace(floor_mtime));
-  let out = f();
-  CONFIG_DIR.with(|c| *c.borrow_mut() = prev);
-  FLOOR_MTIME.with(|c| c.set(prev_floor));
-  out
-}
-
-/// The current thread's file-time rounding (to hand to helper threads).
-pub fn floor_mtime() -> bool {
-  FLOOR_MTIME.with(|c| c.get())
-}
-
-/// Milliseconds of a duration since the epoch, as the host's `stats.mtime.getTime()` gives them.
-pub fn host_ms(d: std::time::Duration) -> i64 {
+/// Milliseconds of a duration since the epoch, as the host's `stats.mtime.getTime()` gives them
+/// (`floor`: truncated, as Bun's; else rounded, as Node's).
+pub fn host_ms(d: std::time::Duration, floor: bool) -> i64 {
   let ns = d.as_nanos();
-  let floor = FLOOR_MTIME.with(|c| c.get());
   (if floor { ns / 1_000_000 } else { (ns + 500_000) / 1_000_000 }) as i64
-}
-
-/// The caller's config folder, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`; read at each call,
-/// as the official functions do.
-pub fn config_dir() -> PathBuf {
-  if let Some(dir) = CONFIG_DIR.with(|c| c.borrow().clone()) {
-    return dir;
-  }
-  if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
-    return PathBuf::from(dir);
-  }
-  let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")).unwrap_or_default();
-  PathBuf::from(home).join(".claude")
-}
-
-pub fn projects_dir() -> PathBuf {
-  config_dir().join("projects")
 }
 
 /// A session id is a UUID (any case). Only such ids are ever joined into a path, so an id can

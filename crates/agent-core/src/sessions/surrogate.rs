@@ -98,6 +98,16 @@ fn replace_lone(text: &str, with: impl Fn(u32) -> String) -> String {
   out
 }
 
+/// A string read from masked text, as a reader whose strings cannot hold lone surrogates reads
+/// the original: each character [`mask`] put in stands as U+FFFD, the replacement character
+/// (as [`lossy`] reads their escapes).
+pub fn unmask_lossy(s: String) -> String {
+  if !s.chars().any(|c| c as u32 >= BASE) {
+    return s;
+  }
+  s.chars().map(|c| if c as u32 >= BASE { '\u{FFFD}' } else { c }).collect()
+}
+
 /// JSON text with the characters [`mask`] put in (raw, or as the escaped pairs it wrote) written
 /// back as the escapes of the lone surrogates they stand for.
 pub fn unmask(json: &str) -> String {

@@ -41,7 +41,7 @@ mod host;
 mod process;
 mod server;
 mod session;
-mod sessions;
+pub mod sessions;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -54,7 +54,7 @@ pub use host::{hold_answers, release_answers, Call, CallKind, CallResult, Host, 
 pub use process::{ProcessEvent, ProcessFeed, ProcessSink};
 pub use server::{ServerAction, ServerDef};
 pub use session::{AbortHandle, Chunk, MessageQueue, ProcessExit, Session};
-pub use sessions::{is_project_dir_name, is_session_id, new_uuid, project_folder_name, sessions_call, SessionsFailure};
+pub use sessions::{is_project_dir_name, is_session_id, new_uuid, project_folder_name, SessionsFailure};
 
 use crate::error::{Error, Result};
 

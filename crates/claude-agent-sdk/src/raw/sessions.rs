@@ -1,23 +1,15 @@
-//! Session transcripts on disk, as the TypeScript SDK's session functions see them.
+//! Session transcripts on disk, as the TypeScript SDK's session functions see them: the engine's
+//! typed functions, for a binding that shapes their results for its language. Each takes the
+//! [`Context`] it looks in and does blocking file I/O: call them where blocking is allowed.
+//! (The [`crate::sessions`] functions are the same work for Rust callers, run on tokio's blocking
+//! pool.)
 
-/// Why a session operation failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionsFailure {
-  /// What went wrong.
-  pub message: String,
-  /// Whether the message is safe to show as it is (it names nothing private, such as a path).
-  pub safe: bool,
-}
-
-/// Runs one session operation on the CLI's JSONL transcripts, the engine side of the TypeScript
-/// SDK's session functions: `op` is one of `list`, `info`, `infoFromText`, `messages`,
-/// `messagesFromText`, `subagents`, `subagentMessages`, `subagentMessagesFromText`, `append`,
-/// `archive`, `delete`, `fork`, `forkText`, `exportEntries`, and `args` its arguments as one
-/// JSON object (`{"sessionId", "dir", "configDir", ...}`, named as in the TypeScript SDK); the
-/// result is JSON text. It does blocking file I/O: call it where blocking is allowed.
-pub fn sessions_call(op: &str, args: &str) -> Result<String, SessionsFailure> {
-  agent_core::sessions::call(op, args).map_err(|f| SessionsFailure { message: f.message, safe: f.safe })
-}
+pub use agent_core::sessions::surrogate::unmask as unmask_surrogates;
+pub use agent_core::sessions::{
+  append, delete, export, fork, fork_text, info, info_from_text, list, materialize, messages, messages_from_text, precompact_skip_from_env, set_archived, subagent_messages,
+  subagent_messages_from_text, subagents, Context, Export, ExportedAgent, Failure as SessionsFailure, Forked, ListOptions, MaterializeRequest, MaterializeSubagent, Page,
+  SessionInfo,
+};
 
 /// The name of a project's folder under `projects/` (and its session store key): the path with
 /// every character but ASCII letters and digits made `-`, long ones shortened with a hash, as

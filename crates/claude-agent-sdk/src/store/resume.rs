@@ -98,31 +98,29 @@ pub async fn resume_from_store(mut options: Options) -> Result<Options> {
         }
         m.to_string()
       });
-      subagents.push(serde_json::json!({ "subpath": sub, "text": jsonl(rest.into_iter()), "meta": meta }));
+      subagents.push(raw::sessions::MaterializeSubagent { subpath: sub, text: jsonl(rest.into_iter()), meta });
     }
   }
   let config_from = env_var("CLAUDE_CONFIG_DIR").map(PathBuf::from).unwrap_or_else(|| home().join(".claude"));
   let global_from = env_var("CLAUDE_CONFIG_DIR").map(PathBuf::from).unwrap_or_else(home);
   let dir = std::env::temp_dir().join(format!("claude-resume-{}", raw::new_uuid()));
-  let credential_env: std::collections::HashMap<&str, String> = ["CLAUDE_CONFIG_DIR", "ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"].into_iter().filter_map(|k| env_var(k).map(|v| (k, v))).collect();
-  let request = serde_json::json!({
-    "dir": dir,
-    "projectKey": project_key,
-    "sessionId": session_id,
-    "text": jsonl(entries.iter()),
-    "subagents": subagents,
-    "configFrom": config_from,
-    "globalFrom": global_from,
+  let credential_env: std::collections::HashMap<String, String> =
+    ["CLAUDE_CONFIG_DIR", "ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"].into_iter().filter_map(|k| env_var(k).map(|v| (k.to_string(), v))).collect();
+  let request = raw::sessions::MaterializeRequest {
+    dir: dir.clone(),
+    project_key: project_key.clone(),
+    session_id: session_id.clone(),
+    text: jsonl(entries.iter()),
+    subagents,
+    config_from,
+    global_from,
     // On macOS the credentials come from the login keychain when the CLI's environment names
     // no other source (agent-core's sessions/keychain.rs), as the official takes them.
-    "keychain": cfg!(target_os = "macos"),
-    "optionsEnv": credential_env,
-  })
-  .to_string();
-  tokio::task::spawn_blocking(move || raw::sessions_call("materialize", &request))
-    .await
-    .map_err(|e| Error::Sessions(format!("writing the stored session failed: {e}")))?
-    .map_err(|f| Error::Sessions(f.message))?;
+    keychain: cfg!(target_os = "macos"),
+    options_env: Some(credential_env),
+    host_env: None,
+  };
+  crate::sessions::blocking("materialize", move || raw::sessions::materialize(&request)).await?;
   options.resume_dir = Some(Arc::new(ResumeDir(dir.clone())));
   let dir = dir.to_str().ok_or_else(|| Error::Sessions(format!("the resume folder {dir:?} is not valid UTF-8")))?.to_string();
   options.data.env.insert("CLAUDE_CONFIG_DIR".into(), Some(dir));
