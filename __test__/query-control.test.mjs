@@ -370,3 +370,22 @@ test('spawnClaudeCodeProcess: close() ends the app\'s process as the official SD
   assert.deepEqual(theirs, { events: ['stdin end', 'kill SIGTERM'], gone: true })
   assert.deepEqual(mine, theirs)
 })
+
+test('an error result before a non-zero exit: the error has the result\'s text (as the official) and keeps the exit code and stderr', async () => {
+  const scenario = `
+    export default async function (cli) {
+      await cli.initialize()
+      await cli.nextUserMessage()
+      cli.systemInit()
+      cli.result({ subtype: 'error_during_execution', is_error: true, result: undefined, errors: ['it broke'] })
+      await cli.stderr('boom on stderr')
+      await cli.exit(2)
+    }`
+  const run = async (sdk) => (await collect(sdk.query({ prompt: 'hi', options: mockOptions(scenario).options }))).error
+  const [mine, theirs] = [await run(ours), await run(official)]
+  assert.equal(mine.message, theirs.message)
+  assert.match(mine.message, /^Claude Code returned an error result: it broke/)
+  assert.equal(mine.code, 'PROCESS_EXITED')
+  assert.equal(mine.exitCode, 2)
+  assert.match(mine.stderr, /boom on stderr/)
+})

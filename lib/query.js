@@ -317,7 +317,8 @@ class Query {
   _endError(reason) {
     if (this._lastErrorResult !== undefined && reason.code !== 'ABORTED') {
       const err = new Error(`Claude Code returned an error result: ${this._lastErrorResult}`)
-      err.code = reason.code
+      // What the engine knows of the exit stays on it (code, exitCode or signal, stderr).
+      for (const key of ['code', 'exitCode', 'signal', 'stderr']) if (reason[key] != null) err[key] = reason[key]
       return err
     }
     return fromEngine(reason)

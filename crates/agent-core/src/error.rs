@@ -1,6 +1,10 @@
 /// Everything a session can fail with. Messages are what the user reads, so each names what was
 /// wrong; where the official SDK has a wording for the same failure we use it. [`Error::code`]
 /// is the stable name a program matches on (the JS binding's `error.code`).
+///
+/// Deliberately not `#[non_exhaustive]`: its one consumer, the Rust SDK (whose public error is
+/// `#[non_exhaustive]`), maps it with an exhaustive match, so a new variant fails to compile
+/// there until it has a mapping, rather than falling into a catch-all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
   /// An option had a value we cannot use (wrong type, NUL byte, conflicting options, ...).
