@@ -13,9 +13,14 @@ pub enum Error {
   /// No Claude Code executable could be found.
   #[error("{0}")]
   CliNotFound(String),
-  /// The executable exists but could not be started.
-  #[error("{0}")]
-  Spawn(String),
+  /// The executable exists but could not be started; `cause`: the system's error, when there is
+  /// one.
+  #[error("{message}")]
+  Spawn {
+    message: String,
+    #[source]
+    cause: Option<IoCause>,
+  },
   /// The CLI exited with a non-zero code, or with 0 before producing a result.
   #[error("{}{}", exit_message(*.code), stderr_suffix(.stderr_tail))]
   Exited { code: i32, stderr_tail: String },
@@ -51,7 +56,7 @@ impl Error {
     match self {
       Error::InvalidOption(_) => "INVALID_OPTION",
       Error::CliNotFound(_) => "CLI_NOT_FOUND",
-      Error::Spawn(_) => "SPAWN_FAILED",
+      Error::Spawn { .. } => "SPAWN_FAILED",
       Error::Exited { .. } => "PROCESS_EXITED",
       Error::Signaled { .. } => "PROCESS_SIGNALED",
       Error::Aborted => "ABORTED",
@@ -85,6 +90,57 @@ impl Error {
       Error::Exited { stderr_tail, .. } | Error::Signaled { stderr_tail, .. } => Some(stderr_tail),
       _ => None,
     }
+  }
+}
+
+/// An I/O error kept as the cause of an error (`source()`), shared so that the error stays
+/// `Clone`. It reads as the I/O error itself (same message, same `source()`); two are equal when
+/// their kind, OS code and message are.
+#[derive(Debug, Clone)]
+pub struct IoCause(pub std::sync::Arc<std::io::Error>);
+
+impl IoCause {
+  /// The I/O error.
+  pub fn io(&self) -> &std::io::Error {
+    &self.0
+  }
+}
+
+impl From<std::io::Error> for IoCause {
+  fn from(e: std::io::Error) -> Self {
+    IoCause(std::sync::Arc::new(e))
+  }
+}
+
+impl PartialEq for IoCause {
+  fn eq(&self, other: &Self) -> bool {
+    self.0.kind() == other.0.kind() && self.0.raw_os_error() == other.0.raw_os_error() && self.0.to_string() == other.0.to_string()
+  }
+}
+
+impl Eq for IoCause {}
+
+impl std::fmt::Display for IoCause {
+  fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    self.0.fmt(f)
+  }
+}
+
+impl std::error::Error for IoCause {
+  fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+    self.0.source()
+  }
+}
+
+impl Error {
+  /// A spawn failure with no system error behind it.
+  pub fn spawn(message: impl Into<String>) -> Error {
+    Error::Spawn { message: message.into(), cause: None }
+  }
+
+  /// A spawn failure caused by `cause`.
+  pub fn spawn_io(message: impl Into<String>, cause: std::io::Error) -> Error {
+    Error::Spawn { message: message.into(), cause: Some(cause.into()) }
   }
 }
 

@@ -7,7 +7,7 @@
 //! host holds only each call's [`Reply`] until it answers.
 
 /// What the host is asked to run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CallKind {
   /// A `tools/call` on an in-process MCP server. Payload:
   /// `{"server":..,"tool":..,"id":<JSON-RPC id>,"arguments":{..}?,"meta":{..}|null}` (no

@@ -42,12 +42,23 @@ pub(crate) struct Session {
   host: Arc<RustHost>,
 }
 
+/// An engine error in the Rust API's words: the engine names the CLI's path option as the
+/// TypeScript SDK does.
+pub(crate) fn rust_names(e: Error) -> Error {
+  let rename = |m: String| m.replace(agent_core::cli::discover::PATH_OPTION, "the `cli_path` option (`OptionsBuilder::cli_path`)");
+  match e {
+    Error::CliNotFound(m) => Error::CliNotFound(rename(m)),
+    Error::Spawn { message, cause } => Error::Spawn { message: rename(message), cause },
+    e => e,
+  }
+}
+
 /// Starts the CLI and the session. `prompt`: the text prompt, or `None` for streaming input.
 pub(crate) fn start(prompt: Option<String>, options: Options) -> Result<(Session, BoxStream<'static, Result<Message>>)> {
   let runtime = tokio::runtime::Handle::try_current().map_err(|_| Error::NoRuntime)?;
   let (core, hooks) = core_options(&options)?;
   let config = QueryConfig(core);
-  let launch = config.launch_spec(&search_paths(options.data.cwd.as_deref()), "node")?;
+  let launch = config.launch_spec(&search_paths(options.data.cwd.as_deref()), "node").map_err(rust_names)?;
   let host = Arc::new(RustHost {
     servers: RwLock::new(options.sdk_servers.iter().cloned().collect()),
     can_use_tool: options.can_use_tool.clone(),
@@ -68,7 +79,7 @@ pub(crate) fn start(prompt: Option<String>, options: Options) -> Result<(Session
         cwd: launch.cwd.clone().map(PathBuf::from),
         env: launch.env.clone(),
       };
-      let process = spawn(spawn_options).map_err(|e| Error::Spawn(format!("spawn_claude_code_process failed: {e}")))?;
+      let process = spawn(spawn_options).map_err(|e| Error::Spawn { message: format!("spawn_claude_code_process failed: {e}"), cause: Some(e.into()) })?;
       Some((process, crate::spawn::sink()))
     }
     None => None,
@@ -85,7 +96,7 @@ pub(crate) fn start(prompt: Option<String>, options: Options) -> Result<(Session
     forward_stderr: options.stderr.is_some(),
     message_text: raw::MessageText::Utf8,
   };
-  let started = raw::start(spec, host.clone())?;
+  let started = raw::start(spec, host.clone()).map_err(rust_names)?;
   if let (Some((process, events)), Some(feed)) = (events, started.feed.clone()) {
     crate::spawn::connect(process, events, feed);
   }

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+pub use agent_core::error::IoCause;
+
 /// Everything a query can fail with. Each message names what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -13,9 +15,16 @@ pub enum Error {
   /// No Claude Code executable could be found.
   #[error("{0}")]
   CliNotFound(String),
-  /// The executable exists but could not be started.
-  #[error("{0}")]
-  Spawn(String),
+  /// The executable exists but could not be started (or
+  /// [`spawn_claude_code_process`](crate::OptionsBuilder::spawn_claude_code_process) failed).
+  #[error("{message}")]
+  Spawn {
+    /// What failed, with the executable's path.
+    message: String,
+    /// The system's error, when there is one (also this error's `source()`).
+    #[source]
+    cause: Option<IoCause>,
+  },
   /// The CLI exited with a non-zero code, or with 0 before producing a result.
   #[error("{message}")]
   ProcessExited {
@@ -78,7 +87,7 @@ impl Error {
     match self {
       Error::InvalidOption(_) => "INVALID_OPTION",
       Error::CliNotFound(_) => "CLI_NOT_FOUND",
-      Error::Spawn(_) => "SPAWN_FAILED",
+      Error::Spawn { .. } => "SPAWN_FAILED",
       Error::ProcessExited { .. } => "PROCESS_EXITED",
       Error::ProcessSignaled { .. } => "PROCESS_SIGNALED",
       Error::Aborted => "ABORTED",

@@ -75,7 +75,7 @@ pub use error::{Error, Result};
 pub use hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
 pub use message::{
   ApiMessage, AssistantMessage, ContentBlock, McpServerState, Message, ResultMessage, StreamEvent, SystemInit, SystemMessage,
-  UserInput, UserMessage,
+  ToolResultBlock, UserInput, UserMessage,
 };
 pub use options::{
   Delivery, Effort, McpServerConfig, Options, OptionsBuilder, PermissionPrompts, Plugin, PreviewFormat, SettingSource, Skills, SystemPrompt,
@@ -88,7 +88,7 @@ pub use query::{
 };
 pub use server::{McpServer, McpServerBuilder};
 pub use store::{InMemorySessionStore, SessionKey, SessionStore, SessionStoreFlush, SessionSummaryEntry, StoredSession};
-pub use tool::{input_schema, tool, Content, IntoToolResult, Tool, ToolResult};
+pub use tool::{input_schema, mcp_tool_name, split_mcp_tool_name, tool, Content, IntoToolResult, Tool, ToolResult};
 
 #[cfg(test)]
 mod tests {

@@ -305,6 +305,44 @@ impl UserMessage {
       _ => Vec::new(),
     }
   }
+
+  /// The tool results this message carries (the answers to an assistant message's
+  /// [`tool_uses`](AssistantMessage::tool_uses)), in order.
+  pub fn tool_results(&self) -> Vec<ToolResultBlock> {
+    self
+      .content()
+      .into_iter()
+      .filter_map(|b| match b {
+        ContentBlock::ToolResult { tool_use_id, content, is_error } => Some(ToolResultBlock { tool_use_id, content, is_error }),
+        _ => None,
+      })
+      .collect()
+  }
+}
+
+/// A tool's result as the model received it ([`UserMessage::tool_results`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ToolResultBlock {
+  /// The id of the call it answers.
+  pub tool_use_id: String,
+  /// A string, or content blocks (`text`, `image`, ...), as sent.
+  pub content: Value,
+  /// Whether the tool failed.
+  pub is_error: bool,
+}
+
+impl ToolResultBlock {
+  /// Its text: a string content as it is, else its `text` blocks joined with line feeds.
+  pub fn text(&self) -> String {
+    match &self.content {
+      Value::String(s) => s.clone(),
+      Value::Array(blocks) => {
+        blocks.iter().filter(|b| b.get("type").and_then(Value::as_str) == Some("text")).filter_map(|b| b.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n")
+      }
+      _ => String::new(),
+    }
+  }
 }
 
 /// A `result` message: how the turn ended.
@@ -439,6 +477,14 @@ mod tests {
     assert_eq!(init.session_id(), Some("s"));
     assert!(matches!(Message::from_json(r#"{"type":"rate_limit_event","x":1}"#).unwrap(), Message::Other(_)));
     assert!(matches!(Message::from_json(r#"{"type":"result","subtype":7}"#).unwrap(), Message::Other(_)), "ill-typed stays readable");
+  }
+
+  #[test]
+  fn tool_results_and_their_text() {
+    let u = Message::from_json(r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"a"},{"type":"image","data":"x"},{"type":"text","text":"b"}]},{"type":"text","text":"not a result"},{"type":"tool_result","tool_use_id":"t2","content":"plain","is_error":true}]},"session_id":"s"}"#).unwrap();
+    let Message::User(u) = u else { panic!("{u:?}") };
+    let results = u.tool_results();
+    assert_eq!(results.iter().map(|r| (r.tool_use_id.as_str(), r.text(), r.is_error)).collect::<Vec<_>>(), [("t1", "a\nb".to_string(), false), ("t2", "plain".to_string(), true)]);
   }
 
   #[test]

@@ -465,13 +465,16 @@ impl QueryControl {
     self.session.control(json!({ "subtype": "prompt_draft_activity" })).await.map(drop)
   }
 
-  /// Changes the model (`None`: back to the default).
-  pub async fn set_model(&self, model: Option<&str>) -> Result<()> {
+  /// Changes the model (`None`: back to the default). Returns the model the CLI says is in
+  /// effect afterwards, which is worth checking: a model id the CLI does not know can leave the
+  /// previous model in place without an error. `None` from a CLI whose answer does not say.
+  pub async fn set_model(&self, model: Option<&str>) -> Result<Option<String>> {
     let mut request = json!({ "subtype": "set_model" });
     if let Some(m) = model {
       request["model"] = json!(m);
     }
-    self.session.control(request).await.map(drop)
+    let answer = self.session.control(request).await?;
+    Ok(answer.get("model").and_then(Value::as_str).map(str::to_string))
   }
 
   /// Changes the thinking budget (`None`: back to the default).

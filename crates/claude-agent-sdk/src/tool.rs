@@ -114,6 +114,24 @@ impl Tool {
   }
 }
 
+/// The name the model and [`can_use_tool`](crate::OptionsBuilder::can_use_tool) see for `tool`
+/// of the MCP server registered under `server` (its key in
+/// [`mcp_server`](crate::OptionsBuilder::mcp_server)): `mcp__<server>__<tool>`, with every
+/// character of the server's name other than ASCII letters, digits, `_` and `-` made `_`, as
+/// Claude Code names them.
+pub fn mcp_tool_name(server: &str, tool: &str) -> String {
+  let server: String = server.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+  format!("mcp__{server}__{tool}")
+}
+
+/// The server and tool of an `mcp__<server>__<tool>` name (the server's name as Claude Code
+/// wrote it, see [`mcp_tool_name`]); `None` for a name of another form (a built-in tool).
+pub fn split_mcp_tool_name(name: &str) -> Option<(&str, &str)> {
+  let rest = name.strip_prefix("mcp__")?;
+  let (server, tool) = rest.split_once("__")?;
+  (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
+}
+
 /// The argument type's schema in the form MCP clients expect of an `inputSchema`: JSON Schema
 /// draft-07 (what the official SDK sends), every subschema inlined (no `$ref`s into `$defs`,
 /// which some clients do not resolve), no root `title` (the Rust type's name means nothing to
@@ -239,6 +257,16 @@ impl<T: IntoToolResult, E: fmt::Display> IntoToolResult for Result<T, E> {
 
 #[cfg(test)]
 mod tests {
+
+  #[test]
+  fn mcp_names() {
+    assert_eq!(mcp_tool_name("weather", "forecast"), "mcp__weather__forecast");
+    assert_eq!(mcp_tool_name("my server.v2", "t"), "mcp__my_server_v2__t");
+    assert_eq!(split_mcp_tool_name("mcp__weather__forecast"), Some(("weather", "forecast")));
+    assert_eq!(split_mcp_tool_name("mcp__a__b__c"), Some(("a", "b__c")));
+    assert_eq!(split_mcp_tool_name("Bash"), None);
+    assert_eq!(split_mcp_tool_name("mcp____x"), None);
+  }
   use super::*;
   use serde::Deserialize;
 

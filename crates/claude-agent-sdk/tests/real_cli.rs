@@ -206,7 +206,8 @@ async fn streaming_input_and_control_requests() {
       let refused = q.set_permission_mode(PermissionMode::BypassPermissions).await.unwrap_err();
       assert!(refused.to_string().contains("bypassPermissions"), "{refused}");
       q.note_prompt_draft_activity().await.unwrap();
-      q.set_model(Some("claude-sonnet-4-5")).await.unwrap();
+      let in_effect = q.set_model(Some("claude-sonnet-4-5")).await.unwrap();
+      assert!(in_effect.as_deref().is_some_and(|m| m.contains("sonnet")), "the model in effect: {in_effect:?}");
       let models = q.supported_models().await.unwrap();
       assert!(!models.is_empty() && models.iter().all(|m| !m.value.is_empty()), "{models:?}");
       let unknown = q.control_request(json!({ "subtype": "no_such_request" })).await.unwrap_err();
@@ -287,6 +288,21 @@ async fn the_cli_is_found_from_the_working_directory_and_told_it_runs_under_the_
 async fn startup_errors_come_back_from_query() {
   let e = query("x", claude_agent_sdk::Options::builder().cli_path("/no/such/claude").build()).unwrap_err();
   assert!(matches!(e, claude_agent_sdk::Error::CliNotFound(ref m) if m.contains("/no/such/claude")), "{e:?}");
+  // The message names this SDK's option, not the TypeScript one.
+  assert!(e.to_string().contains("`cli_path`") && !e.to_string().contains("pathToClaudeCodeExecutable"), "{e}");
+  // A file that is no executable for this machine: the error names it and says why.
+  #[cfg(unix)]
+  {
+    use std::os::unix::fs::PermissionsExt;
+    let bad = std::env::temp_dir().join(format!("not-a-cli-{}", std::process::id()));
+    std::fs::write(&bad, b"\x7fELF\x02\x01\x01\0 not really").unwrap();
+    std::fs::set_permissions(&bad, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let e = query("x", claude_agent_sdk::Options::builder().cli_path(&bad).build()).err();
+    let _ = std::fs::remove_file(&bad);
+    let e = e.expect("no process starts");
+    assert!(matches!(e, claude_agent_sdk::Error::Spawn { .. }), "{e:?}");
+    assert!(e.to_string().contains(bad.to_str().unwrap()) && e.to_string().contains("not an executable this machine can run"), "{e}");
+  }
   let e = query("x", claude_agent_sdk::Options::builder().cli_path(support::repo_root().join("package.json")).model("a").fallback_model("a").build()).unwrap_err();
   assert!(matches!(e, claude_agent_sdk::Error::InvalidOption(ref m) if m.contains("Fallback model")), "{e:?}");
 }

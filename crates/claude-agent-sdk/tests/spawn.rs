@@ -101,7 +101,7 @@ async fn a_failing_spawner_fails_the_query_and_a_query_dropped_early_stops_the_p
   let Some((cli, scenario)) = support::mock_cli_with("spawn-stop", SCENARIO) else { return };
   let failing = Options::builder().cli_path(&cli).spawn_claude_code_process(|_| Err(std::io::Error::other("no VM today"))).build();
   let Err(e) = query("hi", failing) else { panic!("a failing spawner must fail the query") };
-  assert!(matches!(e, Error::Spawn(_)) && e.to_string().contains("no VM today"), "{e}");
+  assert!(matches!(e, Error::Spawn { .. }) && e.to_string().contains("no VM today"), "{e}");
 
   let (seen, spawner) = recording();
   let options = Options::builder().cli_path(&cli).env("MOCK_CLI_SCENARIO", scenario.to_str().unwrap()).env("MOCK_HOLD", "1").spawn_claude_code_process(spawner).build();

@@ -17,6 +17,10 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::error::Error;
 
+/// How the messages name the option that gives the CLI's path (the TypeScript SDK's name; the
+/// Rust SDK puts its own in their place).
+pub const PATH_OPTION: &str = "options.pathToClaudeCodeExecutable";
+
 /// Where the CLI was found, and whether it is a JavaScript entry point that needs a runtime.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Executable {
@@ -25,27 +29,27 @@ pub struct Executable {
 }
 
 /// The official SDK runs these through `node`/`bun` instead of executing them.
-pub fn is_script(path: &Path) -> bool {
+pub(crate) fn is_script(path: &Path) -> bool {
   let s = path.to_string_lossy();
   [".js", ".mjs", ".tsx", ".ts", ".jsx"].iter().any(|ext| s.ends_with(ext))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Os {
+pub(crate) enum Os {
   Linux,
   MacOs,
   Windows,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Libc {
+pub(crate) enum Libc {
   Glibc,
   Musl,
 }
 
 /// The platform a CLI binary must fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Platform {
+pub(crate) struct Platform {
   pub os: Os,
   /// npm's name: `x64` or `arm64`.
   pub arch: &'static str,
@@ -74,7 +78,7 @@ impl Platform {
   }
 
   /// npm's platform name: `linux-x64`, `darwin-arm64`, `win32-x64`.
-  pub fn npm_name(&self) -> String {
+  pub(crate) fn npm_name(&self) -> String {
     let os = match self.os {
       Os::Linux => "linux",
       Os::MacOs => "darwin",
@@ -104,7 +108,7 @@ impl Platform {
 }
 
 /// What discovery needs to know of the file system (the real one, or one given as data).
-pub trait Files {
+pub(crate) trait Files {
   /// A regular file that starts with an executable's magic number (ELF, Mach-O, PE).
   fn native_binary(&self, path: &Path) -> bool;
   /// A regular file that may be executed (unix: an execute bit; Windows: any file).
@@ -113,7 +117,7 @@ pub trait Files {
 }
 
 /// The real file system.
-pub struct RealFiles;
+pub(crate) struct RealFiles;
 
 impl Files for RealFiles {
   fn native_binary(&self, p: &Path) -> bool {
@@ -146,13 +150,13 @@ impl Files for RealFiles {
 
 /// A placeholder script (a package whose postinstall copied nothing) must not be mistaken for
 /// the binary: ELF, Mach-O (64-bit, fat) or a Windows PE (`MZ`).
-pub fn is_native_magic(magic: &[u8; 4]) -> bool {
+pub(crate) fn is_native_magic(magic: &[u8; 4]) -> bool {
   magic == &[0x7f, b'E', b'L', b'F'] || magic == &[0xcf, 0xfa, 0xed, 0xfe] || magic == &[0xca, 0xfe, 0xba, 0xbe] || magic[..2] == *b"MZ"
 }
 
 /// The binaries a `node_modules` folder may hold for `platform`, best first, each with the C
 /// library it was built for (None: any / not Linux).
-pub fn candidates(platform: &Platform, node_modules: &Path) -> Vec<(PathBuf, Option<Libc>)> {
+pub(crate) fn candidates(platform: &Platform, node_modules: &Path) -> Vec<(PathBuf, Option<Libc>)> {
   let scope = node_modules.join("@anthropic-ai");
   let exe = platform.exe_name("claude");
   let plat = platform.npm_name();
@@ -183,7 +187,7 @@ pub fn find_cli(explicit: Option<&str>, search_from: &[PathBuf], path_var: Optio
 }
 
 /// [`find_cli`] for a given platform and file system.
-pub fn find_cli_in(
+pub(crate) fn find_cli_in(
   platform: &Platform,
   files: &dyn Files,
   explicit: Option<&str>,
@@ -242,7 +246,7 @@ fn not_found(platform: &Platform, searched: &Searched, had_path: bool) -> Error 
     "Claude Code executable not found for {plat}{libc}. Searched: {packages} in {looked}{path}. \
      Install it with `npm install @anthropic-ai/claude-code` (this package depends on it, so reinstalling \
      claude-agent-sdk-native without --omit=optional also works), put `{exe}` on PATH, or pass \
-     options.pathToClaudeCodeExecutable.",
+     {PATH_OPTION}.",
     packages = packages.join(" and "),
     path = if had_path { format!("; `{}` on PATH", platform.exe_name("claude")) } else { String::new() },
     exe = platform.exe_name("claude"),
@@ -270,7 +274,7 @@ fn explicit_path(files: &dyn Files, p: &str) -> Result<Executable, Error> {
       ""
     };
     return Err(Error::CliNotFound(format!(
-      "Claude Code executable not found at {p}. Is options.pathToClaudeCodeExecutable set to the right file?{hint}"
+      "Claude Code executable not found at {p}. Is {PATH_OPTION} set to the right file?{hint}"
     )));
   }
   // Relative to the host's cwd, not the child's (`options.cwd` may differ).
@@ -279,7 +283,7 @@ fn explicit_path(files: &dyn Files, p: &str) -> Result<Executable, Error> {
 }
 
 /// The same path with its `app.asar` component replaced by `app.asar.unpacked`, if it has one.
-pub fn unpacked(path: &Path) -> Option<PathBuf> {
+pub(crate) fn unpacked(path: &Path) -> Option<PathBuf> {
   let mut out = PathBuf::new();
   let mut found = false;
   for c in path.components() {

@@ -49,7 +49,7 @@ pub fn spawn(launch: &Launch) -> Result<Spawned, Error> {
   }
   let mut child = os::spawn(cmd).map_err(|e| spawn_error(launch, e))?;
   let Some((stdin, stdout, stderr)) = child.take_tokio_stdio() else {
-    return Err(Error::Spawn("Failed to spawn Claude Code process: stdio pipes were not created".into()));
+    return Err(Error::spawn("Failed to spawn Claude Code process: stdio pipes were not created"));
   };
   tracing::debug!(pid = child.id(), program = %launch.program, args = launch.args.len(), "spawned Claude Code");
   #[cfg(unix)]
@@ -70,7 +70,7 @@ fn spawn_without_fork(launch: &Launch) -> Result<Option<Spawned>, Error> {
   let Some((child, pipes)) = os::spawn_without_fork(launch).map_err(|e| spawn_error(launch, e))? else {
     return Ok(None);
   };
-  let wrap = |e: std::io::Error| Error::Spawn(format!("Failed to spawn Claude Code process: its stdio pipes: {e}"));
+  let wrap = |e: std::io::Error| Error::spawn_io(format!("Failed to spawn Claude Code process: its stdio pipes: {e}"), e);
   let direct_stdin = pipes.stdin.try_clone().map(std::fs::File::from).ok();
   let stdin = pipe::Sender::from_owned_fd(pipes.stdin).map_err(wrap)?;
   let stdout = pipe::Receiver::from_owned_fd(pipes.stdout).map_err(wrap)?;
@@ -82,20 +82,29 @@ fn spawn_without_fork(launch: &Launch) -> Result<Option<Spawned>, Error> {
 fn spawn_error(launch: &Launch, e: std::io::Error) -> Error {
   match e.kind() {
     std::io::ErrorKind::NotFound => Error::CliNotFound(format!(
-      "Claude Code executable not found at {}. Is options.pathToClaudeCodeExecutable set?",
-      launch.program
+      "Claude Code executable not found at {}. Is {} set?",
+      launch.program,
+      super::discover::PATH_OPTION
     )),
     std::io::ErrorKind::PermissionDenied => {
-      Error::Spawn(format!("Claude Code executable at {} exists but failed to launch: permission denied", launch.program))
+      Error::spawn_io(format!("Claude Code executable at {} exists but failed to launch: permission denied", launch.program), e)
     }
-    _ => Error::Spawn(format!("Failed to spawn Claude Code process: {e}")),
+    // ENOEXEC: a binary for another platform or architecture, or a script without a `#!` line.
+    _ if e.raw_os_error() == Some(libc::ENOEXEC) => Error::spawn_io(
+      format!(
+        "Failed to spawn Claude Code process {}: {e}: it is not an executable this machine can run (a binary for another platform, or a script without a #! line)",
+        launch.program
+      ),
+      e,
+    ),
+    _ => Error::spawn_io(format!("Failed to spawn Claude Code process {}: {e}", launch.program), e),
   }
 }
 
 /// How long the CLI gets to exit on its own once stdin is closed, and then after SIGTERM, before
 /// it is sent SIGKILL. The official SDK waits 2 s and 5 s.
-pub const GRACE_AFTER_STDIN: Duration = Duration::from_secs(2);
-pub const GRACE_AFTER_SIGTERM: Duration = Duration::from_secs(5);
+pub(crate) const GRACE_AFTER_STDIN: Duration = Duration::from_secs(2);
+pub(crate) const GRACE_AFTER_SIGTERM: Duration = Duration::from_secs(5);
 
 /// Ends the child gracefully, as the official SDK does: (stdin already closed by the caller)
 /// wait, SIGTERM, wait, SIGKILL. On Windows the first signal already ends the job: the polite

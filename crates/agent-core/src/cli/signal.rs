@@ -21,8 +21,8 @@ mod sys {
   use nix::sys::signal::Signal;
   use std::str::FromStr;
 
-  pub const TERM: i32 = Signal::SIGTERM as i32;
-  pub const KILL: i32 = Signal::SIGKILL as i32;
+  pub(crate) const TERM: i32 = Signal::SIGTERM as i32;
+  pub(crate) const KILL: i32 = Signal::SIGKILL as i32;
 
   pub fn number(name: &str) -> Option<i32> {
     Signal::from_str(name).ok().map(|s| s as i32)
@@ -50,7 +50,7 @@ mod sys {
     ("SIGWINCH", 28),
   ];
   pub const TERM: i32 = 15;
-  pub const KILL: i32 = 9;
+  pub(crate) const KILL: i32 = 9;
 
   pub fn number(name: &str) -> Option<i32> {
     TABLE.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)

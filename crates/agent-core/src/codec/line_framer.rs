@@ -34,7 +34,7 @@ impl Default for LineFramer {
 }
 
 impl LineFramer {
-  pub fn with_max_line(max_line: usize) -> Self {
+  pub(crate) fn with_max_line(max_line: usize) -> Self {
     Self { line: Vec::new(), max_line, skipping: None }
   }
 

@@ -36,7 +36,7 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
 impl<R: AsyncRead + Unpin> LineReader<BufReader<R>> {
   /// The next line if it is already buffered, without reading: `None` means the next line needs
   /// a read. Lets a reader act once on everything one read brought (a burst of requests).
-  pub fn buffered_line(&mut self) -> Option<ReadLine> {
+  pub(crate) fn buffered_line(&mut self) -> Option<ReadLine> {
     loop {
       let available = self.inner.buffer();
       if available.is_empty() {

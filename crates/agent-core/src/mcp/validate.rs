@@ -25,7 +25,7 @@ impl ArgsCheck {
   }
 
   /// True only when the arguments certainly pass the JS validator unchanged.
-  pub fn accepts(&self, args: &Value) -> bool {
+  pub(crate) fn accepts(&self, args: &Value) -> bool {
     accepts(&self.0, args)
   }
 }

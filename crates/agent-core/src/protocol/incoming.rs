@@ -60,7 +60,7 @@ pub enum Incoming {
 }
 
 /// Classifies one line. Never fails: a bad line becomes `Malformed` with the parser's reason.
-pub fn classify(line: &str) -> Incoming {
+pub(crate) fn classify(line: &str) -> Incoming {
   let env: Envelope = match serde_json::from_str(line) {
     Ok(env) => env,
     Err(e) => return Incoming::Malformed(e.to_string()),
@@ -112,7 +112,7 @@ fn classify_response(response: Option<&RawValue>) -> Incoming {
 
 /// The fields of a control request that routing looks at.
 #[derive(Deserialize)]
-pub struct RequestHead<'a> {
+pub(crate) struct RequestHead<'a> {
   #[serde(borrow)]
   pub subtype: Cow<'a, str>,
   #[serde(borrow, default)]

@@ -9,7 +9,7 @@ use serde_json::{json, value::RawValue, Value};
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Ids for our control requests: unique within the process, never reused.
-pub fn next_request_id() -> String {
+pub(crate) fn next_request_id() -> String {
   format!("req_{}_{}", std::process::id(), NEXT_ID.fetch_add(1, Ordering::Relaxed))
 }
 
@@ -18,7 +18,7 @@ fn quoted(s: &str) -> String {
 }
 
 /// `{"type":"control_response","response":{"subtype":"success","request_id":..,"response":BODY}}`
-pub fn success_response(request_id: &str, body: &str) -> String {
+pub(crate) fn success_response(request_id: &str, body: &str) -> String {
   format!(
     "{{\"type\":\"control_response\",\"response\":{{\"subtype\":\"success\",\"request_id\":{},\"response\":{}}}}}\n",
     quoted(request_id),
@@ -28,7 +28,7 @@ pub fn success_response(request_id: &str, body: &str) -> String {
 
 /// An error answer to a control request. `error_code` is set for requests we do not support, as
 /// the official SDK does (`unsupported_request`).
-pub fn error_response(request_id: &str, message: &str, error_code: Option<&str>) -> String {
+pub(crate) fn error_response(request_id: &str, message: &str, error_code: Option<&str>) -> String {
   let mut response = json!({ "subtype": "error", "request_id": request_id, "error": message });
   if let Some(code) = error_code {
     response["error_code"] = Value::String(code.to_string());
@@ -53,17 +53,17 @@ pub fn control_cancel_request(request_id: &str) -> String {
 }
 
 /// The MCP answer wrapped for a `mcp_message` request: `{"mcp_response": RESPONSE}`.
-pub fn mcp_response_body(jsonrpc_response: &str) -> String {
+pub(crate) fn mcp_response_body(jsonrpc_response: &str) -> String {
   format!("{{\"mcp_response\":{jsonrpc_response}}}")
 }
 
 /// A JSON-RPC success, in the key order the official SDK's MCP server uses.
-pub fn jsonrpc_result(id: &RawValue, result: &str) -> String {
+pub(crate) fn jsonrpc_result(id: &RawValue, result: &str) -> String {
   format!("{{\"result\":{result},\"jsonrpc\":\"2.0\",\"id\":{}}}", id.get())
 }
 
 /// A JSON-RPC error.
-pub fn jsonrpc_error(id: Option<&RawValue>, code: i64, message: &str) -> String {
+pub(crate) fn jsonrpc_error(id: Option<&RawValue>, code: i64, message: &str) -> String {
   format!(
     "{{\"jsonrpc\":\"2.0\",\"id\":{},\"error\":{{\"code\":{code},\"message\":{}}}}}",
     id.map(RawValue::get).unwrap_or("null"),
@@ -72,12 +72,12 @@ pub fn jsonrpc_error(id: Option<&RawValue>, code: i64, message: &str) -> String 
 }
 
 /// A CallToolResult for a tool that failed: the message, flagged as an error for the model.
-pub fn error_result(message: &str) -> String {
+pub(crate) fn error_result(message: &str) -> String {
   json!({ "content": [{ "type": "text", "text": message }], "isError": true }).to_string()
 }
 
 /// The user message a string prompt becomes, exactly as the official SDK writes it.
-pub fn user_text_message(text: &str) -> String {
+pub(crate) fn user_text_message(text: &str) -> String {
   format!(
     "{{\"type\":\"user\",\"session_id\":\"\",\"message\":{{\"role\":\"user\",\"content\":[{{\"type\":\"text\",\"text\":{}}}]}},\"parent_tool_use_id\":null}}\n",
     quoted(text)

@@ -51,13 +51,13 @@ impl Finished {
   }
 
   /// A call ended after an abort closed stdin: its answer never reached the CLI.
-  pub fn push_unanswered(&self, id: String) {
+  pub(crate) fn push_unanswered(&self, id: String) {
     self.push_with(id, true)
   }
 
   /// The ids answered since the last take, and how many answers an abort kept from the CLI in
   /// all (one look, so no call counts twice).
-  pub fn take_with_unanswered(&self) -> (Vec<String>, usize) {
+  pub(crate) fn take_with_unanswered(&self) -> (Vec<String>, usize) {
     let mut state = self.lock();
     (std::mem::take(&mut state.ids), state.unanswered)
   }
@@ -68,7 +68,7 @@ impl Finished {
   }
 
   /// The ids answered since the last take; the next answer wakes the loop ([`Self::woken`]).
-  pub fn take_and_want(&self) -> Vec<String> {
+  pub(crate) fn take_and_want(&self) -> Vec<String> {
     let mut state = self.lock();
     state.wanted = true;
     std::mem::take(&mut state.ids)

@@ -36,14 +36,14 @@ use tokio::task::JoinHandle;
 use crate::host::{CallKind, Host, HostCall, Reply};
 
 /// More entries than this waiting sends them (the official's `maxPendingEntries`).
-pub const MAX_PENDING_ENTRIES: usize = 500;
+pub(crate) const MAX_PENDING_ENTRIES: usize = 500;
 /// More JSON than this waiting (in UTF-16 units, as `JSON.stringify(entries).length` counts)
 /// sends it (the official's `maxPendingBytes`).
-pub const MAX_PENDING_BYTES: usize = 1_048_576;
+pub(crate) const MAX_PENDING_BYTES: usize = 1_048_576;
 /// The waits before the second and third tries of a failed append.
-pub const BACKOFF: [Duration; 2] = [Duration::from_millis(200), Duration::from_millis(800)];
+pub(crate) const BACKOFF: [Duration; 2] = [Duration::from_millis(200), Duration::from_millis(800)];
 /// How long one append may take; one that takes longer is reported, not tried again.
-pub const APPEND_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const APPEND_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The store mirror of one session: where the CLI's transcripts are, and how eagerly to send.
 #[derive(Debug, Clone)]
@@ -88,7 +88,7 @@ impl MirrorSpec {
 /// transcript the rest of its path.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct StoreKey {
+pub(crate) struct StoreKey {
   pub project_key: String,
   pub session_id: String,
   #[serde(skip_serializing_if = "Option::is_none")]
@@ -98,7 +98,7 @@ pub struct StoreKey {
 /// The store key of a transcript path under `projects` (the official's rule: `<project>/<id>.jsonl`
 /// is a session, `<project>/<id>/<sub...>/<name>.jsonl` one of its subagents), or `None` for a
 /// file anywhere else.
-pub fn key_for_path(file: &str, projects: &Path) -> Option<StoreKey> {
+pub(crate) fn key_for_path(file: &str, projects: &Path) -> Option<StoreKey> {
   let file = normalize(Path::new(file));
   let projects = normalize(projects);
   let rel = file.strip_prefix(&projects).ok()?;

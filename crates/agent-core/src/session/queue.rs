@@ -69,7 +69,7 @@ enum Item {
 }
 
 /// The session loop's side.
-pub struct QueueSender {
+pub(crate) struct QueueSender {
   tx: mpsc::UnboundedSender<Item>,
   budget: Arc<Semaphore>,
   limit: usize,
@@ -161,7 +161,7 @@ impl QueueSender {
   }
 
   /// The budget the oldest backlog line needs; `None` when the backlog is empty.
-  pub fn backlog_cost(&self) -> Option<u32> {
+  pub(crate) fn backlog_cost(&self) -> Option<u32> {
     self.backlog.front().map(|l| self.cost(&l.bytes))
   }
 
@@ -172,7 +172,7 @@ impl QueueSender {
 
   /// Moves the oldest backlog line into the channel with `permit` (reserved for its cost), then
   /// as many more as the budget allows.
-  pub fn refill(&mut self, permit: OwnedSemaphorePermit) {
+  pub(crate) fn refill(&mut self, permit: OwnedSemaphorePermit) {
     let Some(line) = self.backlog.pop_front() else { return };
     self.backlog_bytes -= line.bytes.len();
     let _ = self.tx.send(Item::Line(line, permit));
@@ -185,7 +185,7 @@ impl QueueSender {
   }
 
   /// Drops the backlog (the session ends without delivering it).
-  pub fn drop_backlog(&mut self) {
+  pub(crate) fn drop_backlog(&mut self) {
     self.backlog.clear();
     self.backlog_bytes = 0;
   }
@@ -199,7 +199,7 @@ impl QueueSender {
 impl QueueSender {
   /// Hands every backlog line to the consumer regardless of the budget (the session is ending
   /// and the bytes are held already; moving them costs nothing).
-  pub fn flush_backlog(&mut self) {
+  pub(crate) fn flush_backlog(&mut self) {
     while let Some(line) = self.backlog.pop_front() {
       self.backlog_bytes -= line.bytes.len();
       match self.budget.clone().try_acquire_many_owned(0) {
@@ -313,7 +313,7 @@ impl Messages {
 }
 
 impl Chunk {
-  pub fn into_lines(self) -> Vec<Vec<u8>> {
+  pub(crate) fn into_lines(self) -> Vec<Vec<u8>> {
     match self {
       Chunk::Lines(lines) => lines,
       Chunk::Utf8(line) => vec![line],

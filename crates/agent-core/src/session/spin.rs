@@ -113,7 +113,7 @@ impl Spin {
   }
 
   /// Calls were just handed to the host; `in_flight` of the session's calls are running there.
-  pub fn arm(&mut self, in_flight: usize) {
+  pub(crate) fn arm(&mut self, in_flight: usize) {
     if in_flight != 1 || self.window.is_zero() {
       return;
     }
@@ -128,7 +128,7 @@ impl Spin {
 
   /// The loop read a line from the CLI: how long it took after the last hand-off is evidence
   /// for the way that window went.
-  pub fn line_read(&mut self) {
+  pub(crate) fn line_read(&mut self) {
     if let Some((at, spun)) = self.handed.take() {
       let dt = at.elapsed();
       if dt < RELEVANT {
@@ -139,7 +139,7 @@ impl Spin {
 
   /// Whether the loop should take a turn of the spin now rather than park: within the window,
   /// and while the turns come back on time.
-  pub fn active(&mut self) -> bool {
+  pub(crate) fn active(&mut self) -> bool {
     let Some(until) = self.until else { return false };
     let now = Instant::now();
     if self.last_turn.is_some_and(|last| now.duration_since(last) > LATE_TURN) {

@@ -9,10 +9,10 @@ use tokio::task::JoinHandle;
 use crate::host::Host;
 
 /// How much of the end of stderr error messages quote (the official SDK keeps 2048 chars).
-pub const TAIL_CHARS: usize = 2048;
+pub(crate) const TAIL_CHARS: usize = 2048;
 
 #[derive(Clone, Default)]
-pub struct StderrTail(Arc<Mutex<String>>);
+pub(crate) struct StderrTail(Arc<Mutex<String>>);
 
 impl StderrTail {
   fn push(&self, s: &str) {

@@ -171,7 +171,7 @@ fn write_now(pipe: &mut &File, bytes: &[u8]) -> std::io::Result<usize> {
 
 /// Starts the writer task. `direct`, when given, must be another descriptor of the same
 /// non-blocking pipe as `stdin` (lines are then written from the producing thread when they fit).
-pub fn spawn_writer(mut stdin: Box<dyn AsyncWrite + Send + Unpin>, direct: Option<File>) -> Arc<StdinWriter> {
+pub(crate) fn spawn_writer(mut stdin: Box<dyn AsyncWrite + Send + Unpin>, direct: Option<File>) -> Arc<StdinWriter> {
   let state = State { direct, ..State::default() };
   let w = Arc::new(StdinWriter { state: Mutex::new(state), wake: Notify::new() });
   let writer = w.clone();

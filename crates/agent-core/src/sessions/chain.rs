@@ -59,21 +59,15 @@ fn set<K>(n: usize) -> Set<K> {
   Set::with_capacity_and_hasher(n, Default::default())
 }
 
-/// Walks the chain; returns the entries of the conversation, first to last, as indexes into
-/// `entries` (where a uuid appears more than once, the last entry with it counts).
-pub fn walk(entries: &mut Vec<Entry<'_>>) -> Vec<usize> {
-  walk_to_leaf(entries).0
-}
-
 /// [`walk`], and the leaf message the chain was walked back from (`None` when there is none).
-pub fn walk_to_leaf(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>) {
+pub(crate) fn walk_to_leaf(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>) {
   let (chain, leaf, _) = walk_found(entries);
   (chain, leaf)
 }
 
 /// [`walk_to_leaf`], and the terminal entry whose walk back found the leaf (the official's
 /// `found.terminal`: `None` when the leaf was found the fallback way).
-pub fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, Option<usize>) {
+pub(crate) fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, Option<usize>) {
   let relinks = entries.iter().any(|e| e.kind() == "system" && e.subtype.as_deref() == Some("compact_boundary") && e.compact.as_ref().map_or(false, |c| c.preserved_messages.is_some() || c.preserved_segment.is_some()));
   if relinks {
     let mut index: HashMap<String, usize> = HashMap::with_capacity(entries.len());
@@ -494,7 +488,7 @@ fn mentions(e: &Entry<'_>, word: &str) -> bool {
 
 /// Marks the slash-command records and their output that follow a local-command caveat
 /// (official `ZMe`).
-pub fn mark_local_commands(entries: &mut [Entry<'_>], list: &[usize]) {
+pub(crate) fn mark_local_commands(entries: &mut [Entry<'_>], list: &[usize]) {
   let class = |e: &Entry<'_>| -> Option<&'static str> {
     if e.prompt_source.is_some() {
       return None;

@@ -19,7 +19,7 @@ const VIA: [&str; 12] = ["clear", "fork", "branch", "background", "cloud", "tele
 
 /// One session's records (official `{ records, incomplete }`).
 #[derive(Default, Clone)]
-pub struct Flow {
+pub(crate) struct Flow {
   records: Vec<Map<String, Value>>,
   incomplete: Option<Vec<i64>>,
 }
@@ -407,7 +407,7 @@ fn distinct(list: Vec<Value>) -> Vec<Value> {
 
 /// What the fork reads of a transcript's lines, in file order.
 #[derive(Default)]
-pub struct Reader {
+pub(crate) struct Reader {
   flows: Vec<(String, Flow)>,
   uncovered: HashSet<String>,
   derived_from: Option<Vec<Value>>,
@@ -492,7 +492,7 @@ impl Reader {
 
   /// The closing records of a fork `fork_id` of session `id` (official `Bj`/`Fj` and `Vj`):
   /// `data-flow-incomplete`, a `data-flow-records` snapshot and `derived-from`.
-  pub fn closing(self, id: &str, fork_id: &str) -> Vec<Value> {
+  pub(crate) fn closing(self, id: &str, fork_id: &str) -> Vec<Value> {
     let mut out = Vec::new();
     let data_flow = self.flows.iter().any(|(k, _)| k == id).then(|| {
       let all: Vec<Value> = self.flows.iter().flat_map(|(_, f)| f.records.iter().cloned().map(Value::Object)).collect();

@@ -118,7 +118,7 @@ pub fn fork(cx: &paths::Context, id: &str, dir: Option<&str>, up_to: Option<&str
 
 /// Where a fork's default title comes from: a transcript file (head/tail search, with its
 /// sidecar title), or a store's entries (the last title of any kind).
-pub enum TitleFrom {
+pub(crate) enum TitleFrom {
   File(Option<String>),
   Entries,
 }
@@ -143,7 +143,7 @@ fn entries_title(text: &str) -> String {
 }
 
 /// The fork's JSONL text and id, from the original's JSONL text.
-pub fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&str>, title_from: TitleFrom) -> Result<(String, String), Failure> {
+pub(crate) fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&str>, title_from: TitleFrom) -> Result<(String, String), Failure> {
   let mut entries: Vec<Value> = Vec::new();
   let mut replacements: Vec<Value> = Vec::new();
   let mut relocated: Option<String> = None;

@@ -16,7 +16,7 @@ use super::scan;
 use super::transcript::{lines, Entry, Made};
 
 /// A `host-row` line (official `Mp`): a row the host ran for a hidden call.
-pub struct HostRow {
+pub(crate) struct HostRow {
   withheld: bool,
   row_uuid: Option<String>,
   ran_by: String,
@@ -25,7 +25,7 @@ pub struct HostRow {
 }
 
 /// The `host-row` lines of a transcript's text, in file order.
-pub fn host_rows(text: &str) -> Vec<HostRow> {
+pub(crate) fn host_rows(text: &str) -> Vec<HostRow> {
   if !scan::has(text, "host-row") {
     return Vec::new();
   }
@@ -120,7 +120,7 @@ fn replace_content(message: &Map<String, Value>, content: Vec<Value>) -> Value {
 /// after each entry, the virtual entries hanging off it are put back into the conversation.
 /// `all` is every entry of the transcript in file order (by index, `entries.len()` at the
 /// time of the call).
-pub fn put_back_virtual(entries: &[Entry<'_>], chain: Vec<usize>, all: usize) -> Vec<usize> {
+pub(crate) fn put_back_virtual(entries: &[Entry<'_>], chain: Vec<usize>, all: usize) -> Vec<usize> {
   if !chain.iter().any(|&i| entries[i].hides_tools()) {
     return chain;
   }
@@ -175,7 +175,7 @@ pub fn put_back_virtual(entries: &[Entry<'_>], chain: Vec<usize>, all: usize) ->
 
 /// The rows of `host-row` lines shown after the entries that hid their calls (official `Vh`):
 /// each row as a virtual assistant entry, with the row answering it as a virtual user entry.
-pub fn add_host_rows(entries: &mut Vec<Entry<'_>>, list: Vec<usize>, rows: &[HostRow], all: usize) -> Vec<usize> {
+pub(crate) fn add_host_rows(entries: &mut Vec<Entry<'_>>, list: Vec<usize>, rows: &[HostRow], all: usize) -> Vec<usize> {
   if rows.is_empty() {
     return list;
   }
@@ -247,7 +247,7 @@ fn host_content_for(e: &Entry<'_>, block: &Value, field: &str) -> Option<Vec<Val
 
 /// The hidden calls and their results taken out of the shown conversation, and what the host
 /// showed put in their place (official `qh`).
-pub fn hide_calls(entries: &mut Vec<Entry<'_>>, list: Vec<usize>) -> Vec<usize> {
+pub(crate) fn hide_calls(entries: &mut Vec<Entry<'_>>, list: Vec<usize>) -> Vec<usize> {
   if !list.iter().any(|&i| entries[i].hides_tools()) {
     return list;
   }

@@ -14,7 +14,7 @@ use super::scan::{self, has, Mode};
 pub const WINDOW: usize = 64 * 1024;
 
 /// The first and last 64 KiB of a transcript (the same text when it is smaller).
-pub struct HeadTail {
+pub(crate) struct HeadTail {
   pub head: String,
   pub tail: String,
   pub mtime_ms: i64,
@@ -96,7 +96,7 @@ pub fn mtime_ms(meta: &std::fs::Metadata, floor: bool) -> i64 {
 
 /// Reads the head and tail of a regular, non-empty file; `None` otherwise (`floor`: how its
 /// time is rounded, [`Context::floor_mtime`]).
-pub fn read_head_tail(path: &Path, floor: bool) -> Option<HeadTail> {
+pub(crate) fn read_head_tail(path: &Path, floor: bool) -> Option<HeadTail> {
   let f = open_regular(path)?;
   let meta = f.metadata().ok()?;
   if !meta.is_file() {
@@ -195,7 +195,7 @@ pub fn parse_iso_ms(s: &str) -> Option<i64> {
 }
 
 /// `<dir>/<sessionId>/custom-title.json`, a title kept beside the transcript.
-pub fn sidecar_title(transcript: &Path, session_id: &str) -> Option<String> {
+pub(crate) fn sidecar_title(transcript: &Path, session_id: &str) -> Option<String> {
   let file = transcript.parent()?.join(session_id).join("custom-title.json");
   let text = std::fs::read_to_string(file).ok()?;
   let v: Value = serde_json::from_str(&text).ok()?;
@@ -211,7 +211,7 @@ pub fn sidecar_title(transcript: &Path, session_id: &str) -> Option<String> {
 }
 
 /// The archive mark: `(archived, at)` from `<dir>/<sessionId>/archived.json`.
-pub fn archive_mark(transcript: &Path, session_id: &str) -> Option<(bool, i64)> {
+pub(crate) fn archive_mark(transcript: &Path, session_id: &str) -> Option<(bool, i64)> {
   let file = transcript.parent()?.join(session_id).join("archived.json");
   let meta = std::fs::metadata(&file).ok()?;
   if !meta.is_file() || meta.len() > 4096 {
@@ -292,7 +292,7 @@ fn archived_state(mark: Option<(bool, i64)>, ht: &HeadTail) -> Option<bool> {
 }
 
 /// Builds the metadata (official `Na`); `None` for a sidechain or a session with nothing to show.
-pub fn build(session_id: &str, ht: &HeadTail, project_path: Option<&str>, sidecar: Option<String>, mark: Option<(bool, i64)>) -> Option<SessionInfo> {
+pub(crate) fn build(session_id: &str, ht: &HeadTail, project_path: Option<&str>, sidecar: Option<String>, mark: Option<(bool, i64)>) -> Option<SessionInfo> {
   if super::surrogate::has_lone(&ht.head) || (ht.tail != ht.head && super::surrogate::has_lone(&ht.tail)) {
     // Lone surrogate escapes (which `JSON.parse` takes): read with them masked as characters
     // Rust holds; the caller writes them back into the JSON text.
@@ -342,14 +342,14 @@ fn build_from(session_id: &str, ht: &HeadTail, project_path: Option<&str>, sidec
 }
 
 /// The metadata of one transcript file, with the sidecar title and archive mark beside it.
-pub fn describe(path: &Path, session_id: &str, ht: &HeadTail, project_path: Option<&str>) -> Option<SessionInfo> {
+pub(crate) fn describe(path: &Path, session_id: &str, ht: &HeadTail, project_path: Option<&str>) -> Option<SessionInfo> {
   let sidecar = if scan::titled(&ht.tail, "custom-title").is_none() { sidecar_title(path, session_id) } else { None };
   build(session_id, ht, project_path, sidecar, archive_mark(path, session_id))
 }
 
 /// The id of the session this one continued in, when its last real entry is a `continued-in`
 /// marker (official `JB`).
-pub fn continued_in(tail: &str) -> Option<String> {
+pub(crate) fn continued_in(tail: &str) -> Option<String> {
   const MARK: &str = "\"type\":\"continued-in\"";
   if !has(tail, MARK) {
     return None;
@@ -387,7 +387,7 @@ fn finished_message(v: &Value) -> bool {
 }
 
 /// Whether the continuation's transcript exists and holds messages.
-pub fn continuation_exists(transcript: &Path, id: &str) -> bool {
+pub(crate) fn continuation_exists(transcript: &Path, id: &str) -> bool {
   let Some(dir) = transcript.parent() else { return false };
   let path = dir.join(format!("{id}.jsonl"));
   let Some(ht) = read_head_tail(&path, false) else { return false };
@@ -421,7 +421,7 @@ pub fn continuation_exists(transcript: &Path, id: &str) -> bool {
 /// Whether a project folder holds a session that ran in the project path whose sanitized form
 /// is `wanted` (used for folders whose names were cut at 200 characters; official `ac`). The
 /// session's cwd is compared as written, without case on Windows.
-pub fn folder_has_cwd(dir: &Path, wanted: &str, windows: bool) -> bool {
+pub(crate) fn folder_has_cwd(dir: &Path, wanted: &str, windows: bool) -> bool {
   for ent in super::paths::read_dir_sorted(dir) {
     let name = ent.file_name();
     if !name.to_string_lossy().ends_with(".jsonl") || !ent.file_type().map_or(false, |t| t.is_file()) {
@@ -442,7 +442,7 @@ pub fn folder_has_cwd(dir: &Path, wanted: &str, windows: bool) -> bool {
 /// override, also the folder its own name would give; for paths whose name was cut at 200
 /// characters, folders with the same prefix whose sessions ran in that path. On Windows names
 /// are compared without case.
-pub fn project_dirs_for(cx: &Context, path: &str, projects: &Path) -> Vec<PathBuf> {
+pub(crate) fn project_dirs_for(cx: &Context, path: &str, projects: &Path) -> Vec<PathBuf> {
   project_dirs_with(cx, path, projects, WINDOWS)
 }
 
@@ -510,6 +510,6 @@ mod tests {
 
 /// The folder a session ran in, as the listing reads it: the last relocation, else the first
 /// `cwd` of the head.
-pub fn session_cwd(ht: &HeadTail) -> Option<String> {
+pub(crate) fn session_cwd(ht: &HeadTail) -> Option<String> {
   scan::last_entry_field(&ht.tail, "relocatedCwd", Some("relocated"), Mode::Plain).or_else(|| scan::first_line_field(&ht.head, "cwd"))
 }

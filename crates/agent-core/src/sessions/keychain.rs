@@ -18,7 +18,7 @@ use unicode_normalization::UnicodeNormalization;
 
 /// The keychain item to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Lookup {
+pub(crate) struct Lookup {
   /// `-s`: `Claude Code<oauth suffix>-credentials<config-dir hash>`.
   pub service: String,
   /// `-a`: the user's name, or `claude-code-user` when it is not a plain name.
@@ -45,7 +45,7 @@ fn plain_account(name: &str) -> bool {
 ///
 /// `Err` when `CLAUDE_CODE_CUSTOM_OAUTH_URL` names an endpoint the CLI does not accept (the
 /// official fails the resume with that message).
-pub fn lookup(options_env: Option<&HashMap<String, String>>, var: &dyn Fn(&str) -> Option<String>, username: &dyn Fn() -> Option<String>) -> Result<Option<Lookup>, String> {
+pub(crate) fn lookup(options_env: Option<&HashMap<String, String>>, var: &dyn Fn(&str) -> Option<String>, username: &dyn Fn() -> Option<String>) -> Result<Option<Lookup>, String> {
   let from_options = |k: &str| match options_env {
     Some(env) => env.get(k).cloned(),
     None => var(k),
@@ -79,7 +79,7 @@ fn hex(bytes: &[u8]) -> String {
 /// Asks `program` (`security` on macOS) for the item's password: its output trimmed, or `None`
 /// when it fails, prints nothing, or takes longer than 5 s (then it is killed). With `env`, the
 /// program is found on its `PATH` and runs with exactly that environment.
-pub fn read(l: &Lookup, program: &OsStr, env: Option<&HashMap<String, String>>) -> Option<String> {
+pub(crate) fn read(l: &Lookup, program: &OsStr, env: Option<&HashMap<String, String>>) -> Option<String> {
   let mut command = Command::new(program);
   if let Some(env) = env {
     command.env_clear().envs(env);
@@ -116,7 +116,7 @@ pub fn read(l: &Lookup, program: &OsStr, env: Option<&HashMap<String, String>>) 
 ///
 /// `host_env` is the host's environment as the host sees it (a JavaScript runtime may keep
 /// `process.env` changes to itself); without it, this process's.
-pub fn read_for(options_env: Option<&HashMap<String, String>>, host_env: Option<&HashMap<String, String>>) -> Result<Option<String>, String> {
+pub(crate) fn read_for(options_env: Option<&HashMap<String, String>>, host_env: Option<&HashMap<String, String>>) -> Result<Option<String>, String> {
   let var = |k: &str| match host_env {
     Some(env) => env.get(k).cloned(),
     None => std::env::var(k).ok(),

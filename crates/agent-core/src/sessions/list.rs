@@ -207,7 +207,7 @@ pub fn list_sessions(cx: &Context, opts: &ListOptions) -> Vec<SessionInfo> {
 }
 
 /// Where a session's transcript is: its path and the project path it was found under.
-pub struct Located {
+pub(crate) struct Located {
   pub path: PathBuf,
   pub project_path: Option<String>,
 }
@@ -218,7 +218,7 @@ fn non_empty_file(p: &Path) -> bool {
 
 /// Finds `<sessionId>.jsonl` (non-empty) under `dir`'s project folders and its worktrees', or
 /// under every project folder. The id must already be a UUID.
-pub fn locate(cx: &Context, session_id: &str, dir: Option<&str>) -> Option<Located> {
+pub(crate) fn locate(cx: &Context, session_id: &str, dir: Option<&str>) -> Option<Located> {
   debug_assert!(paths::is_uuid(session_id));
   let projects = cx.projects_dir();
   let file = format!("{session_id}.jsonl");
@@ -263,7 +263,7 @@ pub fn locate(cx: &Context, session_id: &str, dir: Option<&str>) -> Option<Locat
 }
 
 /// One session's listing entry (official `getSessionInfo`).
-pub fn session_info(cx: &Context, session_id: &str, dir: Option<&str>) -> Option<SessionInfo> {
+pub(crate) fn session_info(cx: &Context, session_id: &str, dir: Option<&str>) -> Option<SessionInfo> {
   if !paths::is_uuid(session_id) {
     return None;
   }

@@ -25,7 +25,7 @@ pub struct Page {
 
 /// The size a piece of the messages' JSON is cut at (after the message that reaches it): under
 /// V8's largest regular heap object (128 KiB).
-pub const PIECE: usize = 64 * 1024;
+pub(crate) const PIECE: usize = 64 * 1024;
 
 #[derive(Serialize)]
 struct OutMessage<'a> {
@@ -256,7 +256,7 @@ fn page<T>(items: Vec<T>, p: &Page) -> Vec<T> {
 const MAIN_KINDS: [&str; 5] = ["user", "assistant", "progress", "system", "attachment"];
 
 /// The messages of the main conversation of a transcript's text.
-pub fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
+pub(crate) fn conversation_json(text: &str, include_system: bool, p: &Page) -> String {
   conversation_masked(text, include_system, p, false)
 }
 
@@ -454,7 +454,7 @@ fn subagents_dir(cx: &paths::Context, session_id: &str, dir: Option<&str>) -> Op
 }
 
 /// `agent-<id>.jsonl` files under the subagents folder, recursively, in directory order.
-pub fn agent_files(root: &Path) -> Vec<(String, PathBuf)> {
+pub(crate) fn agent_files(root: &Path) -> Vec<(String, PathBuf)> {
   let mut out = Vec::new();
   fn walk(dir: &Path, out: &mut Vec<(String, PathBuf)>) {
     for ent in paths::read_dir_sorted(dir) {
@@ -496,7 +496,7 @@ pub fn subagent_messages(cx: &paths::Context, session_id: &str, agent_id: &str, 
 }
 
 /// The messages of a subagent transcript's text, attributed to the tool call that ran it.
-pub fn subagent_json(text: &str, tool_use_id: Option<&str>, parent_agent: Option<&str>, p: &Page) -> String {
+pub(crate) fn subagent_json(text: &str, tool_use_id: Option<&str>, parent_agent: Option<&str>, p: &Page) -> String {
   subagent_masked(text, tool_use_id, parent_agent, p, false)
 }
 

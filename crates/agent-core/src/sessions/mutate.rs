@@ -62,7 +62,7 @@ fn not_found(id: &str, dir: Option<&str>) -> String {
 }
 
 /// Appends one JSONL line (built by the caller) to the session's transcript.
-pub fn append_line(cx: &Context, id: &str, dir: Option<&str>, line: &str) -> Result<(), Failure> {
+pub(crate) fn append_line(cx: &Context, id: &str, dir: Option<&str>, line: &str) -> Result<(), Failure> {
   if !paths::is_uuid(id) {
     return Err(Failure::plain(format!("Invalid sessionId: {id}")));
   }
@@ -139,7 +139,7 @@ pub fn delete(cx: &Context, id: &str, dir: Option<&str>) -> Result<(), Failure> 
 }
 
 /// The located transcript of a session, for reading (fork, import).
-pub fn locate(cx: &Context, id: &str, dir: Option<&str>) -> Option<list::Located> {
+pub(crate) fn locate(cx: &Context, id: &str, dir: Option<&str>) -> Option<list::Located> {
   if !paths::is_uuid(id) {
     return None;
   }

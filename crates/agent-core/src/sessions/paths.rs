@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 /// Longest sanitized project folder name before it is cut and suffixed with a hash.
-pub const MAX_KEY: usize = 200;
+pub(crate) const MAX_KEY: usize = 200;
 
 /// Where and how the session functions look: every function that reads the config folder takes
 /// one. The host fills it from the environment it sees (under Bun, assignments to `process.env`
@@ -45,23 +45,23 @@ impl Context {
   }
 
   /// `<config>/projects`.
-  pub fn projects_dir(&self) -> PathBuf {
+  pub(crate) fn projects_dir(&self) -> PathBuf {
     self.config_dir().join("projects")
   }
 
   /// The folder a project path's sessions are in: the override when a valid one is set, else
   /// [`project_key`] (official `Lr`).
-  pub fn folder_name(&self, path: &str) -> String {
+  pub(crate) fn folder_name(&self, path: &str) -> String {
     self.dir_name.as_deref().filter(|n| valid_dir_name(n)).map_or_else(|| project_key(path), str::to_string)
   }
 }
 
 /// Whether paths follow Windows rules (drive letters, `\\?\` prefixes, case-insensitive
 /// folder names).
-pub const WINDOWS: bool = cfg!(windows);
+pub(crate) const WINDOWS: bool = cfg!(windows);
 /// Whether the file system is taken as case-insensitive when telling two project paths apart
 /// (the official's rule: Windows and macOS).
-pub const CASE_INSENSITIVE: bool = cfg!(any(windows, target_os = "macos"));
+pub(crate) const CASE_INSENSITIVE: bool = cfg!(any(windows, target_os = "macos"));
 
 /// A folder name the CLI accepts from `CLAUDE_CODE_PROJECT_DIR_NAME`: 1 to 64 of
 /// `[A-Za-z0-9_-]`, and not a name Windows reserves for a device.
@@ -79,7 +79,7 @@ pub fn fold(s: &str, windows: bool) -> String {
 
 /// A real path as Node's `fs.realpath` gives it on Windows: without the `\\?\` prefix the
 /// system call returns (`\\?\C:\x` is `C:\x`, `\\?\UNC\srv\share` is `\\srv\share`).
-pub fn strip_verbatim(p: &str) -> String {
+pub(crate) fn strip_verbatim(p: &str) -> String {
   if let Some(rest) = p.strip_prefix(r"\\?\UNC\") {
     return format!(r"\\{rest}");
   }
@@ -113,7 +113,7 @@ fn split_seps(s: &str) -> Vec<&str> {
 /// The project paths a `dir` argument stands for (official `UR`): its real path; on Windows
 /// also the drive path as given (`X:\seg\…`), when the real path is the same folders reached
 /// through another drive or share (a `subst` drive, a mapped or junctioned folder).
-pub fn project_paths(input: &str, real: &str, windows: bool) -> Vec<String> {
+pub(crate) fn project_paths(input: &str, real: &str, windows: bool) -> Vec<String> {
   let one = vec![real.to_string()];
   if !windows {
     return one;
@@ -143,7 +143,7 @@ fn slashed(p: &str, ci: bool) -> String {
 }
 
 /// Two different paths whose project folder names are the same (official `rF`).
-pub fn same_folder_other_path(a: &str, b: &str, ci: bool) -> bool {
+pub(crate) fn same_folder_other_path(a: &str, b: &str, ci: bool) -> bool {
   fold(&sanitize(a), ci) == fold(&sanitize(b), ci) && slashed(a, ci) != slashed(b, ci)
 }
 
@@ -160,7 +160,7 @@ pub fn within(path: &str, roots: &[String], ci: bool) -> bool {
 /// device namespaces (`\\srv\share`, `\\?\…`, `\GLOBAL??\…`), automounted network
 /// folders (`/net/<host>`, `/Network/…`), macOS's `/.vol`-style folders, and paths with a `..`
 /// segment.
-pub fn risky(p: &str) -> bool {
+pub(crate) fn risky(p: &str) -> bool {
   let b = p.as_bytes();
   let unc = b.len() >= 2 && (b[0] == b'\\' || b[0] == b'/') && (b[1] == b'\\' || b[1] == b'/');
   let wsl = {
@@ -203,7 +203,7 @@ pub fn risky(p: &str) -> bool {
 /// Whether a session that ran in `cwd`, found in `project_path`'s folder, belongs to another
 /// project whose path maps to the same folder name (official `_F`): both paths safe to
 /// resolve, `cwd` an existing folder, and the two still different after resolving.
-pub fn other_project(cwd: &str, project_path: &str, ci: bool) -> bool {
+pub(crate) fn other_project(cwd: &str, project_path: &str, ci: bool) -> bool {
   if !same_folder_other_path(cwd, project_path, ci) || risky(cwd) || risky(project_path) {
     return false;
   }
@@ -213,14 +213,14 @@ pub fn other_project(cwd: &str, project_path: &str, ci: bool) -> bool {
 }
 
 /// `fs.realpath` of a path (`None` when it cannot be resolved).
-pub fn real_path(p: &str) -> Option<String> {
+pub(crate) fn real_path(p: &str) -> Option<String> {
   let r = std::fs::canonicalize(p).ok()?.to_string_lossy().into_owned();
   Some(if WINDOWS { strip_verbatim(&r) } else { r })
 }
 
 /// Milliseconds of a duration since the epoch, as the host's `stats.mtime.getTime()` gives them
 /// (`floor`: truncated, as Bun's; else rounded, as Node's).
-pub fn host_ms(d: std::time::Duration, floor: bool) -> i64 {
+pub(crate) fn host_ms(d: std::time::Duration, floor: bool) -> i64 {
   let ns = d.as_nanos();
   (if floor { ns / 1_000_000 } else { (ns + 500_000) / 1_000_000 }) as i64
 }
@@ -240,7 +240,7 @@ pub fn is_uuid(s: &str) -> bool {
 
 /// Every character that is not an ASCII letter or digit becomes '-', one per UTF-16 code unit
 /// (the CLI does this on JavaScript strings).
-pub fn sanitize(path: &str) -> String {
+pub(crate) fn sanitize(path: &str) -> String {
   let mut out = String::with_capacity(path.len());
   for c in path.chars() {
     if c.is_ascii_alphanumeric() {
@@ -287,7 +287,7 @@ pub fn project_key(path: &str) -> String {
 
 /// The real path of a directory (symlinks resolved), or the path as given when it cannot be
 /// resolved.
-pub fn real_dir(dir: &str) -> String {
+pub(crate) fn real_dir(dir: &str) -> String {
   real_path(dir).unwrap_or_else(|| normalize(dir))
 }
 
@@ -322,7 +322,7 @@ fn maybe_in_repository(dir: &Path) -> bool {
 
 /// `git worktree list --porcelain` run in `dir`: the paths of the repository's worktrees
 /// (empty when git is missing or `dir` is not in a repository).
-pub fn git_worktrees(dir: &str) -> Vec<String> {
+pub(crate) fn git_worktrees(dir: &str) -> Vec<String> {
   if !maybe_in_repository(Path::new(dir)) {
     return Vec::new();
   }
@@ -411,7 +411,7 @@ mod tests {
 
 /// A folder's entries sorted by name, as Node's `readdir` lists them (libuv sorts them): the
 /// official functions' first-match rules depend on that order.
-pub fn read_dir_sorted(dir: &Path) -> Vec<std::fs::DirEntry> {
+pub(crate) fn read_dir_sorted(dir: &Path) -> Vec<std::fs::DirEntry> {
   let Ok(rd) = std::fs::read_dir(dir) else { return Vec::new() };
   let mut v: Vec<std::fs::DirEntry> = rd.flatten().collect();
   v.sort_by(|a, b| a.file_name().cmp(&b.file_name()));

@@ -13,7 +13,7 @@
 use serde_json::Value;
 
 /// Transcripts larger than this are read from their last boundary (official `bF`).
-pub const FROM: usize = 5 << 20;
+pub(crate) const FROM: usize = 5 << 20;
 /// The official's read size (`EF`).
 const CHUNK: usize = 1 << 20;
 const SNAPSHOT: &[u8] = br#"{"type":"attribution-snapshot""#;

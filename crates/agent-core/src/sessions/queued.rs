@@ -411,7 +411,7 @@ fn as_user<'a>(e: &Entry<'a>, keep_meta: bool, uuids: &mut HashSet<String>) -> O
 /// rows put in); the trailing commands are found from the chain itself, as the official finds
 /// them.
 /// `queued`: whether the transcript has a queued-command attachment at all.
-pub fn show<'a>(text: &str, queued: bool, entries: &mut Vec<Entry<'a>>, chain: Vec<usize>, leaf: Option<usize>, widen: impl FnOnce(&mut Vec<Entry<'a>>, Vec<usize>) -> Vec<usize>) -> Vec<usize> {
+pub(crate) fn show<'a>(text: &str, queued: bool, entries: &mut Vec<Entry<'a>>, chain: Vec<usize>, leaf: Option<usize>, widen: impl FnOnce(&mut Vec<Entry<'a>>, Vec<usize>) -> Vec<usize>) -> Vec<usize> {
   if !queued {
     return widen(entries, chain);
   }
@@ -425,7 +425,7 @@ pub fn show<'a>(text: &str, queued: bool, entries: &mut Vec<Entry<'a>>, chain: V
 
 /// [`show`] for a subagent's conversation: meta commands too, nothing trailing, no delivery
 /// records (the official's `KT` with `keepMeta`).
-pub fn show_subagent(queued: bool, entries: &mut Vec<Entry<'_>>, list: Vec<usize>) -> Vec<usize> {
+pub(crate) fn show_subagent(queued: bool, entries: &mut Vec<Entry<'_>>, list: Vec<usize>) -> Vec<usize> {
   if !queued {
     return list;
   }
@@ -457,7 +457,7 @@ fn convert(entries: &mut Vec<Entry<'_>>, mut list: Vec<usize>, keep_meta: bool, 
 
 /// Meta entries are shown when they came from a channel, an observer, a Slack ping, a voice
 /// call or a peer (official `UT`).
-pub fn kinds_keep_origin(origin: Option<&str>) -> bool {
+pub(crate) fn kinds_keep_origin(origin: Option<&str>) -> bool {
   let Some(o) = origin else { return false };
   let v: serde_json::Value = serde_json::from_str(o).unwrap_or_default();
   matches!(v.get("kind").and_then(|k| k.as_str()), Some("channel" | "observer" | "observer-activity" | "slack-ping" | "voice-call" | "peer"))

@@ -32,7 +32,7 @@ fn quoted_at(text: &str, start: usize) -> Option<(&str, usize)> {
 }
 
 /// The first `"key":"value"` in `text` (compact spelling first, then the spaced one).
-pub fn first_string(text: &str, key: &str) -> Option<String> {
+pub(crate) fn first_string(text: &str, key: &str) -> Option<String> {
   for pat in [format!("\"{key}\":\""), format!("\"{key}\": \"")] {
     if let Some(pos) = memchr::memmem::find(text.as_bytes(), pat.as_bytes()) {
       if let Some((raw, _)) = quoted_at(text, pos + pat.len()) {
@@ -44,7 +44,7 @@ pub fn first_string(text: &str, key: &str) -> Option<String> {
 }
 
 /// The last `"key":"value"` in `text`, whichever spelling.
-pub fn last_string(text: &str, key: &str) -> Option<String> {
+pub(crate) fn last_string(text: &str, key: &str) -> Option<String> {
   let mut best: Option<(usize, String)> = None;
   for pat in [format!("\"{key}\":\""), format!("\"{key}\": \"")] {
     let mut from = 0;
@@ -91,7 +91,7 @@ pub enum Mode {
 
 /// The last line (from the end of `text`) containing `"field":` and, with `ty`, `"type":"ty"`,
 /// whose `field` is a string.
-pub fn last_entry_field(text: &str, field: &str, ty: Option<&str>, mode: Mode) -> Option<String> {
+pub(crate) fn last_entry_field(text: &str, field: &str, ty: Option<&str>, mode: Mode) -> Option<String> {
   let key = format!("\"{field}\":");
   let types: Vec<String> = match (ty, mode) {
     (None, _) => Vec::new(),
@@ -136,7 +136,7 @@ pub fn last_entry_field(text: &str, field: &str, ty: Option<&str>, mode: Mode) -
 }
 
 /// A custom title, AI title or tag entry, searched from the end (official `Qn`).
-pub fn titled(text: &str, ty: &str) -> Option<String> {
+pub(crate) fn titled(text: &str, ty: &str) -> Option<String> {
   let field = match ty {
     "custom-title" => "customTitle",
     "ai-title" => "aiTitle",
@@ -146,7 +146,7 @@ pub fn titled(text: &str, ty: &str) -> Option<String> {
 }
 
 /// The first line containing `"field":` that parses with a string `field`.
-pub fn first_line_field(text: &str, field: &str) -> Option<String> {
+pub(crate) fn first_line_field(text: &str, field: &str) -> Option<String> {
   let key = format!("\"{field}\":");
   text.split('\n').filter(|l| has(l, &key)).find_map(|l| field_of(l, field, None).ok().flatten())
 }
@@ -345,7 +345,7 @@ pub fn first_prompt(head: &str) -> String {
 }
 
 /// "Image" or "Document" when the first attachment-only prompt carries one (official `fF`).
-pub fn attachment_prompt(head: &str) -> &'static str {
+pub(crate) fn attachment_prompt(head: &str) -> &'static str {
   for line in head.split('\n') {
     if !is_user_line(line) || has(line, "\"tool_result\"") || has_any(line, "\"isMeta\":true", "\"isMeta\": true") {
       continue;
@@ -361,7 +361,7 @@ pub fn attachment_prompt(head: &str) -> &'static str {
 }
 
 /// Sessions started by an SDK or a daemon (official `dF`).
-pub fn is_programmatic(head: &str, tail: &str) -> bool {
+pub(crate) fn is_programmatic(head: &str, tail: &str) -> bool {
   let ep = first_string(head, "entrypoint").or_else(|| last_string(tail, "entrypoint"));
   if matches!(ep.as_deref(), Some("sdk-cli" | "sdk-ts" | "sdk-py")) {
     return true;

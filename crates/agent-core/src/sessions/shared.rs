@@ -19,7 +19,7 @@ pub struct Helped<A> {
 /// parts in ascending order), and, when `helper` is given and a thread can be started, on a
 /// helper thread with `helper` as its accumulator. Returns `front` and what the helper did.
 /// A panic in `work` on the helper is resumed here.
-pub fn two_ended<A: Send>(parts: usize, mut front: A, helper: Option<A>, work: impl Fn(usize, &mut A) + Sync) -> (A, Option<Helped<A>>) {
+pub(crate) fn two_ended<A: Send>(parts: usize, mut front: A, helper: Option<A>, work: impl Fn(usize, &mut A) + Sync) -> (A, Option<Helped<A>>) {
   let Some(mut back) = helper.filter(|_| parts > 1) else {
     for i in 0..parts {
       work(i, &mut front);
@@ -67,7 +67,7 @@ pub fn two_ended<A: Send>(parts: usize, mut front: A, helper: Option<A>, work: i
 
 /// Whether work of this size is worth a helper: from `from` units on, with two processors or
 /// more.
-pub fn worth_helping(size: usize, from: usize) -> bool {
+pub(crate) fn worth_helping(size: usize, from: usize) -> bool {
   size >= from && super::cpus() >= 2
 }
 

@@ -14,7 +14,7 @@ fn is_ws(b: u8) -> bool {
 /// Whether `text` has a control character other than a line feed. A transcript without one
 /// (the usual case) cannot have one inside a string, so its strings are skipped by searching
 /// for quotes and backslashes only.
-pub fn has_controls(text: &[u8]) -> bool {
+pub(crate) fn has_controls(text: &[u8]) -> bool {
   // Chunks of 64 bytes with no early exit inside one, so the compiler vectorizes the test.
   let mut chunks = text.chunks_exact(64);
   for c in &mut chunks {
@@ -245,7 +245,7 @@ impl<'a> Scanner<'a> {
 
 /// Reusable state for [`object_fields`] (its container stack).
 #[derive(Default)]
-pub struct Skimmer {
+pub(crate) struct Skimmer {
   stack: Vec<bool>,
   /// A line this skimmer read had a lone surrogate escape (see [`crate::sessions::surrogate`]).
   pub lone: bool,
@@ -256,14 +256,14 @@ impl Skimmer {
   /// found in `keys` into the same slot of `out` (where a key repeats, the last value counts, as
   /// with `JSON.parse`). `controls`: whether the line may hold control characters. Returns
   /// `false` for a line that is not a JSON object.
-  pub fn object_fields<'a>(&mut self, line: &'a str, controls: bool, keys: &[&str], out: &mut [Option<&'a str>]) -> bool {
+  pub(crate) fn object_fields<'a>(&mut self, line: &'a str, controls: bool, keys: &[&str], out: &mut [Option<&'a str>]) -> bool {
     self.object_slots(line, controls, |k| keys.iter().position(|x| x.as_bytes() == k), out).is_some()
   }
 
   /// [`Skimmer::object_fields`] with a function giving a key's slot. Returns a bit mask of the
   /// slots whose value is a string with a backslash in it (`None` for a line that is not a JSON
   /// object).
-  pub fn object_slots<'a>(&mut self, line: &'a str, controls: bool, slot: impl Fn(&[u8]) -> Option<usize>, out: &mut [Option<&'a str>]) -> Option<u64> {
+  pub(crate) fn object_slots<'a>(&mut self, line: &'a str, controls: bool, slot: impl Fn(&[u8]) -> Option<usize>, out: &mut [Option<&'a str>]) -> Option<u64> {
     let mut s = Scanner { b: line.as_bytes(), i: 0, controls, lone: false };
     let r = self.fields(line, &mut s, slot, out);
     self.lone |= s.lone;
@@ -273,7 +273,7 @@ impl Skimmer {
   /// Calls `f` with the text of each element of the JSON array `text`, which is a value of a
   /// line this scanner accepted (its grammar is not checked again). Returns `false` when `text`
   /// is not an array.
-  pub fn array_items<'a>(&mut self, text: &'a str, mut f: impl FnMut(&'a str)) -> bool {
+  pub(crate) fn array_items<'a>(&mut self, text: &'a str, mut f: impl FnMut(&'a str)) -> bool {
     let mut s = Scanner { b: text.as_bytes(), i: 0, controls: false, lone: false };
     s.ws();
     if s.peek() != Some(b'[') {

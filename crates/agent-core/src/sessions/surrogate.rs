@@ -19,7 +19,7 @@ const BASE: u32 = 0x10F800;
 
 /// `text` with every lone surrogate escape replaced by the escaped pair of the character that
 /// stands for it.
-pub fn mask(text: &str) -> String {
+pub(crate) fn mask(text: &str) -> String {
   replace_lone(text, |u| {
     let c = BASE + (u - 0xD800);
     let (hi, lo) = (0xD800 + ((c - 0x10000) >> 10), 0xDC00 + ((c - 0x10000) & 0x3FF));
@@ -29,7 +29,7 @@ pub fn mask(text: &str) -> String {
 
 /// Whether `text` has a lone surrogate escape (searched for as `\\u`, which transcripts seldom
 /// have: `JSON.stringify` escapes only control characters and lone surrogates).
-pub fn has_lone(text: &str) -> bool {
+pub(crate) fn has_lone(text: &str) -> bool {
   let b = text.as_bytes();
   memchr::memmem::find_iter(b, b"\\u").any(|at| {
     // A `\u` that is itself the escaped backslash of `\\u` is not an escape: count the

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 #[derive(Deserialize, Default, Clone)]
-pub struct PreservedSegment<'a> {
+pub(crate) struct PreservedSegment<'a> {
   #[serde(borrow, rename = "headUuid")]
   pub head: Option<Cow<'a, str>>,
   #[serde(borrow, rename = "anchorUuid")]
@@ -18,7 +18,7 @@ pub struct PreservedSegment<'a> {
 }
 
 #[derive(Deserialize, Default, Clone)]
-pub struct PreservedMessages<'a> {
+pub(crate) struct PreservedMessages<'a> {
   #[serde(borrow, default)]
   pub uuids: Vec<Cow<'a, str>>,
   #[serde(borrow, rename = "anchorUuid")]
@@ -26,7 +26,7 @@ pub struct PreservedMessages<'a> {
 }
 
 #[derive(Deserialize, Default, Clone)]
-pub struct CompactMetadata<'a> {
+pub(crate) struct CompactMetadata<'a> {
   #[serde(borrow, rename = "preservedSegment")]
   pub preserved_segment: Option<PreservedSegment<'a>>,
   #[serde(borrow, rename = "preservedMessages")]
@@ -34,14 +34,14 @@ pub struct CompactMetadata<'a> {
 }
 
 #[derive(Deserialize, Default, Clone)]
-pub struct AttachmentPeek<'a> {
+pub(crate) struct AttachmentPeek<'a> {
   #[serde(borrow, rename = "type")]
   pub kind: Option<Cow<'a, str>>,
 }
 
 /// A JSON value's text, borrowed from a transcript line the line scanner checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Raw<'a>(&'a str);
+pub(crate) struct Raw<'a>(&'a str);
 
 impl<'a> Raw<'a> {
   pub fn get(&self) -> &'a str {
@@ -58,7 +58,7 @@ impl serde::Serialize for Raw<'_> {
 
 /// One transcript line, reduced to what the chain walk and the output need.
 #[derive(Clone, Default)]
-pub struct Entry<'a> {
+pub(crate) struct Entry<'a> {
   pub kind: Option<Cow<'a, str>>,
   pub uuid: Option<Cow<'a, str>>,
   pub parent: Option<Cow<'a, str>>,
@@ -298,7 +298,7 @@ impl<'a> Entry<'a> {
       None => self.parent.as_deref(),
     }
   }
-  pub fn is_message(&self) -> bool {
+  pub(crate) fn is_message(&self) -> bool {
     matches!(self.kind(), "user" | "assistant")
   }
   /// The message's JSON text (a made entry's, or the line's).
@@ -309,24 +309,24 @@ impl<'a> Entry<'a> {
     }
   }
   /// The origin's JSON text (a made entry's, or the line's).
-  pub fn origin_text(&self) -> Option<&str> {
+  pub(crate) fn origin_text(&self) -> Option<&str> {
     match &self.made {
       Some(m) => m.origin.as_deref(),
       None => self.origin.map(|o| o.get()),
     }
   }
   /// An assistant entry that hid tool calls or ran for one (official `gc`).
-  pub fn hides_tools(&self) -> bool {
+  pub(crate) fn hides_tools(&self) -> bool {
     self.kind() == "assistant" && (self.host_hidden.map_or(false, |h| h.get().starts_with('[')) || self.ran_by_text().is_some())
   }
   /// `ranByToolUseId` when it is a string.
-  pub fn ran_by_text(&self) -> Option<String> {
+  pub(crate) fn ran_by_text(&self) -> Option<String> {
     if let Some(r) = self.made.as_ref().and_then(|m| m.ran_by.clone()) {
       return Some(r);
     }
     self.ran_by.filter(|r| r.get().starts_with('"')).and_then(|r| serde_json::from_str(r.get()).ok())
   }
-  pub fn has_team(&self) -> bool {
+  pub(crate) fn has_team(&self) -> bool {
     self.team_name.map_or(false, |t| !matches!(t.get(), "null" | "\"\"" | "false" | "0"))
   }
 }
@@ -354,7 +354,7 @@ pub struct BlockPeek<'a> {
 
 /// An assistant message's `id` (a string), read without scanning the rest of the message: the
 /// parse stops at the key. `None` when the message is not an object or has no string `id`.
-pub fn message_id<'a>(e: &Entry<'a>) -> Option<Cow<'a, str>> {
+pub(crate) fn message_id<'a>(e: &Entry<'a>) -> Option<Cow<'a, str>> {
   use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, Visitor};
   struct IsId;
   impl<'de> DeserializeSeed<'de> for IsId {
@@ -410,7 +410,7 @@ pub fn message_id<'a>(e: &Entry<'a>) -> Option<Cow<'a, str>> {
 /// `tool_use_id` otherwise). A block that is not an object, or whose `type`, `id`,
 /// `tool_use_id` or `text` is neither a string nor null, or that repeats one of them, is skipped
 /// (as [`blocks`] skips it).
-pub fn tool_blocks<'a>(e: &Entry<'a>, want: &str) -> (bool, Vec<Cow<'a, str>>) {
+pub(crate) fn tool_blocks<'a>(e: &Entry<'a>, want: &str) -> (bool, Vec<Cow<'a, str>>) {
   let mut out = (false, Vec::new());
   let Some(m) = e.message else { return out };
   // The id's slot among a block's keys: `id` for `tool_use`, `tool_use_id` otherwise.
@@ -465,17 +465,17 @@ pub fn tool_blocks<'a>(e: &Entry<'a>, want: &str) -> (bool, Vec<Cow<'a, str>>) {
   out
 }
 
-pub fn peek_message<'a>(e: &Entry<'a>) -> MessagePeek<'a> {
+pub(crate) fn peek_message<'a>(e: &Entry<'a>) -> MessagePeek<'a> {
   e.message.and_then(|m| serde_json::from_str::<MessagePeek<'a>>(m.get()).ok()).unwrap_or_default()
 }
 
 /// Content blocks when the content is an array; blocks that are not objects are skipped.
-pub fn blocks<'a>(e: &Entry<'a>) -> Vec<BlockPeek<'a>> {
+pub(crate) fn blocks<'a>(e: &Entry<'a>) -> Vec<BlockPeek<'a>> {
   blocks_of(peek_message(e).content)
 }
 
 /// The blocks of a message's raw `content` (see [`blocks`]).
-pub fn blocks_of<'a>(content: Option<&'a RawValue>) -> Vec<BlockPeek<'a>> {
+pub(crate) fn blocks_of<'a>(content: Option<&'a RawValue>) -> Vec<BlockPeek<'a>> {
   let Some(c) = content else { return Vec::new() };
   if !c.get().starts_with('[') {
     return Vec::new();
@@ -485,7 +485,7 @@ pub fn blocks_of<'a>(content: Option<&'a RawValue>) -> Vec<BlockPeek<'a>> {
 }
 
 /// The string content, or the last text block's text.
-pub fn last_text<'a>(e: &Entry<'a>) -> Option<Cow<'a, str>> {
+pub(crate) fn last_text<'a>(e: &Entry<'a>) -> Option<Cow<'a, str>> {
   let c = peek_message(e).content?;
   if c.get().starts_with('"') {
     return serde_json::from_str::<Cow<'a, str>>(c.get()).ok();
@@ -493,7 +493,8 @@ pub fn last_text<'a>(e: &Entry<'a>) -> Option<Cow<'a, str>> {
   blocks(e).into_iter().rev().find(|b| b.kind.as_deref() == Some("text")).and_then(|b| b.text)
 }
 
-pub fn block_ids(e: &Entry<'_>, kind: &str) -> Vec<String> {
+#[cfg(test)]
+pub(crate) fn block_ids(e: &Entry<'_>, kind: &str) -> Vec<String> {
   blocks(e)
     .into_iter()
     .filter(|b| b.kind.as_deref() == Some(kind))
@@ -506,7 +507,7 @@ pub fn block_ids(e: &Entry<'_>, kind: &str) -> Vec<String> {
 /// progress, system, attachment with a string uuid). Corrupt lines are skipped. A large
 /// transcript is cut at line ends into parts parsed on a few threads (the entries keep their
 /// file order).
-pub fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
+pub(crate) fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>> {
   parse_entries_seen(text, kinds).0
 }
 
@@ -541,7 +542,7 @@ impl Seen {
 /// ([`super::shared::two_ended`]). This thread's entries go straight into the result; the
 /// helper's (the last parts) are appended after. The vectors are allocated here, not on the
 /// helper (a thread of its own would take fresh pages from its own allocator arena).
-pub fn parse_entries_seen<'a>(text: &'a str, kinds: &[&str]) -> (Vec<Entry<'a>>, Seen) {
+pub(crate) fn parse_entries_seen<'a>(text: &'a str, kinds: &[&str]) -> (Vec<Entry<'a>>, Seen) {
   parse_entries_from(text, kinds, PARALLEL_FROM, PART)
 }
 

@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// Appends `text` to an existing, non-empty file in one write. `Ok(false)` when the file is
 /// missing or empty (the caller tries the next candidate).
-pub fn append_existing(path: &Path, text: &str) -> std::io::Result<bool> {
+pub(crate) fn append_existing(path: &Path, text: &str) -> std::io::Result<bool> {
   let mut f = match std::fs::OpenOptions::new().append(true).open(path) {
     Ok(f) => f,
     Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ENOTDIR) => return Ok(false),
@@ -22,7 +22,7 @@ pub fn append_existing(path: &Path, text: &str) -> std::io::Result<bool> {
 
 /// Writes `bytes` to `path` through a temporary file in the same folder, fsynced, then renamed
 /// over `path`, with mode 0600.
-pub fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
   let dir = path.parent().ok_or_else(|| std::io::Error::other("no parent folder"))?;
   let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
   let tmp = dir.join(format!(".{name}.{}.{}.tmp", std::process::id(), nanos()));

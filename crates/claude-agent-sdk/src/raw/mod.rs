@@ -160,7 +160,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started> {
     },
     mirror,
   };
-  let started = core::start(core_spec, Arc::new(host::EngineHost(host))).map_err(error)?;
+  let started = core::start(core_spec, host).map_err(error)?;
   Ok(Started { session: Session(started.handle), messages: MessageQueue(started.messages), feed })
 }
 
@@ -174,7 +174,7 @@ pub(crate) fn error(e: agent_core::Error) -> Error {
   match e {
     E::InvalidOption(m) => Error::InvalidOption(m),
     E::CliNotFound(m) => Error::CliNotFound(m),
-    E::Spawn(m) => Error::Spawn(m),
+    E::Spawn { message, cause } => Error::Spawn { message, cause },
     E::Exited { code, .. } => Error::ProcessExited { code, message, stderr },
     E::Signaled { signal, .. } => Error::ProcessSignaled { signal, message, stderr },
     E::Aborted => Error::Aborted,
@@ -199,7 +199,8 @@ mod tests {
     let all = [
       E::InvalidOption("Invalid option `maxTurns`".into()),
       E::CliNotFound("not found".into()),
-      E::Spawn("spawn failed".into()),
+      E::spawn("spawn failed"),
+      E::spawn_io("spawn failed", std::io::Error::from_raw_os_error(libc_enoexec())),
       E::Exited { code: 3, stderr_tail: " boom \n".into() },
       E::Exited { code: 0, stderr_tail: String::new() },
       E::Signaled { signal: 9, stderr_tail: "killed".into() },
@@ -218,6 +219,21 @@ mod tests {
         "{e:?}"
       );
     }
+  }
+
+  /// ENOEXEC on every platform the tests run on.
+  fn libc_enoexec() -> i32 {
+    8
+  }
+
+  #[test]
+  fn a_spawn_failure_keeps_its_io_error_as_source() {
+    let e = error(agent_core::Error::spawn_io("Failed to spawn Claude Code process /x: boom", std::io::Error::from_raw_os_error(libc_enoexec())));
+    let source = std::error::Error::source(&e).expect("a source");
+    assert_eq!(source.to_string(), std::io::Error::from_raw_os_error(libc_enoexec()).to_string());
+    let Error::Spawn { cause: Some(cause), .. } = &e else { panic!("{e:?}") };
+    assert_eq!(cause.io().raw_os_error(), Some(libc_enoexec()));
+    assert_eq!(e.clone(), e, "still Clone and Eq");
   }
 
   #[test]

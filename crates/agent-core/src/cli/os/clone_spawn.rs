@@ -40,7 +40,7 @@ pub struct Started {
 
 /// A child waited for through its pidfd. Killed (SIGKILL, the leader only, as tokio's
 /// `kill_on_drop`) and reaped in the background if dropped before it was reaped.
-pub struct PidfdChild {
+pub(crate) struct PidfdChild {
   pid: Pid,
   pidfd: Option<AsyncFd<OwnedFd>>,
   status: Option<ExitInfo>,

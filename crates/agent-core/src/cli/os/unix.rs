@@ -67,7 +67,7 @@ impl LocalChild {
   /// The group outlives its leader while members remain, and its id cannot be reused until they
   /// are gone: SIGTERM now, SIGKILL for whatever ignores it a little later (ESRCH when nothing
   /// is left).
-  pub fn end_leftovers(&mut self) {
+  pub(crate) fn end_leftovers(&mut self) {
     if let Some(pgid) = self.pgid.take() {
       let _ = killpg(pgid, Signal::SIGTERM);
       tokio::spawn(async move {
@@ -133,7 +133,7 @@ pub fn spawn(mut cmd: Command) -> io::Result<LocalChild> {
 
 /// The CLI's stdio pipes, host ends, for a child started without tokio's `Command`.
 #[cfg(target_os = "linux")]
-pub struct Pipes {
+pub(crate) struct Pipes {
   pub stdin: std::os::fd::OwnedFd,
   pub stdout: std::os::fd::OwnedFd,
   pub stderr: std::os::fd::OwnedFd,
@@ -143,7 +143,7 @@ pub struct Pipes {
 /// thread like every start (the parent-death signal follows that thread). `Ok(None)` where the
 /// kernel cannot, or where the watchdog is wanted instead: then [`spawn`] forks.
 #[cfg(target_os = "linux")]
-pub fn spawn_without_fork(launch: &crate::cli::launch::Launch) -> io::Result<Option<(LocalChild, Pipes)>> {
+pub(crate) fn spawn_without_fork(launch: &crate::cli::launch::Launch) -> io::Result<Option<(LocalChild, Pipes)>> {
   if watchdog_wanted() {
     return Ok(None);
   }
@@ -171,13 +171,13 @@ fn watchdog_wanted() -> bool {
 ///
 /// Pipe sizes do not matter here (nothing is written); the CLI's own pipes are whatever the
 /// platform gives (64 KiB on macOS and Linux).
-pub struct Watchdog {
+pub(crate) struct Watchdog {
   _host_end: std::io::PipeWriter,
   _process: Child,
 }
 
 impl Watchdog {
-  pub fn arm(pgid: Pid) -> io::Result<Watchdog> {
+  pub(crate) fn arm(pgid: Pid) -> io::Result<Watchdog> {
     let (read, write) = std::io::pipe()?;
     let mut cmd = Command::new("/bin/sh");
     cmd

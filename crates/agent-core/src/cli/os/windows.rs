@@ -59,7 +59,7 @@ impl LocalChild {
   }
 
   /// Whatever the CLI started and left running dies with the job.
-  pub fn end_leftovers(&mut self) {
+  pub(crate) fn end_leftovers(&mut self) {
     self.job.terminate();
   }
 }
