@@ -75,6 +75,19 @@ if (!only.length) {
   }) && ok
 }
 if (!only.length) {
+  // Lint gate: clippy on the engine and the Rust SDK (with their tests), every warning an error.
+  // The component comes with rustup's default profile; a minimal toolchain gets it added.
+  if (spawnSync('cargo', ['clippy', '--version'], { cwd: root }).status !== 0) spawnSync('rustup', ['component', 'add', 'clippy'], { cwd: root, stdio: 'inherit' })
+  ok = run('clippy', 'cargo', ['clippy', '-p', 'agent-core', '-p', 'claude-agent-sdk', '--tests', '--', '-D', 'warnings'], {
+    count: (out) => {
+      const clean = !/^(?:error|warning)(?:\[[A-Z0-9]+\])?: /m.test(out)
+      const r = { p: clean ? 1 : 0, f: clean ? 0 : 1 }
+      passed += r.p; failed += r.f
+      return r
+    },
+  }) && ok
+}
+if (!only.length) {
   // Every published target type-checks (scripts/check-targets.mjs; rustup adds what is missing).
   ok = run('targets', process.execPath, [path.join(root, 'scripts', 'check-targets.mjs')], {
     count: (out) => {

@@ -35,6 +35,7 @@ pub(crate) fn is_script(path: &Path) -> bool {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)] // `MacOs` is the platform's name
 pub(crate) enum Os {
   Linux,
   MacOs,

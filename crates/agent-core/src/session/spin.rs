@@ -118,7 +118,7 @@ impl Spin {
       return;
     }
     let now = Instant::now();
-    let spin = !self.cool_until.is_some_and(|t| now < t) && (!self.learn || evidence().choose());
+    let spin = self.cool_until.is_none_or(|t| now >= t) && (!self.learn || evidence().choose());
     self.handed = Some((now, spin));
     if spin {
       self.until = Some(now + self.window);

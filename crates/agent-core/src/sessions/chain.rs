@@ -68,7 +68,7 @@ pub(crate) fn walk_to_leaf(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<
 /// [`walk_to_leaf`], and the terminal entry whose walk back found the leaf (the official's
 /// `found.terminal`: `None` when the leaf was found the fallback way).
 pub(crate) fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<usize>, Option<usize>) {
-  let relinks = entries.iter().any(|e| e.kind() == "system" && e.subtype.as_deref() == Some("compact_boundary") && e.compact.as_ref().map_or(false, |c| c.preserved_messages.is_some() || c.preserved_segment.is_some()));
+  let relinks = entries.iter().any(|e| e.kind() == "system" && e.subtype.as_deref() == Some("compact_boundary") && e.compact.as_ref().is_some_and(|c| c.preserved_messages.is_some() || c.preserved_segment.is_some()));
   if relinks {
     let mut index: HashMap<String, usize> = HashMap::with_capacity(entries.len());
     for (i, e) in entries.iter().enumerate() {
@@ -101,6 +101,7 @@ pub(crate) fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<us
   // A canonical entry's position is its uuid's first position.
   let pos = |i: usize| first_of[i] as i64;
   // Which entries are the parent of some entry, and of some main-conversation entry.
+  #[allow(clippy::nonminimal_bool)] // the official's conditions, one by one
   let is_main = |e: &Entry<'_>| !e.sidechain && !e.has_team() && e.kind() != "progress" && !(e.kind() == "attachment" && e.attachment.as_ref().and_then(|a| a.kind.as_deref()) == Some("fork_briefing"));
   let mut is_parent = vec![false; entries.len()];
   let mut is_main_parent = vec![false; entries.len()];
@@ -120,7 +121,7 @@ pub(crate) fn walk_found(entries: &mut Vec<Entry<'_>>) -> (Vec<usize>, Option<us
     }
   }
   let mut leaves: Vec<usize> = values.iter().copied().filter(|&i| is_main(&entries[i]) && !is_main_parent[i]).collect();
-  leaves.sort_by(|&a, &b| pos(b).cmp(&pos(a)));
+  leaves.sort_by_key(|&i| std::cmp::Reverse(pos(i)));
   let lookup = |i: usize| parent_of[i];
   // Indexes met on walks that found no message (the official's dead set), and per walk.
   let mut dead = vec![false; entries.len()];
@@ -331,7 +332,7 @@ fn gather_split<'a>(entries: &[Entry<'a>], values: &[usize], parent_of: &[Option
         };
         tool_owner.insert(t, v);
       }
-    } else if entries[i].kind() == "user" && entries[i].parent().map_or(false, |p| !p.is_empty()) && facts[i].has_result {
+    } else if entries[i].kind() == "user" && entries[i].parent().is_some_and(|p| !p.is_empty()) && facts[i].has_result {
       results.push(i);
     }
   }
@@ -421,7 +422,7 @@ fn gather_split<'a>(entries: &[Entry<'a>], values: &[usize], parent_of: &[Option
         if in_chain[c] || !seen_child.insert(c) {
           continue;
         }
-        if parent_of[c].map_or(false, in_group) {
+        if parent_of[c].is_some_and(in_group) {
           direct.push(c);
         } else {
           other.push(c);
@@ -436,7 +437,7 @@ fn gather_split<'a>(entries: &[Entry<'a>], values: &[usize], parent_of: &[Option
       other.sort_by_key(|&o| file_order[o]);
       for o in other {
         let ids = results_of(o);
-        let wanted = ids.iter().any(|t| !have.contains(t.as_ref()) && tool_owner.get(t.as_ref()).copied().flatten().map_or(false, in_group));
+        let wanted = ids.iter().any(|t| !have.contains(t.as_ref()) && tool_owner.get(t.as_ref()).copied().flatten().is_some_and(in_group));
         if !wanted {
           continue;
         }
@@ -481,9 +482,9 @@ fn mentions(e: &Entry<'_>, word: &str) -> bool {
   let finder = match word {
     "tool_use" => USE.get_or_init(|| Finder::new("tool_use")),
     "tool_result" => RESULT.get_or_init(|| Finder::new("tool_result")),
-    _ => return e.message.map_or(false, |m| super::scan::has(m.get(), word)),
+    _ => return e.message.is_some_and(|m| super::scan::has(m.get(), word)),
   };
-  e.message.map_or(false, |m| finder.find(m.get().as_bytes()).is_some())
+  e.message.is_some_and(|m| finder.find(m.get().as_bytes()).is_some())
 }
 
 /// Marks the slash-command records and their output that follow a local-command caveat

@@ -217,7 +217,7 @@ fn prune(e: Vec<Value>) -> Vec<Value> {
       f = parent(v).and_then(|p| by_uuid.get(p).copied());
     }
     for v in &e {
-      if parent(v).map_or(false, |p| left_out.contains(p)) {
+      if parent(v).is_some_and(|p| left_out.contains(p)) {
         left_out.insert(uuid(v).to_string());
       }
     }

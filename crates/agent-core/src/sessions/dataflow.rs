@@ -47,7 +47,7 @@ fn id_like(v: Option<&Value>) -> Option<&str> {
 fn response_id(v: &Value) -> bool {
   let Some(rest) = v.as_str().and_then(|s| s.strip_prefix("msg_")) else { return false };
   let ok = |r: &str| !r.is_empty() && r.len() <= 64 && r.bytes().all(|b| b.is_ascii_alphanumeric());
-  ok(rest) || rest.strip_prefix("staging_").map_or(false, ok) || rest.strip_prefix("local_").map_or(false, ok)
+  ok(rest) || rest.strip_prefix("staging_").is_some_and(ok) || rest.strip_prefix("local_").is_some_and(ok)
 }
 
 /// A tagged id `…_01<22 base58 characters>` as the UUID it encodes (`ov`/`Lj`); others as they are.
@@ -176,7 +176,7 @@ fn record(v: &Value) -> Option<Map<String, Value>> {
   }
   if let Some(i) = e.get("inner_call_index") {
     let n = i.as_f64()?;
-    if n.fract() != 0.0 || n < 0.0 || n >= 2147483648.0 {
+    if n.fract() != 0.0 || !(0.0..2147483648.0).contains(&n) {
       return None;
     }
     t.insert("inner_call_index".into(), (n as i64).into());
@@ -329,9 +329,9 @@ fn fold(line: &Value, flows: &mut [(String, Flow)], at: usize, everywhere: bool)
   }
   if !listed_all.is_empty() && everywhere {
     for (_, flow) in flows.iter_mut() {
-      let last = flow.records.iter().rev().find(|p| response_of(p).map_or(true, |id| listed_all.contains(id)));
-      if last.map_or(false, |p| p.contains_key("response_id")) {
-        flow.records.retain(|p| response_of(p).map_or(true, |id| !listed_all.contains(id)));
+      let last = flow.records.iter().rev().find(|p| response_of(p).is_none_or(|id| listed_all.contains(id)));
+      if last.is_some_and(|p| p.contains_key("response_id")) {
+        flow.records.retain(|p| response_of(p).is_none_or(|id| !listed_all.contains(id)));
       }
     }
   }
@@ -342,7 +342,7 @@ fn fold(line: &Value, flows: &mut [(String, Flow)], at: usize, everywhere: bool)
   });
   if snapshot {
     let mut seen = HashSet::new();
-    let mut out: Vec<Map<String, Value>> = calls.into_iter().filter(|c| identity(c).map_or(true, |k| seen.insert(k))).collect();
+    let mut out: Vec<Map<String, Value>> = calls.into_iter().filter(|c| identity(c).is_none_or(|k| seen.insert(k))).collect();
     out.extend(responses);
     t.records = out;
     return;
@@ -440,7 +440,7 @@ impl Reader {
     let sidechain = match e.get("isSidechain") {
       None | Some(Value::Null) | Some(Value::Bool(false)) => false,
       Some(Value::String(x)) => !x.is_empty(),
-      Some(Value::Number(n)) => n.as_f64().map_or(true, |f| f != 0.0),
+      Some(Value::Number(n)) => n.as_f64() != Some(0.0),
       Some(_) => true,
     };
     if e.get("dataFlowOn") != Some(&Value::Bool(true)) && !sidechain {

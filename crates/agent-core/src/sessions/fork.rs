@@ -160,7 +160,7 @@ pub(crate) fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&st
     }
     let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
     let kind = s(&v, "type").unwrap_or("");
-    if KINDS.contains(&kind) && v.get("uuid").map_or(false, Value::is_string) {
+    if KINDS.contains(&kind) && v.get("uuid").is_some_and(Value::is_string) {
       flow.entry(&v);
       entries.push(v);
     } else if kind == "content-replacement" && s(&v, "sessionId") == Some(id) {
@@ -175,7 +175,7 @@ pub(crate) fn build(id: &str, text: &str, up_to: Option<&str>, title: Option<&st
       }
     } else if kind == "tools-used" && s(&v, "sessionId") == Some(id) {
       if let Some(Value::Array(t)) = v.get("tools") {
-        tools = Some(t.iter().filter(|x| x.as_str().map_or(false, |x| !x.is_empty())).cloned().collect());
+        tools = Some(t.iter().filter(|x| x.as_str().is_some_and(|x| !x.is_empty())).cloned().collect());
       }
     } else if kind == "hybrid-organization" {
       if let Some(o) = s(&v, "organizationUuid").filter(|o| paths::is_uuid(o)).map(str::to_lowercase) {

@@ -158,7 +158,7 @@ pub(crate) fn put_back_virtual(entries: &[Entry<'_>], chain: Vec<usize>, all: us
         break;
       }
       seen.insert(c.uuid());
-      let last_hides = out.last().map_or(false, |&l| entries[l].hides_tools());
+      let last_hides = out.last().is_some_and(|&l| entries[l].hides_tools());
       if c.is_virtual && (c.hides_tools() || (c.kind() == "user" && last_hides)) {
         out.push(a);
       } else if c.kind() != "attachment" {
@@ -298,7 +298,7 @@ pub(crate) fn hide_calls(entries: &mut Vec<Entry<'_>>, list: Vec<usize>) -> Vec<
       let mut kept = Vec::with_capacity(l.len());
       for b in &l {
         let id = b.get("id").and_then(Value::as_str);
-        let hide = is_block(Some(b), "tool_use") && id.map_or(false, |id| hidden.iter().any(|h| h.as_str() == Some(id)) && !repeated.contains(id));
+        let hide = is_block(Some(b), "tool_use") && id.is_some_and(|id| hidden.iter().any(|h| h.as_str() == Some(id)) && !repeated.contains(id));
         if hide {
           hid_by.insert(id.unwrap_or("").to_string(), a.clone());
         } else {
@@ -343,7 +343,7 @@ pub(crate) fn hide_calls(entries: &mut Vec<Entry<'_>>, list: Vec<usize>) -> Vec<
     let p = d_id.and_then(Value::as_str).and_then(|id| pending.get(id).copied());
     let shows_host = match (d, p) {
       (Some(d), Some(_)) => d.get("is_error") == Some(&Value::Bool(true)),
-      (Some(_), None) => entries[i].is_virtual && key(d_id).map_or(false, |k| ran.contains(&k)),
+      (Some(_), None) => entries[i].is_virtual && key(d_id).is_some_and(|k| ran.contains(&k)),
       _ => false,
     };
     if shows_host {
@@ -358,7 +358,7 @@ pub(crate) fn hide_calls(entries: &mut Vec<Entry<'_>>, list: Vec<usize>) -> Vec<
         continue;
       }
     }
-    let dropped: Vec<usize> = results.iter().copied().filter(|&n| l[n].get("tool_use_id").and_then(Value::as_str).map_or(false, |id| hid_by.contains_key(id))).collect();
+    let dropped: Vec<usize> = results.iter().copied().filter(|&n| l[n].get("tool_use_id").and_then(Value::as_str).is_some_and(|id| hid_by.contains_key(id))).collect();
     if dropped.is_empty() {
       out.push(i);
       continue;

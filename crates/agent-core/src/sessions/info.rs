@@ -230,13 +230,13 @@ fn prompt_after(text: &str, at: i64) -> bool {
       return false;
     }
     let Ok(v) = serde_json::from_str::<Value>(line) else { return false };
-    human_prompt_time(&v).map_or(false, |t| t > at)
+    human_prompt_time(&v).is_some_and(|t| t > at)
   })
 }
 
 fn human_prompt_time(v: &Value) -> Option<i64> {
   let o = v.as_object()?;
-  let flag_set = |k: &str| o.get(k).map_or(false, |x| x != &Value::Bool(false));
+  let flag_set = |k: &str| o.get(k).is_some_and(|x| x != &Value::Bool(false));
   let (content, origin) = match o.get("type")?.as_str()? {
     "user" => {
       for k in ["isCompactSummary", "isSidechain", "isVirtual", "isVisibleInTranscriptOnly", "isMeta", "textNotTyped", "handedOff", "queueSkipAttachments"] {
@@ -376,11 +376,11 @@ pub(crate) fn continued_in(tail: &str) -> Option<String> {
 fn finished_message(v: &Value) -> bool {
   if v.get("type").and_then(Value::as_str) == Some("assistant") {
     let err = v.get("isApiErrorMessage");
-    let err_ok = err.map_or(true, |e| e.is_boolean());
+    let err_ok = err.is_none_or(|e| e.is_boolean());
     let msg = v.get("message");
-    let msg_ok = msg.map_or(true, |m| m.is_object());
+    let msg_ok = msg.is_none_or(|m| m.is_object());
     if err_ok && msg_ok {
-      return err != Some(&Value::Bool(true)) && msg.and_then(|m| m.get("stop_reason")).map_or(false, Value::is_string);
+      return err != Some(&Value::Bool(true)) && msg.and_then(|m| m.get("stop_reason")).is_some_and(Value::is_string);
     }
   }
   v.is_object() && scan::prompt_of(v, &mut None).is_some()
@@ -424,7 +424,7 @@ pub(crate) fn continuation_exists(transcript: &Path, id: &str) -> bool {
 pub(crate) fn folder_has_cwd(dir: &Path, wanted: &str, windows: bool) -> bool {
   for ent in super::paths::read_dir_sorted(dir) {
     let name = ent.file_name();
-    if !name.to_string_lossy().ends_with(".jsonl") || !ent.file_type().map_or(false, |t| t.is_file()) {
+    if !name.to_string_lossy().ends_with(".jsonl") || !ent.file_type().is_ok_and(|t| t.is_file()) {
       continue;
     }
     let Some(ht) = read_head_tail(&ent.path(), false) else { continue };
@@ -480,6 +480,12 @@ pub fn project_dirs_with(cx: &Context, path: &str, projects: &Path, windows: boo
   out
 }
 
+/// The folder a session ran in, as the listing reads it: the last relocation, else the first
+/// `cwd` of the head.
+pub(crate) fn session_cwd(ht: &HeadTail) -> Option<String> {
+  scan::last_entry_field(&ht.tail, "relocatedCwd", Some("relocated"), Mode::Plain).or_else(|| scan::first_line_field(&ht.head, "cwd"))
+}
+
 #[cfg(test)]
 mod tests {
   use super::*;
@@ -506,10 +512,4 @@ mod tests {
     assert_eq!(parse_iso_ms("2026-01-02T04:04:05.678+01:00"), Some(1767323045678));
     assert_eq!(parse_iso_ms("nope"), None);
   }
-}
-
-/// The folder a session ran in, as the listing reads it: the last relocation, else the first
-/// `cwd` of the head.
-pub(crate) fn session_cwd(ht: &HeadTail) -> Option<String> {
-  scan::last_entry_field(&ht.tail, "relocatedCwd", Some("relocated"), Mode::Plain).or_else(|| scan::first_line_field(&ht.head, "cwd"))
 }

@@ -64,7 +64,7 @@ fn candidates_in(cx: &Context, dir: &Path, stat: bool, project_path: Option<&str
 fn subdirs(dir: &Path) -> Vec<(String, PathBuf)> {
   paths::read_dir_sorted(dir)
     .into_iter()
-    .filter(|e| e.file_type().map_or(false, |t| t.is_dir()) || e.path().is_dir())
+    .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()) || e.path().is_dir())
     .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
     .collect()
 }
@@ -90,7 +90,7 @@ fn candidates_for_dir(cx: &Context, dir: &str, worktrees: bool, stat: bool, proj
     return out;
   }
   let mut keyed: Vec<(String, String)> = trees.iter().map(|t| (fold(&cx.folder_name(t)), t.clone())).collect();
-  keyed.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+  keyed.sort_by_key(|k| std::cmp::Reverse(k.0.len()));
   for (name, path) in subdirs(projects) {
     let folded = fold(&name);
     if seen.contains(&folded) {
@@ -123,7 +123,7 @@ fn describe(c: &Candidate, include_programmatic: bool, floor: bool) -> Option<Se
   if let Some(project) = c.project_path.as_deref() {
     if let Some(cwd) = info::session_cwd(&ht) {
       let ci = paths::CASE_INSENSITIVE;
-      if !c.own.as_ref().map_or(false, |own| paths::within(&cwd, own, ci)) && paths::other_project(&cwd, project, ci) {
+      if !c.own.as_ref().is_some_and(|own| paths::within(&cwd, own, ci)) && paths::other_project(&cwd, project, ci) {
         return None;
       }
     }
@@ -154,7 +154,7 @@ pub fn list_sessions(cx: &Context, opts: &ListOptions) -> Vec<SessionInfo> {
   let projects = cx.projects_dir();
   let offset = opts.offset.unwrap_or(0).max(0) as usize;
   let include_programmatic = opts.include_programmatic.unwrap_or(true);
-  let paged = opts.limit.map_or(false, |l| l > 0) || offset > 0;
+  let paged = opts.limit.is_some_and(|l| l > 0) || offset > 0;
   let mut cands = match opts.dir.as_deref().filter(|d| !d.is_empty()) {
     Some(dir) => candidates_for_dir(cx, dir, opts.include_worktrees.unwrap_or(true), paged, &projects),
     None => {
@@ -213,7 +213,7 @@ pub(crate) struct Located {
 }
 
 fn non_empty_file(p: &Path) -> bool {
-  std::fs::metadata(p).map_or(false, |m| m.len() > 0)
+  std::fs::metadata(p).is_ok_and(|m| m.len() > 0)
 }
 
 /// Finds `<sessionId>.jsonl` (non-empty) under `dir`'s project folders and its worktrees', or

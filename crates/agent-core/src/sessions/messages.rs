@@ -111,7 +111,7 @@ fn shaped_origin(text: &str) -> Option<std::borrow::Cow<'_, str>> {
     return None;
   }
   if !text.starts_with('{') {
-    if text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) && serde_json::from_str::<f64>(text).map_or(false, |n| n == 0.0) {
+    if text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) && serde_json::from_str::<f64>(text).is_ok_and(|n| n == 0.0) {
       return None;
     }
     return Some(std::borrow::Cow::Borrowed(text));
@@ -280,6 +280,7 @@ fn conversation_masked(text: &str, include_system: bool, p: &Page, masked: bool)
   conversation_of(text, entries, seen, include_system, p)
 }
 
+#[allow(clippy::nonminimal_bool)] // the official's conditions, one by one
 fn conversation_of<'a>(text: &'a str, mut entries: Vec<Entry<'a>>, seen: Seen, include_system: bool, p: &Page) -> String {
   let (list, leaf) = chain::walk_to_leaf(&mut entries);
   let all = entries.len();

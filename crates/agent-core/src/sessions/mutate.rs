@@ -85,7 +85,7 @@ pub fn set_archived(cx: &Context, id: &str, dir: Option<&str>, archived: bool) -
   let mut found: Vec<PathBuf> = Vec::new();
   for d in folders(cx, dir).unwrap_or_default() {
     let p = d.join(&file);
-    if std::fs::metadata(&p).map_or(false, |m| m.len() > 0) && !found.contains(&p) {
+    if std::fs::metadata(&p).is_ok_and(|m| m.len() > 0) && !found.contains(&p) {
       found.push(p);
     }
   }

@@ -171,7 +171,7 @@ pub(crate) fn risky(p: &str) -> bool {
     let l = p.to_ascii_lowercase().replace('\\', "/");
     ["/global??/", "/globalroot/", "/dosdevices/", "/device/"].iter().any(|d| l.starts_with(d))
   };
-  let dotdot = split_seps(p).iter().any(|s| *s == "..");
+  let dotdot = split_seps(p).contains(&"..");
   let mut segs: Vec<&str> = Vec::new();
   let mut net = false;
   if p.starts_with('/') {
@@ -336,10 +336,19 @@ pub(crate) fn git_worktrees(dir: &str) -> Vec<String> {
     Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout)
       .lines()
       .filter_map(|l| l.strip_prefix("worktree "))
-      .map(|p| normalize(p))
+      .map(normalize)
       .collect(),
     _ => Vec::new(),
   }
+}
+
+/// A folder's entries sorted by name, as Node's `readdir` lists them (libuv sorts them): the
+/// official functions' first-match rules depend on that order.
+pub(crate) fn read_dir_sorted(dir: &Path) -> Vec<std::fs::DirEntry> {
+  let Ok(rd) = std::fs::read_dir(dir) else { return Vec::new() };
+  let mut v: Vec<std::fs::DirEntry> = rd.flatten().collect();
+  v.sort_by_key(|a| a.file_name());
+  v
 }
 
 #[cfg(test)]
@@ -353,7 +362,7 @@ mod tests {
     let long = format!("/{}", "a".repeat(300));
     let k = project_key(&long);
     assert!(k.starts_with(&format!("-{}", "a".repeat(199))));
-    assert_eq!(k.len() > 201, true);
+    assert!(k.len() > 201);
     assert!(is_uuid("0a1b2c3d-0000-4000-8000-00000000000A"));
     assert!(!is_uuid("../../etc/passwd"));
     assert!(!is_uuid("0a1b2c3d-0000-4000-8000-00000000000/"));
@@ -407,13 +416,4 @@ mod tests {
       assert!(!risky(r), "{r}");
     }
   }
-}
-
-/// A folder's entries sorted by name, as Node's `readdir` lists them (libuv sorts them): the
-/// official functions' first-match rules depend on that order.
-pub(crate) fn read_dir_sorted(dir: &Path) -> Vec<std::fs::DirEntry> {
-  let Ok(rd) = std::fs::read_dir(dir) else { return Vec::new() };
-  let mut v: Vec<std::fs::DirEntry> = rd.flatten().collect();
-  v.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
-  v
 }

@@ -33,7 +33,7 @@ fn resets(line: &[u8]) -> bool {
   let truthy = |k: &str| match meta.and_then(|m| m.as_object()).and_then(|m| m.get(k)) {
     None | Some(Value::Null) | Some(Value::Bool(false)) => false,
     Some(Value::String(s)) => !s.is_empty(),
-    Some(Value::Number(n)) => n.as_f64().map_or(true, |f| f != 0.0 && !f.is_nan()),
+    Some(Value::Number(n)) => n.as_f64().is_none_or(|f| f != 0.0 && !f.is_nan()),
     Some(_) => true,
   };
   !(truthy("preservedSegment") || truthy("preservedMessages"))
@@ -173,7 +173,7 @@ fn skip(buf: &mut Vec<u8>, chunk: usize) {
   }
   buf.truncate(len);
   if let Some(snap) = snapshot {
-    if buf.last().map_or(false, |&c| c != b'\n') {
+    if buf.last().is_some_and(|&c| c != b'\n') {
       buf.push(b'\n');
     }
     buf.extend_from_slice(&snap);
@@ -194,7 +194,7 @@ fn resets_at(line: &[u8], s: usize, l: usize, chunk: usize) -> bool {
   if across {
     line.starts_with(SYSTEM) && resets(line)
   } else {
-    memchr::memmem::find(&line[..line.len().min(MARKER_WITHIN + MARKER.len() - 1)], MARKER).map_or(false, |r| r < MARKER_WITHIN) && resets(line)
+    memchr::memmem::find(&line[..line.len().min(MARKER_WITHIN + MARKER.len() - 1)], MARKER).is_some_and(|r| r < MARKER_WITHIN) && resets(line)
   }
 }
 
@@ -241,7 +241,7 @@ fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, m
       };
       let consider = |s: usize, l: Option<usize>, last: &mut Option<usize>| {
         if let Some(l) = l {
-          if s >= from && s < checked && last.map_or(true, |x| s > x) && resets_at(&out[s..l], s, l, chunk) {
+          if s >= from && s < checked && last.is_none_or(|x| s > x) && resets_at(&out[s..l], s, l, chunk) {
             *last = Some(s);
           }
         }
@@ -300,7 +300,7 @@ fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, m
   len += total - run;
   out.truncate(len);
   if let Some(snap) = snap {
-    if out.len() > keep_from && out.last().map_or(false, |&c| c != b'\n') {
+    if out.len() > keep_from && out.last().is_some_and(|&c| c != b'\n') {
       out.push(b'\n');
     }
     out.extend_from_slice(&snap);
@@ -316,7 +316,10 @@ mod tests {
     let mut b = text.as_bytes().to_vec();
     skip(&mut b, CHUNK);
     let mut r = Vec::new();
-    let at = read_with(text.len(), 16, &mut r, |at, out| Ok(out.copy_from_slice(&text.as_bytes()[at..at + out.len()]))).unwrap();
+    let at = read_with(text.len(), 16, &mut r, |at, out| {
+        let _: () = out.copy_from_slice(&text.as_bytes()[at..at + out.len()]);
+        Ok(())
+    }).unwrap();
     assert_eq!(r[at..], b[..]);
     String::from_utf8(b).unwrap()
   }
@@ -366,7 +369,10 @@ mod tests {
       for first in [1, 7, 13, 29, 64, 200] {
         // A buffer holding stale bytes (as a kept one does).
         let mut backward = vec![b'#'; rand(2 * text.len() + 1)];
-        let at = read_with_chunk(text.len(), first, chunk, &mut backward, |at, out| Ok(out.copy_from_slice(&text.as_bytes()[at..at + out.len()]))).unwrap();
+        let at = read_with_chunk(text.len(), first, chunk, &mut backward, |at, out| {
+            let _: () = out.copy_from_slice(&text.as_bytes()[at..at + out.len()]);
+            Ok(())
+        }).unwrap();
         assert_eq!(String::from_utf8_lossy(&backward[at..]), String::from_utf8_lossy(&forward), "round {round}, chunk {chunk}, first {first}:\n{text}");
       }
     }

@@ -98,7 +98,7 @@ fn truthy(t: Option<&str>) -> bool {
 /// An origin the official keeps (`X$`): an object with a string `kind`.
 fn origin_object(t: Option<&str>) -> Option<Value> {
   let v: Value = serde_json::from_str(t?).ok()?;
-  v.get("kind").map_or(false, Value::is_string).then_some(v)
+  v.get("kind").is_some_and(Value::is_string).then_some(v)
 }
 
 /// Ids the official keeps (`Qd`): `[A-Za-z0-9_.:-]{1,128}`.
@@ -144,7 +144,7 @@ fn command_origin(c: &Command<'_>) -> Option<Value> {
 /// A forwarded intent the official recognises (`ILe`): an object with a non-empty `lineage`.
 fn forwarded(t: Option<&str>) -> bool {
   let Some(Ok(Value::Object(o))) = t.map(serde_json::from_str::<Value>) else { return false };
-  o.get("lineage").and_then(Value::as_str).map_or(false, |l| !l.is_empty())
+  o.get("lineage").and_then(Value::as_str).is_some_and(|l| !l.is_empty())
 }
 
 /// The `delivered` map of the official's `MB`/`NB`, from every line of the transcript: how many
@@ -224,7 +224,7 @@ fn delivered(text: &str) -> HashMap<String, usize> {
 
 /// A user entry whose message holds a tool result (official `UB`).
 fn has_tool_result(e: &Entry<'_>, msg: &Value) -> bool {
-  e.parent().map_or(false, |p| !p.is_empty()) && msg.get("content").and_then(Value::as_array).map_or(false, |c| c.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")))
+  e.parent().is_some_and(|p| !p.is_empty()) && msg.get("content").and_then(Value::as_array).is_some_and(|c| c.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")))
 }
 
 /// A user entry recording an interruption (official `TF`).
@@ -240,7 +240,7 @@ fn is_interruption(msg: &Value) -> bool {
             Some("tool_result") if b.get("is_error") == Some(&Value::Bool(true)) => b.get("content"),
             _ => None,
           };
-          text.and_then(Value::as_str).map_or(false, starts)
+          text.and_then(Value::as_str).is_some_and(starts)
         })
     }
     _ => false,

@@ -52,7 +52,7 @@ pub(crate) fn last_string(text: &str, key: &str) -> Option<String> {
       let pos = from + rel;
       match quoted_at(text, pos + pat.len()) {
         Some((raw, end)) => {
-          if best.as_ref().map_or(true, |(p, _)| pos > *p) {
+          if best.as_ref().is_none_or(|(p, _)| pos > *p) {
             best = Some((pos, unescape(raw)));
           }
           from = end + 1;
@@ -269,7 +269,7 @@ pub fn prompt_of(entry: &Value, command_fallback: &mut Option<String>) -> Option
       continue;
     }
     if let Some(name) = between(c, "<command-name>", "</command-name>") {
-      if command_fallback.as_deref().map_or(true, str::is_empty) {
+      if command_fallback.as_deref().is_none_or(str::is_empty) {
         *command_fallback = Some(name.to_string());
       }
       continue;
@@ -310,7 +310,7 @@ struct ContentPeek<'a> {
 /// `prompt_of` for one line, building a JSON tree only of the message's content.
 fn line_prompt(line: &str, fallback: &mut Option<String>) -> Option<String> {
   let p: PromptPeek<'_> = serde_json::from_str(line).ok()?;
-  if p.kind.as_deref() != Some("user") || p.meta.map_or(false, |m| m.get() == "true") || p.compact.map_or(false, |m| m.get() == "true") {
+  if p.kind.as_deref() != Some("user") || p.meta.is_some_and(|m| m.get() == "true") || p.compact.is_some_and(|m| m.get() == "true") {
     return None;
   }
   let msg = p.message?;

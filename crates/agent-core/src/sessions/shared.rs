@@ -80,11 +80,11 @@ mod tests {
     for parts in [0, 1, 2, 3, 17, 400] {
       for _ in 0..50 {
         let (front, helped) = two_ended(parts, Vec::new(), Some(Vec::new()), |i, acc: &mut Vec<usize>| acc.push(i));
-        assert!(front.windows(2).all(|w| w[0] + 1 == w[1]) && front.first().map_or(true, |&f| f == 0));
+        assert!(front.windows(2).all(|w| w[0] + 1 == w[1]) && front.first().is_none_or(|&f| f == 0));
         let mut all = front.clone();
         if let Some(h) = helped {
           assert_eq!(h.acc, h.parts);
-          assert!(h.parts.windows(2).all(|w| w[0] == w[1] + 1) && h.parts.first().map_or(true, |&l| l == parts - 1));
+          assert!(h.parts.windows(2).all(|w| w[0] == w[1] + 1) && h.parts.first().is_none_or(|&l| l == parts - 1));
           all.extend(h.parts.iter().rev());
         }
         assert_eq!(all, (0..parts).collect::<Vec<_>>());

@@ -105,7 +105,7 @@ impl<'a> Scanner<'a> {
               // the escape of a low one is a pair, anything else is lone.
               if hex[0] | 0x20 == b'd' && hex[1] >= b'8' {
                 let low = |h: &[u8]| h.len() == 6 && h[0] == b'\\' && h[1] == b'u' && h[2..].iter().all(u8::is_ascii_hexdigit) && h[2] | 0x20 == b'd' && matches!(h[3] | 0x20, b'c'..=b'f');
-                if matches!(hex[1] | 0x20, b'8' | b'9' | b'a' | b'b') && self.b.get(self.i..self.i + 6).map_or(false, low) {
+                if matches!(hex[1] | 0x20, b'8' | b'9' | b'a' | b'b') && self.b.get(self.i..self.i + 6).is_some_and(low) {
                   self.i += 6;
                 } else {
                   self.lone = true;

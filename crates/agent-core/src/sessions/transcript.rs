@@ -317,7 +317,7 @@ impl<'a> Entry<'a> {
   }
   /// An assistant entry that hid tool calls or ran for one (official `gc`).
   pub(crate) fn hides_tools(&self) -> bool {
-    self.kind() == "assistant" && (self.host_hidden.map_or(false, |h| h.get().starts_with('[')) || self.ran_by_text().is_some())
+    self.kind() == "assistant" && (self.host_hidden.is_some_and(|h| h.get().starts_with('[')) || self.ran_by_text().is_some())
   }
   /// `ranByToolUseId` when it is a string.
   pub(crate) fn ran_by_text(&self) -> Option<String> {
@@ -327,7 +327,7 @@ impl<'a> Entry<'a> {
     self.ran_by.filter(|r| r.get().starts_with('"')).and_then(|r| serde_json::from_str(r.get()).ok())
   }
   pub(crate) fn has_team(&self) -> bool {
-    self.team_name.map_or(false, |t| !matches!(t.get(), "null" | "\"\"" | "false" | "0"))
+    self.team_name.is_some_and(|t| !matches!(t.get(), "null" | "\"\"" | "false" | "0"))
   }
 }
 

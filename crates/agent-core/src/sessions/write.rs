@@ -108,7 +108,7 @@ mod tests {
   #[test]
   fn iso_roundtrip() {
     assert_eq!(iso_from_ms(1767323045678), "2026-01-02T03:04:05.678Z");
-    assert_eq!(super::super::info::parse_iso_ms(&now_iso()).is_some(), true);
+    assert!(super::super::info::parse_iso_ms(&now_iso()).is_some());
     let u = uuid_v4();
     assert!(super::super::paths::is_uuid(&u));
   }
