@@ -589,4 +589,6 @@ module.exports = {
   isAgentTurn,
   stripReminders,
   SIDE_AGENT_MARKERS,
+  // The scripted OpenAI Responses API, for Codex (./responses.js).
+  ...require('./responses.js'),
 }

@@ -38,6 +38,12 @@ pub enum CallKind {
   /// Answer: `{"response": BODY}` (none: a success without a body) or
   /// `{"error": MESSAGE, "error_code"?: CODE}`.
   HostRequest,
+  /// A Codex app-server request for the user ([`crate::raw::codex`]): payload
+  /// `{"method","params"}` as Codex sent them (`item/commandExecution/requestApproval`,
+  /// `item/fileChange/requestApproval`, `item/permissions/requestApproval`,
+  /// `item/tool/requestUserInput`, `mcpServer/elicitation/request`). Answer: the JSON-RPC
+  /// result Codex expects; a failure answers with the method's safe default (a decline).
+  CodexRequest,
 }
 
 impl CallKind {
@@ -58,6 +64,7 @@ impl From<core::CallKind> for CallKind {
       core::CallKind::UserDialog => CallKind::UserDialog,
       core::CallKind::StoreAppend => CallKind::StoreAppend,
       core::CallKind::HostRequest => CallKind::HostRequest,
+      core::CallKind::CodexRequest => CallKind::CodexRequest,
     }
   }
 }
@@ -72,6 +79,7 @@ impl From<CallKind> for core::CallKind {
       CallKind::UserDialog => core::CallKind::UserDialog,
       CallKind::StoreAppend => core::CallKind::StoreAppend,
       CallKind::HostRequest => core::CallKind::HostRequest,
+      CallKind::CodexRequest => core::CallKind::CodexRequest,
     }
   }
 }
