@@ -93,6 +93,19 @@ describe('codex: side by side with @openai/codex-sdk', { skip, concurrency: true
     ra.close()
   })
 
+  it('resumeThread of a thread this process holds goes to the app-server holding it', async () => {
+    const model = await fake([{ text: 'first' }, { text: 'second' }])
+    const codex = new Codex(codexOptions(model))
+    const a = codex.startThread({ workingDirectory: model.tempDir() })
+    await a.run('one')
+    // A second app-server could not take the thread (Codex allows one writer per thread).
+    const b = codex.resumeThread(a.id)
+    const r = await b.run('two')
+    assert.equal(r.finalResponse, 'second')
+    assert.equal(b._session, a._session)
+    a.close()
+  })
+
   it('a failing model: the same turn.failed event', async () => {
     const [ours, theirs] = await Promise.all([fake([{ error: { status: 400, message: 'bad request from the script' } }]), fake([{ error: { status: 400, message: 'bad request from the script' } }])])
     const a = new Codex(codexOptions(ours)).startThread({ workingDirectory: ours.tempDir(), skipGitRepoCheck: true })
