@@ -42,7 +42,7 @@ const http = require('node:http')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const zlib = require('node:zlib')
+const { readBody } = require('./request-body.js')
 
 /**
  * Substrings that mark a user message as the instruction of a forked side
@@ -415,26 +415,6 @@ async function startScriptedModel(options = {}) {
       res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`)
     }
     res.end()
-  }
-
-  function readBody(req) {
-    return new Promise((resolve, reject) => {
-      const parts = []
-      req.on('data', (c) => parts.push(c))
-      req.on('error', reject)
-      req.on('end', () => {
-        let buf = Buffer.concat(parts)
-        try {
-          const enc = String(req.headers['content-encoding'] || '').toLowerCase()
-          if (enc === 'gzip') buf = zlib.gunzipSync(buf)
-          else if (enc === 'deflate') buf = zlib.inflateSync(buf)
-          else if (enc === 'br') buf = zlib.brotliDecompressSync(buf)
-        } catch (e) {
-          return reject(e)
-        }
-        resolve(buf.toString('utf8'))
-      })
-    })
   }
 
   async function handle(req, res) {

@@ -27,7 +27,7 @@ const http = require('node:http')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const zlib = require('node:zlib')
+const { readBody } = require('./request-body.js')
 
 /** A model name in Codex's bundled list (others add a warning item to every turn). */
 const DEFAULT_MODEL = 'gpt-5.5'
@@ -153,28 +153,6 @@ function sseEvents(spec, responseId, model, nextId) {
   })
   events.push({ type: 'response.completed', response: { ...response, status: 'completed', output: items, usage: usageOf(spec) } })
   return events
-}
-
-/** Reads a request body, gunzipping or inflating it when Codex compressed it. */
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const parts = []
-    req.on('data', (c) => parts.push(c))
-    req.on('error', reject)
-    req.on('end', () => {
-      let buf = Buffer.concat(parts)
-      const enc = String(req.headers['content-encoding'] || '').toLowerCase()
-      try {
-        if (enc === 'gzip') buf = zlib.gunzipSync(buf)
-        else if (enc === 'deflate') buf = zlib.inflateSync(buf)
-        else if (enc === 'br') buf = zlib.brotliDecompressSync(buf)
-        else if (enc === 'zstd' && typeof zlib.zstdDecompressSync === 'function') buf = zlib.zstdDecompressSync(buf)
-      } catch (err) {
-        return reject(err)
-      }
-      resolve(buf.toString('utf8'))
-    })
-  })
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))

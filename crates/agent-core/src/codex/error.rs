@@ -1,5 +1,7 @@
 //! The errors of a Codex session, each with a stable code (JS gets it as `error.code`).
 
+use crate::error::stderr_suffix;
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CodexError {
   #[error("{0}")]
@@ -78,14 +80,6 @@ fn exit_text(code: Option<i32>, signal: Option<&str>) -> String {
   }
 }
 
-fn stderr_suffix(tail: &str) -> String {
-  let tail = tail.trim();
-  if tail.is_empty() {
-    String::new()
-  } else {
-    format!(". stderr: {tail}")
-  }
-}
 
 #[cfg(test)]
 mod tests {
