@@ -333,4 +333,32 @@ describe('codex: approvals, questions, faults and hygiene', { skip, concurrency:
     host.kill('SIGKILL')
     assert.ok(await gone(pid), `codex ${pid} outlived its SIGKILLed host`)
   })
+
+  it('codex exiting mid-turn is an Error with code CODEX_EXITED; a broken line from it is reported and the session goes on', async () => {
+    const model = await fake([{ functionCalls: [{ namespace: 'slow', name: 'die', arguments: {} }] }, { text: 'fine' }])
+    const dir = model.tempDir()
+    // A wrapper that writes one line that is not JSON-RPC before Codex's own output.
+    const wrapper = path.join(dir, 'codex-noisy')
+    fs.writeFileSync(wrapper, `#!/bin/sh\necho 'this is not json'\nexec "${CODEX}" "$@"\n`, { mode: 0o755 })
+    const warnings = []
+    const onWarning = (w) => warnings.push(String(w.message))
+    process.on('warning', onWarning)
+    try {
+      const good = await fake([{ text: 'fine' }])
+      const g = new Codex({ ...codexOptions(good), codexPathOverride: wrapper }).startThread({ workingDirectory: good.tempDir() })
+      assert.equal((await g.run('hi')).finalResponse, 'fine')
+      assert.ok(warnings.some((w) => /not JSON-RPC/.test(w)), JSON.stringify(warnings))
+      g.close()
+      let thread
+      const server = createSdkMcpServer({ name: 'slow', tools: [tool('die', 'Kills Codex', {}, async () => {
+        process.kill(thread._session.native.pid, 'SIGKILL')
+        return new Promise(() => {})
+      })] })
+      thread = new Codex(codexOptions(model)).startThread({ workingDirectory: dir, mcpServers: { slow: server } })
+      await assert.rejects(thread.run('go'), (e) => e.code === 'CODEX_EXITED' && e.signal === 'SIGKILL' && /Codex app-server was terminated by signal SIGKILL/.test(e.message))
+      thread.close()
+    } finally {
+      process.off('warning', onWarning)
+    }
+  })
 })
