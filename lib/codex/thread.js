@@ -16,9 +16,21 @@ const VERSION = require('../../package.json').version
 /** Threads this process holds, by id: a resume of one of them goes to the app-server holding it. */
 const held = new Map()
 
+/**
+ * A turn's abort: named `AbortError` with code `ABORT_ERR`, as the error Node's child_process
+ * rejects with when the official SDK's signal kills its `codex exec` (and an `instanceof` our
+ * AbortError).
+ */
+function turnAborted() {
+  const err = new AbortError('The Codex turn was aborted')
+  err.name = 'AbortError'
+  err.code = 'ABORT_ERR'
+  return err
+}
+
 /** An Error from the engine's description of how a session ended. */
 function endError(end) {
-  const err = end.code === 'ABORTED' ? new AbortError(end.message) : new Error(end.message)
+  const err = end.code === 'ABORTED' ? turnAborted() : new Error(end.message)
   for (const key of ['code', 'exitCode', 'signal', 'stderr']) if (end[key] != null) err[key] = end[key]
   return err
 }
@@ -162,7 +174,7 @@ class Thread {
       params.outputSchema = turnOptions.outputSchema
     }
     const signal = turnOptions.signal
-    if (signal?.aborted) throw new AbortError('The Codex turn was aborted')
+    if (signal?.aborted) throw turnAborted()
     const session = await this._open()
     // Turns on one thread run one after another.
     const release = await session.acquire()
@@ -173,7 +185,7 @@ class Thread {
     }
     try {
       yield { type: 'thread.started', thread_id: this._id }
-      if (signal?.aborted) throw new AbortError('The Codex turn was aborted')
+      if (signal?.aborted) throw turnAborted()
       signal?.addEventListener('abort', onAbort, { once: true })
       const r = await session.request('turn/start', { threadId: this._id, ...params })
       turnId = r.turn.id
@@ -196,7 +208,7 @@ class Thread {
           for (const ev of e.events) yield ev
           if (e.turnEnd && e.params?.turn?.id === turnId) {
             done = true
-            if (e.turnEnd === 'interrupted') throw new AbortError('The Codex turn was aborted')
+            if (e.turnEnd === 'interrupted') throw turnAborted()
             break
           }
         }
