@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
 import { z } from 'zod'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { Codex as OfficialCodex } from '@openai/codex-sdk'
 import { Codex } from '../codex.mjs'
 import { sdk } from './helpers/sdk.mjs'
@@ -198,6 +199,18 @@ describe('codex: in-process tools', { skip, concurrency: true }, () => {
     const failed = events.filter((e) => e.type === 'item.completed' && e.item.type === 'mcp_tool_call' && e.item.status === 'failed')
     assert.ok(failed.length >= 4, JSON.stringify(events))
     assert.equal(events.at(-1).type, 'turn.completed')
+    thread.close()
+  })
+
+  it('a foreign McpServer of @modelcontextprotocol/sdk serves a Codex thread too', async () => {
+    const foreign = new McpServer({ name: 'ext', version: '1.0.0' })
+    foreign.registerTool('shout', { description: 'Upper-cases', inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }))
+    const model = await fake([{ functionCalls: [{ namespace: 'ext', name: 'shout', arguments: { text: 'hi' } }] }, (req) => ({ text: `got ${lastFunctionCallOutput(req)}` })])
+    const thread = new Codex(codexOptions(model)).startThread({ workingDirectory: model.tempDir(), mcpServers: { ext: { type: 'sdk', name: 'ext', instance: foreign } } })
+    const r = await thread.run('shout')
+    assert.equal(r.finalResponse, 'got HI')
+    const offered = model.requests[0].tools.find((t) => t.type === 'namespace' && t.name === 'ext')
+    assert.deepEqual(offered.tools.map((t) => t.name), ['shout'])
     thread.close()
   })
 

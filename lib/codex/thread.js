@@ -39,11 +39,11 @@ function endError(end) {
 class Session {
   constructor(codexOptions, threadOptions) {
     const { sdk: servers } = splitServers(threadOptions.mcpServers)
-    for (const [name, s] of servers) {
-      if (typeof s.native !== 'function' || s.native().manifest() === null) {
-        throw new TypeError(`mcpServers.${name}: a Codex thread serves createSdkMcpServer() servers; other MCP server objects are not supported here yet`)
-      }
-    }
+    // Foreign MCP server objects (an McpServer of @modelcontextprotocol/sdk, ...) are connected
+    // through a transport as for a query; their tools are listed from them before the thread starts.
+    this._link = { send() {} }
+    this._foreign = [...servers].filter(([, s]) => typeof s.connectTo === 'function')
+    for (const [name, s] of this._foreign) if (!s.connected) s.connectTo(this._link, name)
     const { dispatch, abortAll, attach } = makeDispatch({
       sdkServers: servers,
       hookCallbacks: new Map(),
@@ -92,10 +92,27 @@ class Session {
     return batch
   }
 
+  /** The `dynamicTools` namespaces of the foreign servers: their `tools/list`, asked now. */
+  async foreignTools() {
+    const out = []
+    const running = { signal: new AbortController().signal }
+    for (const [name, s] of this._foreign) {
+      const init = JSON.parse(await s.forward({ jsonrpc: '2.0', id: 'codex-initialize', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-agent-sdk-native-codex', version: VERSION } } }, running))
+      if (init.error) throw new Error(`mcpServers.${name}: the MCP server refused initialize: ${init.error.message}`)
+      s.deliver({ jsonrpc: '2.0', method: 'notifications/initialized' })
+      const listed = JSON.parse(await s.forward({ jsonrpc: '2.0', id: 'codex-tools-list', method: 'tools/list', params: {} }, running))
+      if (listed.error) throw new Error(`mcpServers.${name}: tools/list failed: ${listed.error.message}`)
+      const tools = (listed.result?.tools ?? []).map((t) => ({ type: 'function', name: t.name, description: t.description ?? '', inputSchema: t.inputSchema ?? { type: 'object' } }))
+      out.push({ type: 'namespace', name, description: init.result?.instructions ?? `Tools of the MCP server ${JSON.stringify(name)}`, tools })
+    }
+    return out
+  }
+
   close() {
     if (this.id) held.delete(this.id)
     this.native.close()
     this._abortAll()
+    for (const [, s] of this._foreign) s.disconnect(this._link)
   }
 }
 
@@ -126,7 +143,8 @@ class Thread {
         const { dynamicTools, ...params } = this._params
         await session.request('thread/resume', { threadId: this._id, ...params })
       } else {
-        const r = JSON.parse(await session.native.startThread(JSON.stringify(this._params)))
+        const dynamicTools = await session.foreignTools()
+        const r = JSON.parse(await session.native.startThread(JSON.stringify(dynamicTools.length ? { ...this._params, dynamicTools } : this._params)))
         this._id = r.thread.id
       }
     } catch (err) {
