@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// `npm run demo`: an agent with an in-process tool, run by the real Claude Code CLI.
-// With ANTHROPIC_API_KEY set it talks to the real model; without it, it uses the scripted
-// Messages API from `claude-agent-sdk-native/testing`, so it runs offline and deterministically.
+// `npm run demo`: an agent with an in-process tool, run by the real Claude Code CLI, then the same
+// tool server serving OpenAI's Codex (`claude-agent-sdk-native/codex`, when @openai/codex is
+// installed). With ANTHROPIC_API_KEY (OPENAI_API_KEY for Codex) set it talks to the real model;
+// without it, it uses the scripted Messages (Responses) API from `claude-agent-sdk-native/testing`,
+// so it runs offline and deterministically.
 import { query, tool, createSdkMcpServer } from 'claude-agent-sdk-native'
-import { startScriptedModel, lastToolResult, toolResultText } from 'claude-agent-sdk-native/testing'
+import { Codex } from 'claude-agent-sdk-native/codex'
+import { startScriptedModel, lastToolResult, toolResultText, startScriptedResponses, lastFunctionCallOutput } from 'claude-agent-sdk-native/testing'
 import { z } from 'zod'
 
 const weather = createSdkMcpServer({
@@ -58,4 +61,31 @@ try {
   }
 } finally {
   await model?.close()
+}
+
+// The same server object, now as a Codex dynamic-tool namespace.
+const fake = process.env.OPENAI_API_KEY
+  ? undefined
+  : await startScriptedResponses({
+      turns: [
+        { functionCalls: [{ namespace: 'weather', name: 'get_forecast', arguments: { city: 'Oslo', days: 2 } }] },
+        (req) => ({ text: `Codex found: ${lastFunctionCallOutput(req)}` }),
+      ],
+    })
+try {
+  if (fake) console.log(`\n(no OPENAI_API_KEY: Codex uses the scripted Responses API at ${fake.url})\n`)
+  const thread = new Codex(fake ? { env: fake.env(), config: fake.config() } : {}).startThread({ mcpServers: { weather }, ...(fake ? { workingDirectory: fake.tempDir() } : {}) })
+  const { events } = await thread.runStreamed('What is the weather in Oslo for the next two days?')
+  for await (const event of events) {
+    if (event.type === 'thread.started') console.log(`codex thread ${event.thread_id}`)
+    if (event.type === 'item.completed' && event.item.type === 'mcp_tool_call') console.log(`codex called ${event.item.server}.${event.item.tool} ${JSON.stringify(event.item.arguments)} -> ${event.item.result?.content[0]?.text ?? event.item.error?.message}`)
+    if (event.type === 'item.completed' && event.item.type === 'agent_message') console.log(`codex: ${event.item.text}`)
+    if (event.type === 'turn.completed') console.log(`\ncodex turn completed, ${event.usage.input_tokens} input tokens`)
+  }
+  thread.close()
+} catch (e) {
+  if (e.code === 'CODEX_NOT_FOUND') console.log(`\n(Codex part skipped: ${e.message.split('\n')[0]})`)
+  else throw e
+} finally {
+  await fake?.close()
 }

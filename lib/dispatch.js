@@ -81,7 +81,7 @@ function toJson(who, value) {
   return text
 }
 
-function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, onUserDialog, hostRequest, stderr, hostProcess, mcpLink, sessionStore }) {
+function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, onUserDialog, hostRequest, stderr, hostProcess, mcpLink, sessionStore, codexRequest }) {
   /** The abort signals of calls in flight, by the CLI's request id; the engine says which to fire. */
   const running = new Map()
   // Weak: the engine holds this dispatcher for the session's life, and a strong reference back
@@ -256,8 +256,22 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     return 'null'
   }
 
+  // A Codex app-server request for the user (an approval, a question, an elicitation): the
+  // Codex thread's callback gets `{method, params}` and its answer goes back as JSON (the
+  // engine turns allow/deny and failures into Codex's answers; see crates/agent-core/src/codex).
+  async function codexCall(requestId, body) {
+    const controller = track(requestId)
+    try {
+      const result = await codexRequest(body, { get signal() { return controller.signal } })
+      return toJson('The Codex callback', result ?? null)
+    } finally {
+      running.delete(requestId)
+    }
+  }
+
   /** The user code each kind of call runs (the engine's `CallKind` names). */
   const callbacks = { tool: callTool, can_use_tool: permission, hook_callback: hook, elicitation, request_user_dialog: userDialog, store_append: storeAppend, host_request: hostRequestCall }
+  if (codexRequest) callbacks.codex_request = codexCall
 
   function dispatch(kind, requestId, payload) {
     try {

@@ -21,6 +21,9 @@ const needed = [
   'node_modules/pg/package.json',
   'node_modules/ioredis/package.json',
   'node_modules/@aws-sdk/client-s3/package.json',
+  // Codex and its official SDK (the codex tests run the real binary side by side with the official).
+  'node_modules/@openai/codex/package.json',
+  'node_modules/@openai/codex-sdk/package.json',
 ]
 if (needed.some((p) => !fs.existsSync(path.join(root, p)))) {
   console.log('[prepare] installing npm dependencies')

@@ -68,6 +68,18 @@ impl JsHost {
     Ok(Self { forward_stderr, dispatch: Mutex::new(Some(Arc::new(dispatch))), replies: Mutex::default(), batch })
   }
 
+  /// From now on the session's dispatch does not keep the event loop alive (a Codex thread idles
+  /// between turns; what waits for a turn's events keeps the loop alive meanwhile). On the JS
+  /// thread, right after [`JsHost::new`].
+  pub fn unref(&self, env: &napi::Env) -> napi::Result<()> {
+    let mut dispatch = self.dispatch.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(f) = dispatch.as_mut().and_then(Arc::get_mut) {
+      #[allow(deprecated)] // the replacement (cloning to ref) cannot drop below one reference
+      f.unref(env)?;
+    }
+    Ok(())
+  }
+
   /// JS's answer to a call (on the JS thread, where it is written to the CLI).
   pub fn reply(&self, request_id: &str, result: CallResult) {
     let reply = self.replies.lock().unwrap_or_else(|p| p.into_inner()).remove(request_id);

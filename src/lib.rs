@@ -6,6 +6,7 @@
 #[macro_use]
 extern crate napi_derive;
 
+mod codex;
 mod diagnostics;
 mod errors;
 mod js_host;

@@ -159,3 +159,76 @@ export interface SessionStoreConformanceOptions {
 export function runSessionStoreConformance(makeStore: () => SessionStore | Promise<SessionStore>, options?: SessionStoreConformanceOptions): void
 /** The contracts, in order (the official 13 first); `requires` names an optional method or option. */
 export const sessionStoreContracts: ReadonlyArray<{ name: string; requires: string | null }>
+// ---------------------------------------------------------------------------
+// The scripted OpenAI Responses API, for the real Codex binary (testing/responses.js)
+// ---------------------------------------------------------------------------
+
+/** One function call the fake model makes; `namespace` for a dynamic-tool namespace (an in-process MCP server). */
+export interface ScriptedFunctionCall {
+  name: string
+  namespace?: string
+  /** An object (serialized) or the raw arguments string. */
+  arguments?: unknown
+  callId?: string
+}
+
+/** One model response. A bare string is shorthand for `{ text }`. */
+export interface ResponsesSpec {
+  /** A reasoning item with this summary (first). */
+  reasoning?: string
+  /** An assistant message. */
+  text?: string
+  /** function_call items; several = parallel calls in one response. */
+  functionCalls?: ScriptedFunctionCall[]
+  /** Raw output items, used instead of the above. */
+  output?: Array<Record<string, unknown>>
+  /** Merged into the default usage (10 in, 5 out). */
+  usage?: Record<string, unknown>
+  delayMs?: number
+  /** Answer with an HTTP error instead (default 500). */
+  error?: { status?: number; type?: string; code?: string; message?: string }
+}
+
+/** Parsed body of a `POST /v1/responses` request. */
+export type ResponsesRequest = { model: string; input: Array<Record<string, any>>; tools?: Array<Record<string, any>>; [k: string]: unknown }
+
+export interface ScriptedResponsesOptions {
+  /** One entry per request, in order; a function gets the request (and its index). */
+  turns?: Array<ResponsesSpec | string | ((request: ResponsesRequest, info: { index: number; fallback: boolean }) => ResponsesSpec | string | Promise<ResponsesSpec | string>)>
+  /** Past the script's end. Default `{ text: 'ok' }`. */
+  fallback?: ResponsesSpec | string | ((request: ResponsesRequest, info: { index: number; fallback: boolean }) => ResponsesSpec | string | Promise<ResponsesSpec | string>)
+  delayMs?: number
+  /** The model name (default `gpt-5.5`, one Codex knows). */
+  model?: string
+  port?: number
+}
+
+export interface ScriptedResponses {
+  port: number
+  /** `http://127.0.0.1:PORT/v1`. */
+  url: string
+  requests: ResponsesRequest[]
+  readonly turnCount: number
+  /** The provider settings as a nested object (`@openai/codex-sdk`'s and our `config` option). */
+  config(): { [key: string]: any }
+  /** The same settings as `config.toml` text. */
+  configToml(): string
+  /** A temporary CODEX_HOME holding config.toml (removed by close()). */
+  codexHome(): string
+  /** A fresh temporary working directory (removed by close()). */
+  tempDir(): string
+  /** PATH, HOME/CODEX_HOME, the provider's key and TMPDIR: Codex reaches only this fake. */
+  env(extra?: Record<string, string>): Record<string, string>
+  close(): Promise<void>
+}
+
+/** Starts the scripted Responses API on 127.0.0.1. */
+export function startScriptedResponses(options?: ScriptedResponsesOptions): Promise<ScriptedResponses>
+/** The text of the last user message of a Responses request. */
+export function responsesLastUserText(request: ResponsesRequest): string
+/** Every `function_call_output` item of a request. */
+export function functionCallOutputs(request: ResponsesRequest): Array<Record<string, any>>
+/** The output text of the last function call (or of `callId`'s). */
+export function lastFunctionCallOutput(request: ResponsesRequest, callId?: string): string | undefined
+/** The tools a request offers (namespaced ones as `ns.tool`). */
+export function responsesToolNames(request: ResponsesRequest): string[]

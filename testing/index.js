@@ -42,7 +42,7 @@ const http = require('node:http')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const zlib = require('node:zlib')
+const { readBody } = require('./request-body.js')
 
 /**
  * Substrings that mark a user message as the instruction of a forked side
@@ -417,26 +417,6 @@ async function startScriptedModel(options = {}) {
     res.end()
   }
 
-  function readBody(req) {
-    return new Promise((resolve, reject) => {
-      const parts = []
-      req.on('data', (c) => parts.push(c))
-      req.on('error', reject)
-      req.on('end', () => {
-        let buf = Buffer.concat(parts)
-        try {
-          const enc = String(req.headers['content-encoding'] || '').toLowerCase()
-          if (enc === 'gzip') buf = zlib.gunzipSync(buf)
-          else if (enc === 'deflate') buf = zlib.inflateSync(buf)
-          else if (enc === 'br') buf = zlib.brotliDecompressSync(buf)
-        } catch (e) {
-          return reject(e)
-        }
-        resolve(buf.toString('utf8'))
-      })
-    })
-  }
-
   async function handle(req, res) {
     const raw = await readBody(req)
     const pathname = String(req.url || '/').split('?')[0].replace(/\/+$/, '') || '/'
@@ -589,4 +569,6 @@ module.exports = {
   isAgentTurn,
   stripReminders,
   SIDE_AGENT_MARKERS,
+  // The scripted OpenAI Responses API, for Codex (./responses.js).
+  ...require('./responses.js'),
 }

@@ -17,5 +17,10 @@ export const {
   isAgentTurn,
   stripReminders,
   SIDE_AGENT_MARKERS,
+  startScriptedResponses,
+  responsesLastUserText,
+  functionCallOutputs,
+  lastFunctionCallOutput,
+  responsesToolNames,
 } = testing
 export default testing

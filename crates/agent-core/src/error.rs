@@ -152,7 +152,8 @@ fn exit_message(code: i32) -> String {
   }
 }
 
-fn stderr_suffix(tail: &str) -> String {
+/// `. stderr: <tail>` for an error message, or nothing when the tail is empty.
+pub(crate) fn stderr_suffix(tail: &str) -> String {
   let tail = tail.trim();
   if tail.is_empty() {
     String::new()

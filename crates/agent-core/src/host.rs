@@ -39,6 +39,10 @@ pub enum CallKind {
   /// envelope, `{"response": BODY}` (no `response`: a success without a body) or
   /// `{"error": MESSAGE, "error_code"?: CODE}`; a failure is an error response with the message.
   HostRequest,
+  /// A Codex app-server request for the user (approvals, `requestUserInput`, MCP elicitation;
+  /// see [`crate::codex`]). Payload: `{"method":..,"params":..}` as Codex sent them. Answer: the
+  /// JSON-RPC result as Codex expects it; a failure gives the method's safe default (a decline).
+  CodexRequest,
 }
 
 impl CallKind {
@@ -52,6 +56,7 @@ impl CallKind {
       CallKind::UserDialog => "request_user_dialog",
       CallKind::StoreAppend => "store_append",
       CallKind::HostRequest => "host_request",
+      CallKind::CodexRequest => "codex_request",
     }
   }
 }

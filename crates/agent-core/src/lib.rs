@@ -16,6 +16,7 @@
 
 pub mod cli;
 pub mod codec;
+pub mod codex;
 pub mod error;
 pub mod host;
 pub mod mcp;

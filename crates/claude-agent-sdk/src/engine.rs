@@ -28,6 +28,28 @@ use crate::server::McpServer;
 use crate::store::api::SessionStore;
 use crate::store::folder::ResumeDir;
 
+/// A Codex thread's callback for Codex's requests for the user: `(method, params)` → the answer
+/// the engine takes (a permission result for approvals, or Codex's own result).
+pub(crate) type CodexRequestFn = Arc<dyn Fn(String, Value) -> BoxFuture<'static, Value> + Send + Sync>;
+
+/// The host of a Codex thread: its in-process servers' tools and its request callback, run as a
+/// query's are.
+pub(crate) fn codex_host(servers: &[(String, McpServer)], codex_request: Option<CodexRequestFn>) -> Result<Arc<dyn raw::Host>> {
+  let runtime = tokio::runtime::Handle::try_current().map_err(|_| Error::NoRuntime)?;
+  Ok(Arc::new(RustHost {
+    servers: RwLock::new(servers.iter().cloned().collect()),
+    can_use_tool: None,
+    hooks: HashMap::new(),
+    on_elicitation: None,
+    on_user_dialog: None,
+    stderr: None,
+    store: None,
+    codex_request,
+    running: Default::default(),
+    runtime,
+  }))
+}
+
 /// What the CLI is told this SDK is (`CLAUDE_CODE_ENTRYPOINT`).
 const ENTRYPOINT: &str = "sdk-rust";
 
@@ -67,6 +89,7 @@ pub(crate) fn start(prompt: Option<String>, options: Options) -> Result<(Session
     on_user_dialog: options.on_user_dialog.as_ref().map(|(_, f)| f.clone()),
     stderr: options.stderr.clone(),
     store: options.session_store.clone(),
+    codex_request: None,
     running: Default::default(),
     runtime,
   });
@@ -378,6 +401,8 @@ struct RustHost {
   stderr: Option<StderrFn>,
   /// The session store the transcript is mirrored to.
   store: Option<Arc<dyn SessionStore>>,
+  /// A Codex thread's answers to Codex's requests for the user ([`crate::codex`]).
+  codex_request: Option<CodexRequestFn>,
   /// Calls running, by control request id: what `cancel` aborts.
   running: Arc<Mutex<HashMap<String, AbortHandle>>>,
   runtime: tokio::runtime::Handle,
@@ -483,6 +508,14 @@ impl RustHost {
         // `null` refuses the dialog (the engine answers the CLI with an error saying so).
         async move { Ok(f(request).await.unwrap_or(Value::Null).to_string()) }.boxed()
       }
+      CallKind::CodexRequest => match &self.codex_request {
+        Some(f) => {
+          let v: Value = serde_json::from_str(&call.payload).unwrap_or(Value::Null);
+          let (method, params) = (v["method"].as_str().unwrap_or("").to_string(), v["params"].clone());
+          f(method, params).map(|answer| Ok(answer.to_string())).boxed()
+        }
+        None => futures::future::ready(Err("No Codex callback is set".to_string())).boxed(),
+      },
       CallKind::StoreAppend => match &self.store {
         Some(store) => crate::store::api::append_call(store.clone(), &call.payload),
         None => futures::future::ready(Err("No session_store is set".to_string())).boxed(),

@@ -53,6 +53,7 @@
 
 #![deny(missing_docs)]
 
+pub mod codex;
 pub mod constants;
 mod dialog;
 mod engine;

@@ -15,8 +15,8 @@ mod queue;
 mod router;
 mod run;
 mod spin;
-mod stderr;
-mod writer;
+pub(crate) mod stderr;
+pub(crate) mod writer;
 
 pub use handle::{AbortHandle, SessionHandle};
 pub use initialize::initialize_request;

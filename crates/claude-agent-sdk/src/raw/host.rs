@@ -12,7 +12,9 @@
 //! is tried again and then reported as a `mirror_error` system message), `HostRequest` (a request
 //! an optional host handler answers, as the CLI sent it: `oauth_token_refresh`,
 //! `host_auth_token_refresh`, `remote_control_work_secret`, `ui_*`; answer `{"response": BODY}` or
-//! `{"error": MESSAGE, "error_code"?: CODE}`).
+//! `{"error": MESSAGE, "error_code"?: CODE}`), `CodexRequest` (a Codex app-server request for the
+//! user, [`crate::raw::codex`]: payload `{"method","params"}` as Codex sent them; answer the
+//! JSON-RPC result Codex expects, a failure answering with the method's safe default, a decline).
 
 pub use agent_core::host::{CallKind, Host, HostCall as Call, HostResult as CallResult, Reply};
 

@@ -36,6 +36,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod codex;
 mod config;
 mod host;
 mod process;

@@ -1,0 +1,3 @@
+import codex from './codex.js'
+
+export const { Codex, Thread } = codex
