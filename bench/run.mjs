@@ -47,6 +47,12 @@ if (process.argv.slice(2).join(' ') === 'stores') {
   await (await import('./stores.mjs')).runStoresBench()
   process.exit(0)
 }
+// `codex` (bench/codex.mjs): claude-agent-sdk-native/codex against @openai/codex-sdk and a no-SDK
+// app-server client; alone with `npm run bench -- codex`, and after the stores in a full run.
+if (process.argv.slice(2).join(' ') === 'codex') {
+  await (await import('./codex.mjs')).runCodexBench()
+  process.exit(0)
+}
 const scenarios = saved ? ALL_SCENARIOS.filter((s) => saved.runs.some((x) => x.scenario === s)) : process.argv.slice(2).length ? process.argv.slice(2) : ALL_SCENARIOS
 for (const s of scenarios) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s}; known: ${ALL_SCENARIOS.join(', ')}`)
 const writeDocs = !quick || process.env.BENCH_WRITE === '1'
@@ -434,6 +440,7 @@ if (writeDocs) {
 // A full run ends with the session functions.
 if (!process.argv.slice(2).length && !saved) await (await import('./sessions.mjs')).runSessionsBench({ writeDocs })
 if (!process.argv.slice(2).length && !saved) await (await import('./stores.mjs')).runStoresBench({ writeDocs })
+if (!process.argv.slice(2).length && !saved) await (await import('./codex.mjs')).runCodexBench({ writeDocs })
 
 // ---------------------------------------------------------------------------------------- SVG --
 
@@ -558,7 +565,8 @@ function writeBenchmarksMd() {
   md.push('')
   md.push(analysis)
   md.push('')
-  // The session functions' section (bench/sessions.mjs) is kept as it is.
-  const kept = fs.existsSync(file) ? /<!-- sessions:begin -->[\s\S]*?<!-- sessions:end -->\n?/.exec(fs.readFileSync(file, 'utf8')) : null
-  fs.writeFileSync(file, md.join('\n') + (kept ? '\n' + kept[0] : ''))
+  // The sections written by bench/sessions.mjs, bench/stores.mjs and bench/codex.mjs are kept as they are.
+  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
+  const kept = ['sessions', 'stores', 'codex'].map((name) => new RegExp(`<!-- ${name}:begin -->[\\s\\S]*?<!-- ${name}:end -->\\n?`).exec(current)?.[0]).filter(Boolean)
+  fs.writeFileSync(file, md.join('\n') + kept.map((k) => '\n' + k).join(''))
 }
