@@ -49,12 +49,6 @@ pub(crate) enum Route {
   Leave,
 }
 
-/// Control requests the CLI addresses to the machine serving the session's tools (a remote tool
-/// host on the same pipe), not to the SDK: left unanswered, as the official SDK leaves them, so
-/// that no answer of ours can preempt that host's. Spelled out in [`Router::route`]'s match.
-#[cfg(test)]
-pub(crate) const REMOTE_TOOL_HOST_SUBTYPES: [&str; 4] = ["remote_tool_call", "remote_plumbing_call", "remote_tools_probe", "remote_tools_reannounce"];
-
 /// Requests from the CLI that an optional host handler answers ([`CallKind::HostRequest`]): the
 /// host decides, as the official SDK does, what each gets without its handler (an error naming
 /// the missing callback, or "Unsupported control request subtype" for a `ui_*` one).
@@ -151,7 +145,9 @@ impl Router {
       return Route::Reply(error_response(request_id, "Control request not allowed by this host", None));
     }
     match head.subtype.as_ref() {
-      // REMOTE_TOOL_HOST_SUBTYPES, spelled out (a unit test keeps the two the same).
+      // Addressed to the machine serving the session's tools (a remote tool host on the same pipe),
+      // not to the SDK: left unanswered, as the official leaves them, so that no answer of ours can
+      // preempt that host's.
       "remote_tool_call" | "remote_plumbing_call" | "remote_tools_probe" | "remote_tools_reannounce" => {
         tracing::debug!(request_id = %request_id, subtype = %head.subtype, "for the machine serving this session's tools: left unanswered");
         Route::Leave
@@ -402,6 +398,8 @@ fn text(s: &str) -> Cow<'static, RawValue> {
 
 #[cfg(test)]
 mod tests {
+  /// The subtypes `Router::route` leaves to the remote tool host.
+  const REMOTE_TOOL_HOST_SUBTYPES: [&str; 4] = ["remote_tool_call", "remote_plumbing_call", "remote_tools_probe", "remote_tools_reannounce"];
   use super::*;
   use serde_json::json;
 
