@@ -1,34 +1,10 @@
 // Typings of claude-agent-sdk-native/bridge: the official `./bridge` entry's declarations
 // (@anthropic-ai/claude-agent-sdk 0.3.332 bridge.d.ts), its doc comments kept, over this
-// package's own message and permission types.
+// package's own message, permission and control-protocol types.
 import type { PermissionMode } from '../types/permissions.js'
 import type { SDKMessage } from '../types/messages.js'
+import type { SDKControlRequest, SDKControlResponse } from '../types/control.js'
 
-/** A control-protocol request on the session's stream (the official `SDKControlRequest` envelope). */
-declare type SDKControlRequest = {
-    type: 'control_request';
-    request_id: string;
-    request: {
-        subtype: string;
-        [key: string]: unknown;
-    };
-};
-/** The single reply to a control request (the official `SDKControlResponse` envelope). */
-declare type SDKControlResponse = {
-    type: 'control_response';
-    response: {
-        subtype: 'success';
-        request_id: string;
-        response?: Record<string, unknown>;
-    } | {
-        subtype: 'error';
-        request_id: string;
-        error: string;
-        pending_permission_requests?: SDKControlRequest[];
-        pending_user_dialog_requests?: SDKControlRequest[];
-        pending_elicitation_requests?: SDKControlRequest[];
-    };
-};
 /**
  * Session state reported to the CCR /worker endpoint.
  * @alpha
