@@ -22,8 +22,9 @@ function describe(e) {
 /** Reports the spawn of `session`'s CLI and, later, its exit, to the app's callbacks. */
 function watchProcess(session, options, spawnSyncMs) {
   const { onProcessSpawned, onProcessExit } = options
-  const pid = session.pid
-  if (typeof onProcessSpawned === 'function' && pid != null) safely(onProcessSpawned, [pid, { spawnSyncMs }], options, 'onProcessSpawned')
+  // Each read of the session crosses into the engine: only for an app that asked.
+  const pid = typeof onProcessSpawned === 'function' ? session.pid : null
+  if (pid != null) safely(onProcessSpawned, [pid, { spawnSyncMs }], options, 'onProcessSpawned')
   if (typeof onProcessExit === 'function') {
     session.ended().then(() => {
       const exit = session.exitInfo()

@@ -130,7 +130,7 @@ class Query {
     }, AsyncResource.bind(dispatch))
     attach(this._session)
     mcpLink.attach(this._session)
-    if (typeof spawner !== 'function') watchProcess(this._session, options, performance.now() - spawnStart)
+    if (typeof spawner !== 'function' && (options.onProcessSpawned || options.onProcessExit)) watchProcess(this._session, options, performance.now() - spawnStart)
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
     if (holdPrompt) {
