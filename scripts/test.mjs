@@ -88,6 +88,18 @@ if (!only.length) {
   }) && ok
 }
 if (!only.length) {
+  // Format gate: the whole Rust tree is formatted by rustfmt.toml (run `cargo fmt` to fix).
+  if (spawnSync('cargo', ['fmt', '--version'], { cwd: root }).status !== 0) spawnSync('rustup', ['component', 'add', 'rustfmt'], { cwd: root, stdio: 'inherit' })
+  ok = run('rustfmt', 'cargo', ['fmt', '--all', '--check'], {
+    count: (out) => {
+      const clean = !/^Diff in /m.test(out)
+      const r = { p: clean ? 1 : 0, f: clean ? 0 : 1 }
+      passed += r.p; failed += r.f
+      return r
+    },
+  }) && ok
+}
+if (!only.length) {
   // Every published target type-checks (scripts/check-targets.mjs; rustup adds what is missing).
   ok = run('targets', process.execPath, [path.join(root, 'scripts', 'check-targets.mjs')], {
     count: (out) => {

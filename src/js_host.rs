@@ -22,10 +22,10 @@ use napi::Status;
 
 /// What the engine queues for the JS thread.
 pub enum Dispatch {
-  /// `dispatch(kind, id, payload)` as given.
-  Event(String, String, String),
-  /// `dispatch('calls', '', batch)` with every call in the batch when it runs.
-  Calls,
+    /// `dispatch(kind, id, payload)` as given.
+    Event(String, String, String),
+    /// `dispatch('calls', '', batch)` with every call in the batch when it runs.
+    Calls,
 }
 
 /// JS's `dispatch` as it is passed to `startSession`.
@@ -37,159 +37,186 @@ type DispatchFn = ThreadsafeFunction<Dispatch, UnknownReturnValue, FnArgs<(Strin
 /// Calls JS has not picked up yet: `[` and the entries so far, `,`-separated (empty: none).
 #[derive(Default)]
 struct Batch {
-  text: String,
-  /// A [`Dispatch::Calls`] is queued and will take the batch.
-  queued: bool,
+    text: String,
+    /// A [`Dispatch::Calls`] is queued and will take the batch.
+    queued: bool,
 }
 
 pub struct JsHost {
-  /// The query has a `stderr` option: the CLI's stderr and our diagnostics go there.
-  forward_stderr: bool,
-  /// Taken out when the session ends: a live ThreadsafeFunction keeps the event loop alive, and
-  /// a finished session must not keep the process running.
-  dispatch: Mutex<Option<Arc<DispatchFn>>>,
-  /// The replies of the calls JS has not answered yet, by the CLI's request id.
-  replies: Mutex<HashMap<String, Reply>>,
-  batch: Arc<Mutex<Batch>>,
+    /// The query has a `stderr` option: the CLI's stderr and our diagnostics go there.
+    forward_stderr: bool,
+    /// Taken out when the session ends: a live ThreadsafeFunction keeps the event loop alive, and
+    /// a finished session must not keep the process running.
+    dispatch: Mutex<Option<Arc<DispatchFn>>>,
+    /// The replies of the calls JS has not answered yet, by the CLI's request id.
+    replies: Mutex<HashMap<String, Reply>>,
+    batch: Arc<Mutex<Batch>>,
 }
 
 impl JsHost {
-  /// Makes the session's ThreadsafeFunction over JS's `dispatch` (on the JS thread, inside
-  /// `query()`, whose async context every call then runs in).
-  pub fn new(dispatch: DispatchJs<'_>, forward_stderr: bool) -> napi::Result<Self> {
-    let batch = Arc::new(Mutex::new(Batch::default()));
-    let pending = batch.clone();
-    let dispatch: DispatchFn = dispatch.build_threadsafe_function::<Dispatch>().callee_handled::<false>().build_callback(move |ctx| {
-      Ok(match ctx.value {
-        Dispatch::Event(kind, id, payload) => (kind, id, payload).into(),
-        Dispatch::Calls => ("calls".to_string(), String::new(), take_batch(&pending)).into(),
-      })
-    })?;
-    Ok(Self { forward_stderr, dispatch: Mutex::new(Some(Arc::new(dispatch))), replies: Mutex::default(), batch })
-  }
-
-  /// From now on the session's dispatch does not keep the event loop alive (a Codex thread idles
-  /// between turns; what waits for a turn's events keeps the loop alive meanwhile). On the JS
-  /// thread, right after [`JsHost::new`].
-  pub fn unref(&self, env: &napi::Env) -> napi::Result<()> {
-    let mut dispatch = self.dispatch.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(f) = dispatch.as_mut().and_then(Arc::get_mut) {
-      #[allow(deprecated)] // the replacement (cloning to ref) cannot drop below one reference
-      f.unref(env)?;
+    /// Makes the session's ThreadsafeFunction over JS's `dispatch` (on the JS thread, inside
+    /// `query()`, whose async context every call then runs in).
+    pub fn new(dispatch: DispatchJs<'_>, forward_stderr: bool) -> napi::Result<Self> {
+        let batch = Arc::new(Mutex::new(Batch::default()));
+        let pending = batch.clone();
+        let dispatch: DispatchFn = dispatch
+            .build_threadsafe_function::<Dispatch>()
+            .callee_handled::<false>()
+            .build_callback(move |ctx| {
+                Ok(match ctx.value {
+                    Dispatch::Event(kind, id, payload) => (kind, id, payload).into(),
+                    Dispatch::Calls => ("calls".to_string(), String::new(), take_batch(&pending)).into(),
+                })
+            })?;
+        Ok(Self {
+            forward_stderr,
+            dispatch: Mutex::new(Some(Arc::new(dispatch))),
+            replies: Mutex::default(),
+            batch,
+        })
     }
-    Ok(())
-  }
 
-  /// JS's answer to a call (on the JS thread, where it is written to the CLI).
-  pub fn reply(&self, request_id: &str, result: CallResult) {
-    let reply = self.replies.lock().unwrap_or_else(|p| p.into_inner()).remove(request_id);
-    if let Some(reply) = reply {
-      reply.send(result);
+    /// From now on the session's dispatch does not keep the event loop alive (a Codex thread idles
+    /// between turns; what waits for a turn's events keeps the loop alive meanwhile). On the JS
+    /// thread, right after [`JsHost::new`].
+    pub fn unref(&self, env: &napi::Env) -> napi::Result<()> {
+        let mut dispatch = self.dispatch.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(f) = dispatch.as_mut().and_then(Arc::get_mut) {
+            #[allow(deprecated)] // the replacement (cloning to ref) cannot drop below one reference
+            f.unref(env)?;
+        }
+        Ok(())
     }
-  }
 
-  pub fn forwards_stderr(&self) -> bool {
-    self.forward_stderr
-  }
-
-  /// A diagnostics line for the query's `stderr` option; false once the query is over.
-  pub fn stderr_line(&self, line: &str) -> bool {
-    self.notify("stderr", "", line.to_string())
-  }
-
-  /// Calls dispatch without expecting an answer. False when the session is over.
-  pub fn notify(&self, kind: &str, id: &str, payload: String) -> bool {
-    self.queue(Dispatch::Event(kind.to_string(), id.to_string(), payload))
-  }
-
-  fn queue(&self, item: Dispatch) -> bool {
-    let dispatch = self.dispatch.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    match dispatch {
-      Some(f) => f.call(item, ThreadsafeFunctionCallMode::NonBlocking) == Status::Ok,
-      None => false,
+    /// JS's answer to a call (on the JS thread, where it is written to the CLI).
+    pub fn reply(&self, request_id: &str, result: CallResult) {
+        let reply = self
+            .replies
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(request_id);
+        if let Some(reply) = reply {
+            reply.send(result);
+        }
     }
-  }
 
-  /// Adds entries (see [`entries`]) to the batch; true when JS will get them (a `Calls` item
-  /// is queued).
-  fn add_to_batch(&self, entries: &str) -> bool {
-    let mut batch = self.batch.lock().unwrap_or_else(|p| p.into_inner());
-    let sep = if batch.text.is_empty() { '[' } else { ',' };
-    batch.text.push(sep);
-    batch.text.push_str(entries);
-    if batch.queued {
-      return true;
+    pub fn forwards_stderr(&self) -> bool {
+        self.forward_stderr
     }
-    // Queued under the lock: the item cannot run (and take the batch) before `queued` is set.
-    batch.queued = self.queue(Dispatch::Calls);
-    if !batch.queued {
-      batch.text.clear();
+
+    /// A diagnostics line for the query's `stderr` option; false once the query is over.
+    pub fn stderr_line(&self, line: &str) -> bool {
+        self.notify("stderr", "", line.to_string())
     }
-    batch.queued
-  }
+
+    /// Calls dispatch without expecting an answer. False when the session is over.
+    pub fn notify(&self, kind: &str, id: &str, payload: String) -> bool {
+        self.queue(Dispatch::Event(kind.to_string(), id.to_string(), payload))
+    }
+
+    fn queue(&self, item: Dispatch) -> bool {
+        let dispatch = self.dispatch.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        match dispatch {
+            Some(f) => f.call(item, ThreadsafeFunctionCallMode::NonBlocking) == Status::Ok,
+            None => false,
+        }
+    }
+
+    /// Adds entries (see [`entries`]) to the batch; true when JS will get them (a `Calls` item
+    /// is queued).
+    fn add_to_batch(&self, entries: &str) -> bool {
+        let mut batch = self.batch.lock().unwrap_or_else(|p| p.into_inner());
+        let sep = if batch.text.is_empty() { '[' } else { ',' };
+        batch.text.push(sep);
+        batch.text.push_str(entries);
+        if batch.queued {
+            return true;
+        }
+        // Queued under the lock: the item cannot run (and take the batch) before `queued` is set.
+        batch.queued = self.queue(Dispatch::Calls);
+        if !batch.queued {
+            batch.text.clear();
+        }
+        batch.queued
+    }
 }
 
 /// The batch as JS gets it, `[[kind, id, payload], ...]`, leaving it empty (on the JS thread).
 fn take_batch(batch: &Mutex<Batch>) -> String {
-  let mut batch = batch.lock().unwrap_or_else(|p| p.into_inner());
-  batch.queued = false;
-  let mut text = std::mem::take(&mut batch.text);
-  if text.is_empty() {
-    text.push('[');
-  }
-  text.push(']');
-  text
+    let mut batch = batch.lock().unwrap_or_else(|p| p.into_inner());
+    batch.queued = false;
+    let mut text = std::mem::take(&mut batch.text);
+    if text.is_empty() {
+        text.push('[');
+    }
+    text.push(']');
+    text
 }
 
 /// The calls as `[kind, id, payload]` entries, `,`-separated: payloads are JSON already and are
 /// spliced in as they are.
 fn entries<'a>(calls: impl Iterator<Item = &'a Call>) -> String {
-  let mut out = String::new();
-  for call in calls {
-    if !out.is_empty() {
-      out.push(',');
+    let mut out = String::new();
+    for call in calls {
+        if !out.is_empty() {
+            out.push(',');
+        }
+        out.push_str("[\"");
+        out.push_str(call.kind.as_str());
+        out.push_str("\",");
+        out.push_str(&serde_json::to_string(&call.request_id).expect("a string serializes"));
+        out.push(',');
+        out.push_str(&call.payload);
+        out.push(']');
     }
-    out.push_str("[\"");
-    out.push_str(call.kind.as_str());
-    out.push_str("\",");
-    out.push_str(&serde_json::to_string(&call.request_id).expect("a string serializes"));
-    out.push(',');
-    out.push_str(&call.payload);
-    out.push(']');
-  }
-  out
+    out
 }
 
 impl Host for JsHost {
-  fn invoke(&self, calls: Vec<(Call, Reply)>) {
-    let entries = entries(calls.iter().map(|(call, _)| call));
-    // The replies are in place before JS can see the calls (it answers on its thread, after
-    // it took the batch).
-    let replaced: Vec<Reply> = {
-      let mut replies = self.replies.lock().unwrap_or_else(|p| p.into_inner());
-      calls.into_iter().filter_map(|(call, reply)| replies.insert(call.request_id, reply)).collect()
-    };
-    // A second call under an id still in flight replaces the first, answered with an error.
-    drop(replaced);
-    if !self.add_to_batch(&entries) {
-      // JS can no longer be reached: the replies answer with an error as they drop.
-      let unanswered: Vec<Reply> = self.replies.lock().unwrap_or_else(|p| p.into_inner()).drain().map(|(_, r)| r).collect();
-      drop(unanswered);
+    fn invoke(&self, calls: Vec<(Call, Reply)>) {
+        let entries = entries(calls.iter().map(|(call, _)| call));
+        // The replies are in place before JS can see the calls (it answers on its thread, after
+        // it took the batch).
+        let replaced: Vec<Reply> = {
+            let mut replies = self.replies.lock().unwrap_or_else(|p| p.into_inner());
+            calls
+                .into_iter()
+                .filter_map(|(call, reply)| replies.insert(call.request_id, reply))
+                .collect()
+        };
+        // A second call under an id still in flight replaces the first, answered with an error.
+        drop(replaced);
+        if !self.add_to_batch(&entries) {
+            // JS can no longer be reached: the replies answer with an error as they drop.
+            let unanswered: Vec<Reply> = self
+                .replies
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .drain()
+                .map(|(_, r)| r)
+                .collect();
+            drop(unanswered);
+        }
     }
-  }
 
-  fn cancel(&self, request_id: &str) {
-    self.notify("cancel", request_id, String::new());
-  }
+    fn cancel(&self, request_id: &str) {
+        self.notify("cancel", request_id, String::new());
+    }
 
-  fn stderr(&self, chunk: &str) {
-    self.notify("stderr", "", chunk.to_string());
-  }
+    fn stderr(&self, chunk: &str) {
+        self.notify("stderr", "", chunk.to_string());
+    }
 
-  fn release(&self) {
-    self.dispatch.lock().unwrap_or_else(|p| p.into_inner()).take();
-    self.batch.lock().unwrap_or_else(|p| p.into_inner()).text.clear();
-    let unanswered: Vec<Reply> = self.replies.lock().unwrap_or_else(|p| p.into_inner()).drain().map(|(_, r)| r).collect();
-    drop(unanswered);
-  }
+    fn release(&self) {
+        self.dispatch.lock().unwrap_or_else(|p| p.into_inner()).take();
+        self.batch.lock().unwrap_or_else(|p| p.into_inner()).text.clear();
+        let unanswered: Vec<Reply> = self
+            .replies
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .drain()
+            .map(|(_, r)| r)
+            .collect();
+        drop(unanswered);
+    }
 }

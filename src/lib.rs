@@ -13,15 +13,20 @@ mod js_host;
 mod json_text;
 mod mcp_server;
 mod session;
-mod worker;
 mod sessions;
+mod worker;
 
 /// One tokio worker thread. The engine's work per message is small (framing, routing, a pipe
 /// write); with several workers the reader and the tasks it wakes ping-pong between threads,
 /// and on a 2-vCPU machine each of those switches costs more than the work itself.
 #[napi_derive::module_init]
 fn init_runtime() {
-  if let Ok(rt) = tokio::runtime::Builder::new_multi_thread().worker_threads(1).thread_name("claude-agent-sdk").enable_all().build() {
-    napi::bindgen_prelude::create_custom_tokio_runtime(rt);
-  }
+    if let Ok(rt) = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("claude-agent-sdk")
+        .enable_all()
+        .build()
+    {
+        napi::bindgen_prelude::create_custom_tokio_runtime(rt);
+    }
 }

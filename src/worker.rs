@@ -22,26 +22,30 @@ static SESSIONS: LazyLock<Mutex<HashMap<usize, Vec<AbortHandle>>>> = LazyLock::n
 
 /// Registers a session with its environment's cleanup.
 pub fn track(env: &Env, handle: &Session) -> Result<()> {
-  let key = env.raw() as usize;
-  let first = {
-    let mut sessions = SESSIONS.lock().unwrap_or_else(|p| p.into_inner());
-    let list = sessions.entry(key).or_default();
-    // Sessions whose every handle is gone have ended already.
-    list.retain(AbortHandle::is_alive);
-    list.push(handle.abort_handle());
-    list.len() == 1 && !HOOKED.lock().unwrap_or_else(|p| p.into_inner()).contains(&key)
-  };
-  if first {
-    HOOKED.lock().unwrap_or_else(|p| p.into_inner()).push(key);
-    env.add_env_cleanup_hook(key, |key| {
-      HOOKED.lock().unwrap_or_else(|p| p.into_inner()).retain(|k| *k != key);
-      let sessions = SESSIONS.lock().unwrap_or_else(|p| p.into_inner()).remove(&key).unwrap_or_default();
-      for session in sessions {
-        session.abort();
-      }
-    })?;
-  }
-  Ok(())
+    let key = env.raw() as usize;
+    let first = {
+        let mut sessions = SESSIONS.lock().unwrap_or_else(|p| p.into_inner());
+        let list = sessions.entry(key).or_default();
+        // Sessions whose every handle is gone have ended already.
+        list.retain(AbortHandle::is_alive);
+        list.push(handle.abort_handle());
+        list.len() == 1 && !HOOKED.lock().unwrap_or_else(|p| p.into_inner()).contains(&key)
+    };
+    if first {
+        HOOKED.lock().unwrap_or_else(|p| p.into_inner()).push(key);
+        env.add_env_cleanup_hook(key, |key| {
+            HOOKED.lock().unwrap_or_else(|p| p.into_inner()).retain(|k| *k != key);
+            let sessions = SESSIONS
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&key)
+                .unwrap_or_default();
+            for session in sessions {
+                session.abort();
+            }
+        })?;
+    }
+    Ok(())
 }
 
 /// Environments whose cleanup hook is registered.

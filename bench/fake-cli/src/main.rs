@@ -35,7 +35,10 @@ const SERVER: &str = "bench";
 const TOOL: &str = "echo";
 
 fn env_str(name: &str, default: &str) -> String {
-    std::env::var(name).ok().filter(|s| !s.is_empty()).unwrap_or_else(|| default.to_string())
+    std::env::var(name)
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| default.to_string())
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -99,7 +102,12 @@ impl Cli {
     }
 
     fn write_line(&mut self, line: &str) {
-        if self.out.write_all(line.as_bytes()).and_then(|_| self.out.write_all(b"\n")).is_err() {
+        if self
+            .out
+            .write_all(line.as_bytes())
+            .and_then(|_| self.out.write_all(b"\n"))
+            .is_err()
+        {
             die("stdout closed");
         }
     }
@@ -157,7 +165,11 @@ impl Cli {
                 Incoming::Other
             }
             Some("control_response") => {
-                let request_id = v.pointer("/response/request_id").and_then(Value::as_str).unwrap_or("").to_string();
+                let request_id = v
+                    .pointer("/response/request_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
                 Incoming::Response { request_id, msg: v }
             }
             Some("user") => {
@@ -176,7 +188,9 @@ impl Cli {
         self.write_line(request);
         self.flush();
         loop {
-            let Some((at, v)) = self.read() else { die(&format!("stdin closed while waiting for {request_id}")) };
+            let Some((at, v)) = self.read() else {
+                die(&format!("stdin closed while waiting for {request_id}"))
+            };
             if let Incoming::Response { request_id: id, msg } = self.handle(at, v) {
                 if id == request_id {
                     return ((at - t0).as_nanos() as u64, msg);
@@ -187,7 +201,9 @@ impl Cli {
 
     fn wait_for_session(&mut self) {
         while self.init_at.is_none() || self.user_at.is_none() {
-            let Some((at, v)) = self.read() else { die("stdin closed before initialize and the user message") };
+            let Some((at, v)) = self.read() else {
+                die("stdin closed before initialize and the user message")
+            };
             self.handle(at, v);
         }
     }
@@ -213,7 +229,9 @@ impl Cli {
 
     fn system_init(&mut self) {
         let u = self.next_uuid();
-        let cwd = std::env::current_dir().map(|p| p.display().to_string()).unwrap_or_default();
+        let cwd = std::env::current_dir()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
         self.system(json!({
             "subtype":"init","cwd":cwd,"session_id":SESSION_ID,
             "tools":["Task","Bash","Edit","Read","Write","WebFetch","WebSearch",format!("mcp__{SERVER}__{TOOL}")],
@@ -291,9 +309,36 @@ fn assistant_line(n: u64, escaped_text: &str, uuid: &str) -> String {
 /// a little non-ASCII, so the JSON has escapes and multi-byte characters to decode.
 fn prose(bytes: usize, seed: u64) -> String {
     const WORDS: &[&str] = &[
-        "the", "function", "returns", "a", "value", "of", "type", "string", "when", "called", "with",
-        "\"quoted\"", "arguments;", "café", "naïve", "—", "result", "is", "cached", "and", "reused.",
-        "Let's", "check", "src/main.rs", "line", "42:", "{ ok: true }", "then", "run", "tests.",
+        "the",
+        "function",
+        "returns",
+        "a",
+        "value",
+        "of",
+        "type",
+        "string",
+        "when",
+        "called",
+        "with",
+        "\"quoted\"",
+        "arguments;",
+        "café",
+        "naïve",
+        "—",
+        "result",
+        "is",
+        "cached",
+        "and",
+        "reused.",
+        "Let's",
+        "check",
+        "src/main.rs",
+        "line",
+        "42:",
+        "{ ok: true }",
+        "then",
+        "run",
+        "tests.",
     ];
     let mut s = String::with_capacity(bytes + 16);
     let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -366,7 +411,9 @@ fn tool_call_request(i: u64, id: &str) -> String {
 
 fn tool_call_ok(i: u64, msg: &Value) -> bool {
     msg.pointer("/response/subtype").and_then(Value::as_str) == Some("success")
-        && msg.pointer("/response/response/mcp_response/result/content/0/text").and_then(Value::as_str)
+        && msg
+            .pointer("/response/response/mcp_response/result/content/0/text")
+            .and_then(Value::as_str)
             == Some(format!("hello {i}").as_str())
 }
 
@@ -392,7 +439,10 @@ fn us(d: std::time::Duration) -> f64 {
 
 /// Now as Unix microseconds (wall clock; the host compares it with its own).
 fn unix_us() -> f64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64() * 1e6).unwrap_or(0.0)
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64() * 1e6)
+        .unwrap_or(0.0)
 }
 
 fn main() {
@@ -414,7 +464,10 @@ fn main() {
     report.insert("scenario".into(), json!(scenario));
     report.insert("handshake".into(), json!(handshake));
     report.insert("n".into(), json!(n));
-    report.insert("spawn_to_initialize_us".into(), json!(us(cli.init_at.unwrap() - cli.started)));
+    report.insert(
+        "spawn_to_initialize_us".into(),
+        json!(us(cli.init_at.unwrap() - cli.started)),
+    );
     report.insert("spawn_to_user_us".into(), json!(us(cli.user_at.unwrap() - cli.started)));
     // Wall-clock instants (Unix µs) for a timeline against the host's `performance.timeOrigin +
     // performance.now()`: process start, then the first message written after the user message.
@@ -431,20 +484,30 @@ fn main() {
     if handshake == "legacy" {
         // CLI 2.1.197: the server is brought up over mcp_message before system/init.
         let steps = [
-            ("initialize", r#"{"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-code","title":"Claude Code","version":"2.1.197"}},"jsonrpc":"2.0","id":0}"#),
-            ("notifications/initialized", r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#),
+            (
+                "initialize",
+                r#"{"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-code","title":"Claude Code","version":"2.1.197"}},"jsonrpc":"2.0","id":0}"#,
+            ),
+            (
+                "notifications/initialized",
+                r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#,
+            ),
             ("tools/list", r#"{"method":"tools/list","jsonrpc":"2.0","id":1}"#),
         ];
         let mut times = serde_json::Map::new();
         for (name, message) in steps {
             let id = next_id();
-            let req = format!(r#"{{"type":"control_request","request_id":"{id}","request":{{"subtype":"mcp_message","server_name":"{SERVER}","message":{message}}}}}"#);
+            let req = format!(
+                r#"{{"type":"control_request","request_id":"{id}","request":{{"subtype":"mcp_message","server_name":"{SERVER}","message":{message}}}}}"#
+            );
             let (ns, msg) = cli.round_trip(&id, &req);
             if msg.pointer("/response/subtype").and_then(Value::as_str) != Some("success") {
                 die(&format!("legacy handshake {name} failed: {msg}"));
             }
             if name == "tools/list" {
-                let tools = msg.pointer("/response/response/mcp_response/result/tools").and_then(Value::as_array);
+                let tools = msg
+                    .pointer("/response/response/mcp_response/result/tools")
+                    .and_then(Value::as_array);
                 if !tools.is_some_and(|t| t.iter().any(|t| t.get("name").and_then(Value::as_str) == Some(TOOL))) {
                     die(&format!("tools/list does not list {TOOL}: {msg}"));
                 }
@@ -465,10 +528,18 @@ fn main() {
             let t0 = Instant::now();
             for i in 0..n {
                 let id = next_id();
-                let req = if tool { tool_call_request(i, &id) } else { permission_request(i, &id) };
+                let req = if tool {
+                    tool_call_request(i, &id)
+                } else {
+                    permission_request(i, &id)
+                };
                 let (ns, msg) = cli.round_trip(&id, &req);
                 lat.push(ns);
-                let ok = if tool { tool_call_ok(i, &msg) } else { permission_ok(&msg) };
+                let ok = if tool {
+                    tool_call_ok(i, &msg)
+                } else {
+                    permission_ok(&msg)
+                };
                 if !ok {
                     if errors == 0 {
                         eprintln!("bench-fake-cli: unexpected answer: {msg}");
@@ -503,10 +574,18 @@ fn main() {
                 sent += 1;
             }
             while done < n {
-                let Some((at, v)) = cli.read() else { die("stdin closed during toolcall_conc") };
-                let Incoming::Response { request_id, msg } = cli.handle(at, v) else { continue };
-                let Some(i) = request_id.strip_prefix("req_c").and_then(|s| s.parse::<u64>().ok()) else { continue };
-                let Some(t) = sent_at.get_mut(i as usize).and_then(Option::take) else { continue };
+                let Some((at, v)) = cli.read() else {
+                    die("stdin closed during toolcall_conc")
+                };
+                let Incoming::Response { request_id, msg } = cli.handle(at, v) else {
+                    continue;
+                };
+                let Some(i) = request_id.strip_prefix("req_c").and_then(|s| s.parse::<u64>().ok()) else {
+                    continue;
+                };
+                let Some(t) = sent_at.get_mut(i as usize).and_then(Option::take) else {
+                    continue;
+                };
                 lat.push((at - t).as_nanos() as u64);
                 if !tool_call_ok(i, &msg) {
                     if errors == 0 {
@@ -528,7 +607,10 @@ fn main() {
             turns = n + 1;
         }
         "stream_1k" | "stream_1m" => {
-            let size = env_usize("FAKE_CLI_MSG_BYTES", if scenario == "stream_1k" { 1024 } else { 1 << 20 });
+            let size = env_usize(
+                "FAKE_CLI_MSG_BYTES",
+                if scenario == "stream_1k" { 1024 } else { 1 << 20 },
+            );
             // A few distinct texts, escaped once; every line still differs (id, uuid).
             let texts: Vec<String> = (0..8).map(|k| json_escape(&prose(size, k))).collect();
             let mut wire = 0u64;

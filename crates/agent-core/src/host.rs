@@ -9,65 +9,65 @@
 /// What the host is asked to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CallKind {
-  /// A `tools/call` on an in-process MCP server. Payload:
-  /// `{"server":..,"tool":..,"id":<JSON-RPC id>,"arguments":{..}?,"meta":{..}|null}` (no
-  /// `arguments` when the CLI sent none). Answer: `{"result": CallToolResult}`, or
-  /// `{"error":{"code","message"}}` for a JSON-RPC error. A failed call becomes an `isError`
-  /// result carrying the message.
-  Tool,
-  /// A `can_use_tool` request; payload is the request object as the CLI sent it. Answer: a
-  /// PermissionResult (`{"behavior":"allow"|"deny",...}`); a failure denies with the message.
-  CanUseTool,
-  /// A `hook_callback` request; payload is the request object. Answer: the hook's output; a
-  /// failure is an error response with the message.
-  Hook,
-  /// An `elicitation` request (an MCP server asks the user for input); payload is the request
-  /// object. Answer: an ElicitResult (`{"action":"accept"|"decline"|"cancel",...}`), or `null`
-  /// for none (answered as a cancel).
-  Elicitation,
-  /// A `request_user_dialog` request; payload is the request object. Answer: the dialog's
-  /// result, or `null` for none (answered with an error).
-  UserDialog,
-  /// The session store's `append` (the `sessionStore` option; see [`crate::session::mirror`]).
-  /// Payload: `{"key":{"projectKey","sessionId","subpath"?},"entries":[..]}`. The answer is
-  /// ignored; a failure is tried again, then reported in the stream as a `mirror_error`.
-  StoreAppend,
-  /// A request from the CLI that an optional host handler answers: `oauth_token_refresh`,
-  /// `host_auth_token_refresh` (the `getOAuthToken` / `getHostAuthToken` options),
-  /// `remote_control_work_secret` (`enableRemoteControl()`'s `refreshWorkSecret`) and the
-  /// `ui_*` requests (`setUiHost()`). Payload: the request object as the CLI sent it. Answer: an
-  /// envelope, `{"response": BODY}` (no `response`: a success without a body) or
-  /// `{"error": MESSAGE, "error_code"?: CODE}`; a failure is an error response with the message.
-  HostRequest,
-  /// A Codex app-server request for the user (approvals, `requestUserInput`, MCP elicitation;
-  /// see [`crate::codex`]). Payload: `{"method":..,"params":..}` as Codex sent them. Answer: the
-  /// JSON-RPC result as Codex expects it; a failure gives the method's safe default (a decline).
-  CodexRequest,
+    /// A `tools/call` on an in-process MCP server. Payload:
+    /// `{"server":..,"tool":..,"id":<JSON-RPC id>,"arguments":{..}?,"meta":{..}|null}` (no
+    /// `arguments` when the CLI sent none). Answer: `{"result": CallToolResult}`, or
+    /// `{"error":{"code","message"}}` for a JSON-RPC error. A failed call becomes an `isError`
+    /// result carrying the message.
+    Tool,
+    /// A `can_use_tool` request; payload is the request object as the CLI sent it. Answer: a
+    /// PermissionResult (`{"behavior":"allow"|"deny",...}`); a failure denies with the message.
+    CanUseTool,
+    /// A `hook_callback` request; payload is the request object. Answer: the hook's output; a
+    /// failure is an error response with the message.
+    Hook,
+    /// An `elicitation` request (an MCP server asks the user for input); payload is the request
+    /// object. Answer: an ElicitResult (`{"action":"accept"|"decline"|"cancel",...}`), or `null`
+    /// for none (answered as a cancel).
+    Elicitation,
+    /// A `request_user_dialog` request; payload is the request object. Answer: the dialog's
+    /// result, or `null` for none (answered with an error).
+    UserDialog,
+    /// The session store's `append` (the `sessionStore` option; see [`crate::session::mirror`]).
+    /// Payload: `{"key":{"projectKey","sessionId","subpath"?},"entries":[..]}`. The answer is
+    /// ignored; a failure is tried again, then reported in the stream as a `mirror_error`.
+    StoreAppend,
+    /// A request from the CLI that an optional host handler answers: `oauth_token_refresh`,
+    /// `host_auth_token_refresh` (the `getOAuthToken` / `getHostAuthToken` options),
+    /// `remote_control_work_secret` (`enableRemoteControl()`'s `refreshWorkSecret`) and the
+    /// `ui_*` requests (`setUiHost()`). Payload: the request object as the CLI sent it. Answer: an
+    /// envelope, `{"response": BODY}` (no `response`: a success without a body) or
+    /// `{"error": MESSAGE, "error_code"?: CODE}`; a failure is an error response with the message.
+    HostRequest,
+    /// A Codex app-server request for the user (approvals, `requestUserInput`, MCP elicitation;
+    /// see [`crate::codex`]). Payload: `{"method":..,"params":..}` as Codex sent them. Answer: the
+    /// JSON-RPC result as Codex expects it; a failure gives the method's safe default (a decline).
+    CodexRequest,
 }
 
 impl CallKind {
-  /// The name the host sees the call under.
-  pub fn as_str(self) -> &'static str {
-    match self {
-      CallKind::Tool => "tool",
-      CallKind::CanUseTool => "can_use_tool",
-      CallKind::Hook => "hook_callback",
-      CallKind::Elicitation => "elicitation",
-      CallKind::UserDialog => "request_user_dialog",
-      CallKind::StoreAppend => "store_append",
-      CallKind::HostRequest => "host_request",
-      CallKind::CodexRequest => "codex_request",
+    /// The name the host sees the call under.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallKind::Tool => "tool",
+            CallKind::CanUseTool => "can_use_tool",
+            CallKind::Hook => "hook_callback",
+            CallKind::Elicitation => "elicitation",
+            CallKind::UserDialog => "request_user_dialog",
+            CallKind::StoreAppend => "store_append",
+            CallKind::HostRequest => "host_request",
+            CallKind::CodexRequest => "codex_request",
+        }
     }
-  }
 }
 
 /// One call into user code. `request_id` is the CLI's id for the control request: it names the
 /// call in [`Host::cancel`].
 #[derive(Debug, Clone)]
 pub struct HostCall {
-  pub request_id: String,
-  pub kind: CallKind,
-  pub payload: String,
+    pub request_id: String,
+    pub kind: CallKind,
+    pub payload: String,
 }
 
 /// How a call ended: `Ok` with the answer as JSON text, or `Err` with the message of what the
@@ -79,56 +79,61 @@ pub type HostResult = Result<String, String>;
 /// the session loop, which owns the call's state, learns that it finished. A `Reply` dropped
 /// unanswered answers with an error: the CLI is never left waiting on silence.
 pub struct Reply {
-  request_id: String,
-  send: Option<Box<dyn FnOnce(HostResult) + Send>>,
+    request_id: String,
+    send: Option<Box<dyn FnOnce(HostResult) + Send>>,
 }
 
 impl Reply {
-  /// A reply that runs `send` with the outcome (the session builds these).
-  pub fn new(request_id: String, send: impl FnOnce(HostResult) + Send + 'static) -> Self {
-    Self { request_id, send: Some(Box::new(send)) }
-  }
-
-  pub fn request_id(&self) -> &str {
-    &self.request_id
-  }
-
-  pub fn send(mut self, result: HostResult) {
-    if let Some(send) = self.send.take() {
-      send(result);
+    /// A reply that runs `send` with the outcome (the session builds these).
+    pub fn new(request_id: String, send: impl FnOnce(HostResult) + Send + 'static) -> Self {
+        Self {
+            request_id,
+            send: Some(Box::new(send)),
+        }
     }
-  }
+
+    pub fn request_id(&self) -> &str {
+        &self.request_id
+    }
+
+    pub fn send(mut self, result: HostResult) {
+        if let Some(send) = self.send.take() {
+            send(result);
+        }
+    }
 }
 
 impl Drop for Reply {
-  fn drop(&mut self) {
-    if let Some(send) = self.send.take() {
-      send(Err("The SDK host ended the call without answering it".to_string()));
+    fn drop(&mut self) {
+        if let Some(send) = self.send.take() {
+            send(Err("The SDK host ended the call without answering it".to_string()));
+        }
     }
-  }
 }
 
 impl std::fmt::Debug for Reply {
-  fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-    f.debug_struct("Reply").field("request_id", &self.request_id).finish_non_exhaustive()
-  }
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reply")
+            .field("request_id", &self.request_id)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The program that runs user code for a session.
 pub trait Host: Send + Sync + 'static {
-  /// Runs user code for each call and answers each through its [`Reply`], now or later, from
-  /// any thread. The calls of one burst (the CLI's parallel tool calls) come together. Must
-  /// return without waiting for the user code.
-  fn invoke(&self, calls: Vec<(HostCall, Reply)>);
+    /// Runs user code for each call and answers each through its [`Reply`], now or later, from
+    /// any thread. The calls of one burst (the CLI's parallel tool calls) come together. Must
+    /// return without waiting for the user code.
+    fn invoke(&self, calls: Vec<(HostCall, Reply)>);
 
-  /// The CLI withdrew the request, or the session ended: fire the call's abort signal. Its
-  /// answer, if one still comes, is still written.
-  fn cancel(&self, request_id: &str);
+    /// The CLI withdrew the request, or the session ended: fire the call's abort signal. Its
+    /// answer, if one still comes, is still written.
+    fn cancel(&self, request_id: &str);
 
-  /// A chunk of the CLI's stderr, for hosts that asked for it.
-  fn stderr(&self, _chunk: &str) {}
+    /// A chunk of the CLI's stderr, for hosts that asked for it.
+    fn stderr(&self, _chunk: &str) {}
 
-  /// The session is over and will make no more calls: drop whatever keeps the host busy
-  /// (unanswered replies answer with an error as they drop).
-  fn release(&self) {}
+    /// The session is over and will make no more calls: drop whatever keeps the host busy
+    /// (unanswered replies answer with an error as they drop).
+    fn release(&self) {}
 }

@@ -10,234 +10,245 @@ use crate::error::Error;
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct QueryOptions {
-  pub path_to_claude_code_executable: Option<String>,
-  pub executable: Option<String>,
-  #[serde(default)]
-  pub executable_args: Vec<String>,
-  pub cwd: Option<String>,
-  /// The child's whole environment (the JS host always resolves `options.env ?? process.env`);
-  /// `null` values mean "unset", like `undefined` in a JS env object. `None` (a Rust caller that
-  /// says nothing): the child inherits this process's environment.
-  pub env: Option<Map<String, Value>>,
-  /// What the CLI is told the SDK is (`CLAUDE_CODE_ENTRYPOINT`, unless the env sets it): `None`
-  /// is the TypeScript SDK's `sdk-ts`. Not part of the JS options (never deserialized): the Rust
-  /// SDK sets it to name itself.
-  #[serde(skip)]
-  pub entrypoint: Option<String>,
-  pub model: Option<String>,
-  pub fallback_model: Option<String>,
-  #[serde(default)]
-  pub allowed_tools: Vec<String>,
-  #[serde(default)]
-  pub disallowed_tools: Vec<String>,
-  pub permission_mode: Option<String>,
-  pub allow_dangerously_skip_permissions: Option<bool>,
-  pub permission_prompt_tool_name: Option<String>,
-  pub max_turns: Option<u64>,
-  pub max_budget_usd: Option<f64>,
-  pub max_thinking_tokens: Option<u64>,
-  pub thinking: Option<Thinking>,
-  pub effort: Option<String>,
-  pub system_prompt: Option<Value>,
-  pub include_partial_messages: Option<bool>,
-  /// True when the host has a `canUseTool` callback.
-  #[serde(default)]
-  pub can_use_tool: bool,
-  /// The host has an `onElicitation` callback (`elicitation` requests go to it).
-  #[serde(default)]
-  pub on_elicitation: bool,
-  /// The host has an `onUserDialog` callback (`request_user_dialog` requests go to it).
-  #[serde(default)]
-  pub on_user_dialog: bool,
-  #[serde(rename = "continue")]
-  pub continue_conversation: Option<bool>,
-  pub resume: Option<String>,
-  pub resume_session_at: Option<String>,
-  pub fork_session: Option<bool>,
-  pub session_id: Option<String>,
-  pub persist_session: Option<bool>,
-  #[serde(default)]
-  pub additional_directories: Vec<String>,
-  #[serde(default)]
-  pub betas: Vec<String>,
-  pub debug: Option<bool>,
-  pub debug_file: Option<String>,
-  pub strict_mcp_config: Option<bool>,
-  pub setting_sources: Option<Vec<String>>,
-  pub tools: Option<Value>,
-  /// Only the servers the CLI runs itself (stdio, sse, http); in-process ones travel separately.
-  pub mcp_servers: Option<Map<String, Value>>,
-  pub settings: Option<Value>,
-  pub extra_args: Option<Map<String, Value>>,
-  pub plugins: Option<Vec<Value>>,
-  pub agents: Option<Value>,
-  /// `initialize.hooks`, built by the host: `{Event: [{matcher, hookCallbackIds, timeout}]}`.
-  pub hooks: Option<Value>,
-  pub output_format: Option<Value>,
-  pub sandbox: Option<Value>,
-  pub enable_file_checkpointing: Option<bool>,
-  /// The main-thread agent (`--agent`).
-  pub agent: Option<String>,
-  /// `{ total }`: a token budget for the task (`--task-budget`).
-  pub task_budget: Option<Value>,
-  pub include_hook_events: Option<bool>,
-  pub project_config_root: Option<String>,
-  pub permission_prompts: Option<String>,
-  pub plan_mode_instructions: Option<String>,
-  pub tool_aliases: Option<Value>,
-  pub title: Option<String>,
-  pub prompt_suggestions: Option<bool>,
-  pub agent_progress_summaries: Option<bool>,
-  pub forward_subagent_text: Option<bool>,
-  /// `toolConfig`: per-tool settings (`askUserQuestion.previewFormat` travels in the env).
-  pub tool_config: Option<Value>,
-  /// Dialog kinds the host's `onUserDialog` answers (sent in `initialize`).
-  pub supported_dialog_kinds: Option<Vec<String>>,
-  pub per_task_stop_affordance: Option<bool>,
-  /// Options the official SDK reads and sends in `initialize` as given, though its `Options`
-  /// type does not name them (0.3.330 and later): `rapidFollowupPreempt`,
-  /// `forwardNestedSubagentToolCalls`, `offersBypassSwitchBack`, `keepsBypassHeld`.
-  pub rapid_followup_preempt: Option<Value>,
-  pub forward_nested_subagent_tool_calls: Option<Value>,
-  pub offers_bypass_switch_back: Option<Value>,
-  pub keeps_bypass_held: Option<Value>,
-  /// `allowedControlRequests` (read by the official SDK 0.3.332, not in its `Options` type): the
-  /// control-request subtypes from the CLI this host serves; any other is answered with the
-  /// error "Control request not allowed by this host". `None`: all of them.
-  pub allowed_control_requests: Option<Vec<String>>,
-  /// `{ accepted, directory }`: the host's attestation that the user accepted a trust dialog for
-  /// the session's folder (sent in `initialize`; the host drops an `accepted` one without an
-  /// absolute `directory`, as the official does).
-  pub workspace_trust: Option<Value>,
-  /// `'initialize'`: process MCP servers travel in `initialize` rather than `--mcp-config`.
-  pub mcp_servers_delivery: Option<String>,
-  /// `'initialize'`: plugins travel in `initialize` rather than `--plugin-dir`.
-  pub plugin_delivery: Option<String>,
-  pub resume_drops_turn: Option<String>,
-  /// Restrictive policy-tier settings (`--managed-settings`).
-  pub managed_settings: Option<Value>,
-  /// `'initialize'`: `managedSettings` travel in `initialize` (`--managed-settings-in-initialize`).
-  pub managed_settings_delivery: Option<String>,
-  /// `'initialize'`: `settings` (with `sandbox` merged in) travel in `initialize`
-  /// (`--initialize-fields settings`) when they are an object or a JSON object's text.
-  pub settings_delivery: Option<String>,
-  /// `'initialize'`: `disallowedTools` travel in `initialize` (`--initialize-fields disallowedTools`).
-  pub disallowed_tools_delivery: Option<String>,
-  /// Skills the session may use: a list of names, or `'all'`.
-  pub skills: Option<Value>,
-  /// Milliseconds to wait for the CLI's answer to `initialize` before giving up.
-  pub initialize_timeout_ms: Option<u64>,
-  /// True when the host has a session store (`sessionStore`): the CLI mirrors its transcript
-  /// writes (`--session-mirror`) and the session sends them to the store
-  /// ([`crate::session::mirror`]).
-  #[serde(default)]
-  pub session_store: bool,
-  /// `'eager'`: every transcript write goes to the store at once; otherwise (`'batched'`, the
-  /// default) in batches.
-  pub session_store_flush: Option<String>,
+    pub path_to_claude_code_executable: Option<String>,
+    pub executable: Option<String>,
+    #[serde(default)]
+    pub executable_args: Vec<String>,
+    pub cwd: Option<String>,
+    /// The child's whole environment (the JS host always resolves `options.env ?? process.env`);
+    /// `null` values mean "unset", like `undefined` in a JS env object. `None` (a Rust caller that
+    /// says nothing): the child inherits this process's environment.
+    pub env: Option<Map<String, Value>>,
+    /// What the CLI is told the SDK is (`CLAUDE_CODE_ENTRYPOINT`, unless the env sets it): `None`
+    /// is the TypeScript SDK's `sdk-ts`. Not part of the JS options (never deserialized): the Rust
+    /// SDK sets it to name itself.
+    #[serde(skip)]
+    pub entrypoint: Option<String>,
+    pub model: Option<String>,
+    pub fallback_model: Option<String>,
+    #[serde(default)]
+    pub allowed_tools: Vec<String>,
+    #[serde(default)]
+    pub disallowed_tools: Vec<String>,
+    pub permission_mode: Option<String>,
+    pub allow_dangerously_skip_permissions: Option<bool>,
+    pub permission_prompt_tool_name: Option<String>,
+    pub max_turns: Option<u64>,
+    pub max_budget_usd: Option<f64>,
+    pub max_thinking_tokens: Option<u64>,
+    pub thinking: Option<Thinking>,
+    pub effort: Option<String>,
+    pub system_prompt: Option<Value>,
+    pub include_partial_messages: Option<bool>,
+    /// True when the host has a `canUseTool` callback.
+    #[serde(default)]
+    pub can_use_tool: bool,
+    /// The host has an `onElicitation` callback (`elicitation` requests go to it).
+    #[serde(default)]
+    pub on_elicitation: bool,
+    /// The host has an `onUserDialog` callback (`request_user_dialog` requests go to it).
+    #[serde(default)]
+    pub on_user_dialog: bool,
+    #[serde(rename = "continue")]
+    pub continue_conversation: Option<bool>,
+    pub resume: Option<String>,
+    pub resume_session_at: Option<String>,
+    pub fork_session: Option<bool>,
+    pub session_id: Option<String>,
+    pub persist_session: Option<bool>,
+    #[serde(default)]
+    pub additional_directories: Vec<String>,
+    #[serde(default)]
+    pub betas: Vec<String>,
+    pub debug: Option<bool>,
+    pub debug_file: Option<String>,
+    pub strict_mcp_config: Option<bool>,
+    pub setting_sources: Option<Vec<String>>,
+    pub tools: Option<Value>,
+    /// Only the servers the CLI runs itself (stdio, sse, http); in-process ones travel separately.
+    pub mcp_servers: Option<Map<String, Value>>,
+    pub settings: Option<Value>,
+    pub extra_args: Option<Map<String, Value>>,
+    pub plugins: Option<Vec<Value>>,
+    pub agents: Option<Value>,
+    /// `initialize.hooks`, built by the host: `{Event: [{matcher, hookCallbackIds, timeout}]}`.
+    pub hooks: Option<Value>,
+    pub output_format: Option<Value>,
+    pub sandbox: Option<Value>,
+    pub enable_file_checkpointing: Option<bool>,
+    /// The main-thread agent (`--agent`).
+    pub agent: Option<String>,
+    /// `{ total }`: a token budget for the task (`--task-budget`).
+    pub task_budget: Option<Value>,
+    pub include_hook_events: Option<bool>,
+    pub project_config_root: Option<String>,
+    pub permission_prompts: Option<String>,
+    pub plan_mode_instructions: Option<String>,
+    pub tool_aliases: Option<Value>,
+    pub title: Option<String>,
+    pub prompt_suggestions: Option<bool>,
+    pub agent_progress_summaries: Option<bool>,
+    pub forward_subagent_text: Option<bool>,
+    /// `toolConfig`: per-tool settings (`askUserQuestion.previewFormat` travels in the env).
+    pub tool_config: Option<Value>,
+    /// Dialog kinds the host's `onUserDialog` answers (sent in `initialize`).
+    pub supported_dialog_kinds: Option<Vec<String>>,
+    pub per_task_stop_affordance: Option<bool>,
+    /// Options the official SDK reads and sends in `initialize` as given, though its `Options`
+    /// type does not name them (0.3.330 and later): `rapidFollowupPreempt`,
+    /// `forwardNestedSubagentToolCalls`, `offersBypassSwitchBack`, `keepsBypassHeld`.
+    pub rapid_followup_preempt: Option<Value>,
+    pub forward_nested_subagent_tool_calls: Option<Value>,
+    pub offers_bypass_switch_back: Option<Value>,
+    pub keeps_bypass_held: Option<Value>,
+    /// `allowedControlRequests` (read by the official SDK 0.3.332, not in its `Options` type): the
+    /// control-request subtypes from the CLI this host serves; any other is answered with the
+    /// error "Control request not allowed by this host". `None`: all of them.
+    pub allowed_control_requests: Option<Vec<String>>,
+    /// `{ accepted, directory }`: the host's attestation that the user accepted a trust dialog for
+    /// the session's folder (sent in `initialize`; the host drops an `accepted` one without an
+    /// absolute `directory`, as the official does).
+    pub workspace_trust: Option<Value>,
+    /// `'initialize'`: process MCP servers travel in `initialize` rather than `--mcp-config`.
+    pub mcp_servers_delivery: Option<String>,
+    /// `'initialize'`: plugins travel in `initialize` rather than `--plugin-dir`.
+    pub plugin_delivery: Option<String>,
+    pub resume_drops_turn: Option<String>,
+    /// Restrictive policy-tier settings (`--managed-settings`).
+    pub managed_settings: Option<Value>,
+    /// `'initialize'`: `managedSettings` travel in `initialize` (`--managed-settings-in-initialize`).
+    pub managed_settings_delivery: Option<String>,
+    /// `'initialize'`: `settings` (with `sandbox` merged in) travel in `initialize`
+    /// (`--initialize-fields settings`) when they are an object or a JSON object's text.
+    pub settings_delivery: Option<String>,
+    /// `'initialize'`: `disallowedTools` travel in `initialize` (`--initialize-fields disallowedTools`).
+    pub disallowed_tools_delivery: Option<String>,
+    /// Skills the session may use: a list of names, or `'all'`.
+    pub skills: Option<Value>,
+    /// Milliseconds to wait for the CLI's answer to `initialize` before giving up.
+    pub initialize_timeout_ms: Option<u64>,
+    /// True when the host has a session store (`sessionStore`): the CLI mirrors its transcript
+    /// writes (`--session-mirror`) and the session sends them to the store
+    /// ([`crate::session::mirror`]).
+    #[serde(default)]
+    pub session_store: bool,
+    /// `'eager'`: every transcript write goes to the store at once; otherwise (`'batched'`, the
+    /// default) in batches.
+    pub session_store_flush: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Thinking {
-  #[serde(rename = "type")]
-  pub kind: String,
-  pub budget_tokens: Option<u64>,
-  pub display: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub budget_tokens: Option<u64>,
+    pub display: Option<String>,
 }
 
 impl QueryOptions {
-  /// Whether process MCP servers travel in `initialize` (`mcpServersDelivery: 'initialize'`,
-  /// and there are some: as the official, no `--await-initialize` for none).
-  pub fn mcp_servers_via_initialize(&self) -> bool {
-    self.mcp_servers_delivery.as_deref() == Some("initialize") && self.mcp_servers.as_ref().is_some_and(|s| !s.is_empty())
-  }
-
-  /// Whether plugins travel in `initialize` (`pluginDelivery: 'initialize'`, and there are some).
-  pub fn plugins_via_initialize(&self) -> bool {
-    self.plugin_delivery.as_deref() == Some("initialize") && self.plugins.as_ref().is_some_and(|p| !p.is_empty())
-  }
-
-  /// Whether `managedSettings` travel in `initialize` (`managedSettingsDelivery: 'initialize'`,
-  /// and they are truthy, as the official tests them).
-  pub fn managed_settings_via_initialize(&self) -> bool {
-    self.managed_settings_delivery.as_deref() == Some("initialize")
-      && self.managed_settings.as_ref().is_some_and(|v| !matches!(v, Value::Null | Value::Bool(false)) && v.as_str() != Some("") && v.as_f64() != Some(0.0))
-  }
-
-  /// Whether `disallowedTools` travel in `initialize` (`disallowedToolsDelivery: 'initialize'`,
-  /// and there are some).
-  pub fn disallowed_tools_via_initialize(&self) -> bool {
-    self.disallowed_tools_delivery.as_deref() == Some("initialize") && !self.disallowed_tools.is_empty()
-  }
-
-  /// Whether `settings` go in `initialize` rather than on the command line: with
-  /// `settingsDelivery: 'initialize'`, when they are absent or an object (or a JSON object's
-  /// text) and, merged with `sandbox`, make an object. A settings file path stays on argv.
-  pub fn settings_via_initialize(&self) -> bool {
-    self.settings_delivery.as_deref() == Some("initialize")
-      && (self.settings.is_some() || self.sandbox.is_some())
-      && match &self.settings {
-        None | Some(Value::Object(_)) => true,
-        Some(Value::String(s)) => {
-          let t = s.trim();
-          t.starts_with('{') && t.ends_with('}')
-        }
-        Some(_) => false,
-      }
-  }
-
-  /// `allowedTools` plus the `Skill` rules that `skills` adds (as the official: `'all'` is
-  /// `Skill`, a name `Skill(name)`), without duplicates.
-  pub fn allowed_tools_with_skills(&self) -> Result<Vec<String>, Error> {
-    let mut allowed = self.allowed_tools.clone();
-    let added: Vec<String> = match &self.skills {
-      None => return Ok(allowed),
-      Some(Value::String(s)) if s == "all" => vec!["Skill".into()],
-      Some(Value::Array(names)) => names
-        .iter()
-        .map(|n| match n.as_str() {
-          Some(name) if !name.trim().is_empty() => Ok(format!("Skill({name})")),
-          _ => Err(Error::InvalidOption("Skill names must be non-empty strings.".into())),
-        })
-        .collect::<Result<_, _>>()?,
-      Some(_) => return Err(Error::InvalidOption("Invalid option `skills`: expected a list of skill names or 'all'".into())),
-    };
-    for rule in added {
-      if !self.allowed_tools.contains(&rule) {
-        allowed.push(rule);
-      }
+    /// Whether process MCP servers travel in `initialize` (`mcpServersDelivery: 'initialize'`,
+    /// and there are some: as the official, no `--await-initialize` for none).
+    pub fn mcp_servers_via_initialize(&self) -> bool {
+        self.mcp_servers_delivery.as_deref() == Some("initialize")
+            && self.mcp_servers.as_ref().is_some_and(|s| !s.is_empty())
     }
-    Ok(allowed)
-  }
 
-  /// Parses the host's JSON; an ill-typed or unknown field is an error naming it.
-  pub fn from_json(json: &str) -> Result<Self, Error> {
-    let de = &mut serde_json::Deserializer::from_str(json);
-    serde_path_to_error::deserialize(de).map_err(|e| {
-      let path = e.path().to_string();
-      let inner = e.into_inner().to_string();
-      // serde's position suffix points into our own JSON, which means nothing to the user.
-      let inner = inner.split(" at line ").next().unwrap_or(&inner).to_string();
-      Error::InvalidOption(format!("Invalid option `{path}`: {inner}"))
-    })
-  }
+    /// Whether plugins travel in `initialize` (`pluginDelivery: 'initialize'`, and there are some).
+    pub fn plugins_via_initialize(&self) -> bool {
+        self.plugin_delivery.as_deref() == Some("initialize") && self.plugins.as_ref().is_some_and(|p| !p.is_empty())
+    }
+
+    /// Whether `managedSettings` travel in `initialize` (`managedSettingsDelivery: 'initialize'`,
+    /// and they are truthy, as the official tests them).
+    pub fn managed_settings_via_initialize(&self) -> bool {
+        self.managed_settings_delivery.as_deref() == Some("initialize")
+            && self.managed_settings.as_ref().is_some_and(|v| {
+                !matches!(v, Value::Null | Value::Bool(false)) && v.as_str() != Some("") && v.as_f64() != Some(0.0)
+            })
+    }
+
+    /// Whether `disallowedTools` travel in `initialize` (`disallowedToolsDelivery: 'initialize'`,
+    /// and there are some).
+    pub fn disallowed_tools_via_initialize(&self) -> bool {
+        self.disallowed_tools_delivery.as_deref() == Some("initialize") && !self.disallowed_tools.is_empty()
+    }
+
+    /// Whether `settings` go in `initialize` rather than on the command line: with
+    /// `settingsDelivery: 'initialize'`, when they are absent or an object (or a JSON object's
+    /// text) and, merged with `sandbox`, make an object. A settings file path stays on argv.
+    pub fn settings_via_initialize(&self) -> bool {
+        self.settings_delivery.as_deref() == Some("initialize")
+            && (self.settings.is_some() || self.sandbox.is_some())
+            && match &self.settings {
+                None | Some(Value::Object(_)) => true,
+                Some(Value::String(s)) => {
+                    let t = s.trim();
+                    t.starts_with('{') && t.ends_with('}')
+                }
+                Some(_) => false,
+            }
+    }
+
+    /// `allowedTools` plus the `Skill` rules that `skills` adds (as the official: `'all'` is
+    /// `Skill`, a name `Skill(name)`), without duplicates.
+    pub fn allowed_tools_with_skills(&self) -> Result<Vec<String>, Error> {
+        let mut allowed = self.allowed_tools.clone();
+        let added: Vec<String> = match &self.skills {
+            None => return Ok(allowed),
+            Some(Value::String(s)) if s == "all" => vec!["Skill".into()],
+            Some(Value::Array(names)) => names
+                .iter()
+                .map(|n| match n.as_str() {
+                    Some(name) if !name.trim().is_empty() => Ok(format!("Skill({name})")),
+                    _ => Err(Error::InvalidOption("Skill names must be non-empty strings.".into())),
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => {
+                return Err(Error::InvalidOption(
+                    "Invalid option `skills`: expected a list of skill names or 'all'".into(),
+                ))
+            }
+        };
+        for rule in added {
+            if !self.allowed_tools.contains(&rule) {
+                allowed.push(rule);
+            }
+        }
+        Ok(allowed)
+    }
+
+    /// Parses the host's JSON; an ill-typed or unknown field is an error naming it.
+    pub fn from_json(json: &str) -> Result<Self, Error> {
+        let de = &mut serde_json::Deserializer::from_str(json);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner().to_string();
+            // serde's position suffix points into our own JSON, which means nothing to the user.
+            let inner = inner.split(" at line ").next().unwrap_or(&inner).to_string();
+            Error::InvalidOption(format!("Invalid option `{path}`: {inner}"))
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
-  use super::*;
+    use super::*;
 
-  #[test]
-  fn ill_typed_and_unknown_options_are_named() {
-    let e = QueryOptions::from_json(r#"{"maxTurns":"three"}"#).unwrap_err().to_string();
-    assert!(e.contains("`maxTurns`") && e.contains("expected u64"), "{e}");
-    let e = QueryOptions::from_json(r#"{"allowedTools":[1]}"#).unwrap_err().to_string();
-    assert!(e.contains("allowedTools[0]"), "{e}");
-    let e = QueryOptions::from_json(r#"{"modle":"x"}"#).unwrap_err().to_string();
-    assert!(e.contains("modle"), "{e}");
-    let ok = QueryOptions::from_json(r#"{"model":"m","maxTurns":3,"continue":true}"#).unwrap();
-    assert_eq!(ok.max_turns, Some(3));
-    assert_eq!(ok.continue_conversation, Some(true));
-  }
+    #[test]
+    fn ill_typed_and_unknown_options_are_named() {
+        let e = QueryOptions::from_json(r#"{"maxTurns":"three"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`maxTurns`") && e.contains("expected u64"), "{e}");
+        let e = QueryOptions::from_json(r#"{"allowedTools":[1]}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("allowedTools[0]"), "{e}");
+        let e = QueryOptions::from_json(r#"{"modle":"x"}"#).unwrap_err().to_string();
+        assert!(e.contains("modle"), "{e}");
+        let ok = QueryOptions::from_json(r#"{"model":"m","maxTurns":3,"continue":true}"#).unwrap();
+        assert_eq!(ok.max_turns, Some(3));
+        assert_eq!(ok.continue_conversation, Some(true));
+    }
 }

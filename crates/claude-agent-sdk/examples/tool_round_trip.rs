@@ -16,41 +16,49 @@ use serde::Deserialize;
 /// reads.
 #[derive(Deserialize, JsonSchema)]
 struct Weather {
-  /// The city, e.g. "Paris".
-  city: String,
-  /// Celsius (default) or Fahrenheit.
-  #[serde(default)]
-  fahrenheit: bool,
+    /// The city, e.g. "Paris".
+    city: String,
+    /// Celsius (default) or Fahrenheit.
+    #[serde(default)]
+    fahrenheit: bool,
 }
 
 #[tokio::main]
 async fn main() -> Result<(), claude_agent_sdk::Error> {
-  let weather = tool("weather", "The current temperature in a city", |args: Weather| async move {
-    let celsius = 21.0;
-    let (value, unit) = if args.fahrenheit { (celsius * 9.0 / 5.0 + 32.0, "°F") } else { (celsius, "°C") };
-    format!("It is {value}{unit} in {}.", args.city)
-  });
-  let server = McpServer::builder("weather").tool(weather).build()?;
+    let weather = tool(
+        "weather",
+        "The current temperature in a city",
+        |args: Weather| async move {
+            let celsius = 21.0;
+            let (value, unit) = if args.fahrenheit {
+                (celsius * 9.0 / 5.0 + 32.0, "°F")
+            } else {
+                (celsius, "°C")
+            };
+            format!("It is {value}{unit} in {}.", args.city)
+        },
+    );
+    let server = McpServer::builder("weather").tool(weather).build()?;
 
-  let options = Options::builder()
-    .mcp_server("weather", server)
-    .allowed_tools(["mcp__weather__weather"])
-    .max_turns(3)
-    .build();
-  let mut messages = query("How warm is it in Paris?", options)?;
-  while let Some(message) = messages.next().await {
-    match message? {
-      Message::Assistant(a) => {
-        for (_, name, input) in a.tool_uses() {
-          println!("→ {name} {input}");
+    let options = Options::builder()
+        .mcp_server("weather", server)
+        .allowed_tools(["mcp__weather__weather"])
+        .max_turns(3)
+        .build();
+    let mut messages = query("How warm is it in Paris?", options)?;
+    while let Some(message) = messages.next().await {
+        match message? {
+            Message::Assistant(a) => {
+                for (_, name, input) in a.tool_uses() {
+                    println!("→ {name} {input}");
+                }
+                if !a.text().is_empty() {
+                    println!("{}", a.text());
+                }
+            }
+            Message::Result(r) => println!("[{}; {} turns; ${:.4}]", r.subtype, r.num_turns, r.total_cost_usd),
+            _ => {}
         }
-        if !a.text().is_empty() {
-          println!("{}", a.text());
-        }
-      }
-      Message::Result(r) => println!("[{}; {} turns; ${:.4}]", r.subtype, r.num_turns, r.total_cost_usd),
-      _ => {}
     }
-  }
-  Ok(())
+    Ok(())
 }

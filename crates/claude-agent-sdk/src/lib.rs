@@ -75,37 +75,39 @@ pub use dialog::{ElicitationRequest, ElicitationResult, UserDialogRequest};
 pub use error::{Error, Result};
 pub use hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
 pub use message::{
-  ApiMessage, AssistantMessage, ContentBlock, McpServerState, Message, ResultMessage, StreamEvent, SystemInit, SystemMessage,
-  ToolResultBlock, UserInput, UserMessage,
+    ApiMessage, AssistantMessage, ContentBlock, McpServerState, Message, ResultMessage, StreamEvent, SystemInit,
+    SystemMessage, ToolResultBlock, UserInput, UserMessage,
 };
 pub use options::{
-  Delivery, Effort, McpServerConfig, Options, OptionsBuilder, PermissionPrompts, Plugin, PreviewFormat, SettingSource, Skills, SystemPrompt,
-  Thinking, ThinkingDisplay, Tools, WorkspaceTrust,
+    Delivery, Effort, McpServerConfig, Options, OptionsBuilder, PermissionPrompts, Plugin, PreviewFormat,
+    SettingSource, Skills, SystemPrompt, Thinking, ThinkingDisplay, Tools, WorkspaceTrust,
 };
 pub use permission::{PermissionContext, PermissionMode, PermissionResult};
 pub use query::{
-  query, AccountInfo, AgentInfo, FileContents, InterruptReceipt, McpServerSpec, McpServerStatus, McpSetServersResult, ModelInfo, Prompt, Query,
-  QueryControl, SettingsFile, SlashCommand, startup, WarmQuery,
+    query, startup, AccountInfo, AgentInfo, FileContents, InterruptReceipt, McpServerSpec, McpServerStatus,
+    McpSetServersResult, ModelInfo, Prompt, Query, QueryControl, SettingsFile, SlashCommand, WarmQuery,
 };
 pub use server::{McpServer, McpServerBuilder};
-pub use store::{InMemorySessionStore, SessionKey, SessionStore, SessionStoreFlush, SessionSummaryEntry, StoredSession};
+pub use store::{
+    InMemorySessionStore, SessionKey, SessionStore, SessionStoreFlush, SessionSummaryEntry, StoredSession,
+};
 pub use tool::{input_schema, mcp_tool_name, split_mcp_tool_name, tool, Content, IntoToolResult, Tool, ToolResult};
 
 #[cfg(test)]
 mod tests {
-  /// What users move between tasks and threads must be able to go.
-  #[test]
-  fn public_handles_are_send_and_sync_where_it_matters() {
-    fn send<T: Send>() {}
-    fn send_sync<T: Send + Sync>() {}
-    send::<crate::Query>();
-    send_sync::<crate::QueryControl>();
-    send_sync::<crate::Options>();
-    send_sync::<crate::McpServer>();
-    send_sync::<crate::Tool>();
-    send_sync::<crate::Message>();
-    send_sync::<crate::Error>();
-  }
+    /// What users move between tasks and threads must be able to go.
+    #[test]
+    fn public_handles_are_send_and_sync_where_it_matters() {
+        fn send<T: Send>() {}
+        fn send_sync<T: Send + Sync>() {}
+        send::<crate::Query>();
+        send_sync::<crate::QueryControl>();
+        send_sync::<crate::Options>();
+        send_sync::<crate::McpServer>();
+        send_sync::<crate::Tool>();
+        send_sync::<crate::Message>();
+        send_sync::<crate::Error>();
+    }
 }
 
 /// The repository README's Rust example, compiled as a doc-test so it cannot go stale.

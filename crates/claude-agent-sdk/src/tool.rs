@@ -16,20 +16,23 @@ use serde_json::{json, Map, Value};
 /// [`McpServer`](crate::McpServer). Cheap to clone.
 #[derive(Clone)]
 pub struct Tool {
-  pub(crate) name: String,
-  pub(crate) description: String,
-  pub(crate) input_schema: Value,
-  pub(crate) annotations: Option<Value>,
-  pub(crate) handler: Handler,
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) input_schema: Value,
+    pub(crate) annotations: Option<Value>,
+    pub(crate) handler: Handler,
 }
 
 /// Runs the tool on its JSON arguments.
 pub(crate) type Handler = Arc<dyn Fn(Value) -> BoxFuture<'static, ToolResult> + Send + Sync>;
 
 impl fmt::Debug for Tool {
-  fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.debug_struct("Tool").field("name", &self.name).field("input_schema", &self.input_schema).finish_non_exhaustive()
-  }
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tool")
+            .field("name", &self.name)
+            .field("input_schema", &self.input_schema)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Builds a tool from its name, a description for the model, and an async handler taking the
@@ -62,56 +65,64 @@ impl fmt::Debug for Tool {
 /// ```
 pub fn tool<Args, F, Fut>(name: impl Into<String>, description: impl Into<String>, handler: F) -> Tool
 where
-  Args: DeserializeOwned + JsonSchema + Send + 'static,
-  F: Fn(Args) -> Fut + Send + Sync + 'static,
-  Fut: Future + Send + 'static,
-  Fut::Output: IntoToolResult,
+    Args: DeserializeOwned + JsonSchema + Send + 'static,
+    F: Fn(Args) -> Fut + Send + Sync + 'static,
+    Fut: Future + Send + 'static,
+    Fut::Output: IntoToolResult,
 {
-  let name = name.into();
-  let tool_name = name.clone();
-  let handler: Handler = Arc::new(move |arguments: Value| match parse_args::<Args>(&tool_name, arguments) {
-    Ok(args) => handler(args).map(IntoToolResult::into_tool_result).boxed(),
-    Err(message) => futures::future::ready(ToolResult::error(message)).boxed(),
-  });
-  Tool { name, description: description.into(), input_schema: input_schema::<Args>(), annotations: None, handler }
+    let name = name.into();
+    let tool_name = name.clone();
+    let handler: Handler = Arc::new(
+        move |arguments: Value| match parse_args::<Args>(&tool_name, arguments) {
+            Ok(args) => handler(args).map(IntoToolResult::into_tool_result).boxed(),
+            Err(message) => futures::future::ready(ToolResult::error(message)).boxed(),
+        },
+    );
+    Tool {
+        name,
+        description: description.into(),
+        input_schema: input_schema::<Args>(),
+        annotations: None,
+        handler,
+    }
 }
 
 impl Tool {
-  /// The tool's name (the model sees it as `mcp__<server>__<name>`).
-  pub fn name(&self) -> &str {
-    &self.name
-  }
-
-  /// The description the model reads.
-  pub fn description(&self) -> &str {
-    &self.description
-  }
-
-  /// The JSON Schema of the arguments, as sent in `tools/list`.
-  pub fn input_schema(&self) -> &Value {
-    &self.input_schema
-  }
-
-  /// MCP tool annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
-  /// `openWorldHint`, `title`), sent with the tool.
-  pub fn annotations(mut self, annotations: Value) -> Self {
-    self.annotations = Some(annotations);
-    self
-  }
-
-  /// Runs the tool on JSON arguments, exactly as a call from the CLI does (checks included).
-  pub async fn call(&self, arguments: Value) -> ToolResult {
-    (self.handler)(arguments).await
-  }
-
-  /// The `tools/list` entry.
-  pub(crate) fn listing(&self) -> Value {
-    let mut entry = json!({ "name": self.name, "description": self.description, "inputSchema": self.input_schema });
-    if let Some(a) = &self.annotations {
-      entry["annotations"] = a.clone();
+    /// The tool's name (the model sees it as `mcp__<server>__<name>`).
+    pub fn name(&self) -> &str {
+        &self.name
     }
-    entry
-  }
+
+    /// The description the model reads.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The JSON Schema of the arguments, as sent in `tools/list`.
+    pub fn input_schema(&self) -> &Value {
+        &self.input_schema
+    }
+
+    /// MCP tool annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
+    /// `openWorldHint`, `title`), sent with the tool.
+    pub fn annotations(mut self, annotations: Value) -> Self {
+        self.annotations = Some(annotations);
+        self
+    }
+
+    /// Runs the tool on JSON arguments, exactly as a call from the CLI does (checks included).
+    pub async fn call(&self, arguments: Value) -> ToolResult {
+        (self.handler)(arguments).await
+    }
+
+    /// The `tools/list` entry.
+    pub(crate) fn listing(&self) -> Value {
+        let mut entry = json!({ "name": self.name, "description": self.description, "inputSchema": self.input_schema });
+        if let Some(a) = &self.annotations {
+            entry["annotations"] = a.clone();
+        }
+        entry
+    }
 }
 
 /// The name the model and [`can_use_tool`](crate::OptionsBuilder::can_use_tool) see for `tool`
@@ -120,16 +131,25 @@ impl Tool {
 /// character of the server's name other than ASCII letters, digits, `_` and `-` made `_`, as
 /// Claude Code names them.
 pub fn mcp_tool_name(server: &str, tool: &str) -> String {
-  let server: String = server.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
-  format!("mcp__{server}__{tool}")
+    let server: String = server
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("mcp__{server}__{tool}")
 }
 
 /// The server and tool of an `mcp__<server>__<tool>` name (the server's name as Claude Code
 /// wrote it, see [`mcp_tool_name`]); `None` for a name of another form (a built-in tool).
 pub fn split_mcp_tool_name(name: &str) -> Option<(&str, &str)> {
-  let rest = name.strip_prefix("mcp__")?;
-  let (server, tool) = rest.split_once("__")?;
-  (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
+    let rest = name.strip_prefix("mcp__")?;
+    let (server, tool) = rest.split_once("__")?;
+    (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
 }
 
 /// The argument type's schema in the form MCP clients expect of an `inputSchema`: JSON Schema
@@ -137,67 +157,88 @@ pub fn split_mcp_tool_name(name: &str) -> Option<(&str, &str)> {
 /// which some clients do not resolve), no root `title` (the Rust type's name means nothing to
 /// the model). A recursive type keeps the `$ref`s it cannot do without.
 pub fn input_schema<T: JsonSchema>() -> Value {
-  let generator = schemars::generate::SchemaSettings::draft07().with(|s| s.inline_subschemas = true).into_generator();
-  let mut schema = generator.into_root_schema_for::<T>().to_value();
-  if let Some(obj) = schema.as_object_mut() {
-    obj.remove("title");
-    // MCP requires an object schema; a unit or newtype struct would not say so.
-    obj.entry("type").or_insert_with(|| json!("object"));
-  }
-  schema
+    let generator = schemars::generate::SchemaSettings::draft07()
+        .with(|s| s.inline_subschemas = true)
+        .into_generator();
+    let mut schema = generator.into_root_schema_for::<T>().to_value();
+    if let Some(obj) = schema.as_object_mut() {
+        obj.remove("title");
+        // MCP requires an object schema; a unit or newtype struct would not say so.
+        obj.entry("type").or_insert_with(|| json!("object"));
+    }
+    schema
 }
 
 /// Deserializes the arguments; an error names the field (`a.b[2]`) and what was wrong.
 fn parse_args<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result<T, String> {
-  // No `arguments` from the CLI: an empty object, so a missing required field is named.
-  let arguments = if arguments.is_null() { Value::Object(Map::new()) } else { arguments };
-  serde_path_to_error::deserialize(arguments).map_err(|e| {
-    let path = e.path().to_string();
-    let inner = e.into_inner();
-    if path == "." {
-      format!("Invalid arguments for tool {tool}: {inner}")
+    // No `arguments` from the CLI: an empty object, so a missing required field is named.
+    let arguments = if arguments.is_null() {
+        Value::Object(Map::new())
     } else {
-      format!("Invalid arguments for tool {tool}: `{path}`: {inner}")
-    }
-  })
+        arguments
+    };
+    serde_path_to_error::deserialize(arguments).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path == "." {
+            format!("Invalid arguments for tool {tool}: {inner}")
+        } else {
+            format!("Invalid arguments for tool {tool}: `{path}`: {inner}")
+        }
+    })
 }
 
 /// What a tool answers: MCP content blocks, flagged as an error or not.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolResult {
-  /// The content the model reads.
-  pub content: Vec<Content>,
-  /// Whether the tool failed (the model sees the content as an error).
-  #[serde(rename = "isError", skip_serializing_if = "std::ops::Not::not")]
-  pub is_error: bool,
-  /// Structured output, for tools that declare an output schema.
-  #[serde(rename = "structuredContent", skip_serializing_if = "Option::is_none")]
-  pub structured_content: Option<Value>,
+    /// The content the model reads.
+    pub content: Vec<Content>,
+    /// Whether the tool failed (the model sees the content as an error).
+    #[serde(rename = "isError", skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
+    /// Structured output, for tools that declare an output schema.
+    #[serde(rename = "structuredContent", skip_serializing_if = "Option::is_none")]
+    pub structured_content: Option<Value>,
 }
 
 impl ToolResult {
-  /// One text block.
-  pub fn text(text: impl Into<String>) -> Self {
-    Self { content: vec![Content::text(text)], is_error: false, structured_content: None }
-  }
-
-  /// One text block, flagged as an error.
-  pub fn error(message: impl Into<String>) -> Self {
-    Self { is_error: true, ..Self::text(message) }
-  }
-
-  /// Content blocks.
-  pub fn content(content: Vec<Content>) -> Self {
-    Self { content, is_error: false, structured_content: None }
-  }
-
-  /// A value as JSON text, also given as `structuredContent`.
-  pub fn json<T: Serialize>(value: &T) -> Self {
-    match serde_json::to_value(value) {
-      Ok(v) => Self { content: vec![Content::text(v.to_string())], is_error: false, structured_content: Some(v) },
-      Err(e) => Self::error(format!("The tool's result could not be serialized: {e}")),
+    /// One text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        Self {
+            content: vec![Content::text(text)],
+            is_error: false,
+            structured_content: None,
+        }
     }
-  }
+
+    /// One text block, flagged as an error.
+    pub fn error(message: impl Into<String>) -> Self {
+        Self {
+            is_error: true,
+            ..Self::text(message)
+        }
+    }
+
+    /// Content blocks.
+    pub fn content(content: Vec<Content>) -> Self {
+        Self {
+            content,
+            is_error: false,
+            structured_content: None,
+        }
+    }
+
+    /// A value as JSON text, also given as `structuredContent`.
+    pub fn json<T: Serialize>(value: &T) -> Self {
+        match serde_json::to_value(value) {
+            Ok(v) => Self {
+                content: vec![Content::text(v.to_string())],
+                is_error: false,
+                structured_content: Some(v),
+            },
+            Err(e) => Self::error(format!("The tool's result could not be serialized: {e}")),
+        }
+    }
 }
 
 /// An MCP content block (`text`, `image`, `audio`, `resource`, `resource_link`), as JSON.
@@ -206,126 +247,148 @@ impl ToolResult {
 pub struct Content(pub Value);
 
 impl Content {
-  /// A text block.
-  pub fn text(text: impl Into<String>) -> Self {
-    Content(json!({ "type": "text", "text": text.into() }))
-  }
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        Content(json!({ "type": "text", "text": text.into() }))
+    }
 
-  /// An image block (base64 `data`).
-  pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-    Content(json!({ "type": "image", "data": data.into(), "mimeType": mime_type.into() }))
-  }
+    /// An image block (base64 `data`).
+    pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Content(json!({ "type": "image", "data": data.into(), "mimeType": mime_type.into() }))
+    }
 
-  /// The text, when this is a text block.
-  pub fn as_text(&self) -> Option<&str> {
-    (self.0.get("type").and_then(Value::as_str) == Some("text")).then(|| self.0.get("text").and_then(Value::as_str)).flatten()
-  }
+    /// The text, when this is a text block.
+    pub fn as_text(&self) -> Option<&str> {
+        (self.0.get("type").and_then(Value::as_str) == Some("text"))
+            .then(|| self.0.get("text").and_then(Value::as_str))
+            .flatten()
+    }
 }
 
 /// What a tool handler may return.
 pub trait IntoToolResult {
-  /// The result the model sees.
-  fn into_tool_result(self) -> ToolResult;
+    /// The result the model sees.
+    fn into_tool_result(self) -> ToolResult;
 }
 
 impl IntoToolResult for ToolResult {
-  fn into_tool_result(self) -> ToolResult {
-    self
-  }
+    fn into_tool_result(self) -> ToolResult {
+        self
+    }
 }
 
 impl IntoToolResult for String {
-  fn into_tool_result(self) -> ToolResult {
-    ToolResult::text(self)
-  }
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::text(self)
+    }
 }
 
 impl IntoToolResult for &'static str {
-  fn into_tool_result(self) -> ToolResult {
-    ToolResult::text(self)
-  }
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::text(self)
+    }
 }
 
 impl<T: IntoToolResult, E: fmt::Display> IntoToolResult for Result<T, E> {
-  fn into_tool_result(self) -> ToolResult {
-    match self {
-      Ok(v) => v.into_tool_result(),
-      Err(e) => ToolResult::error(e.to_string()),
+    fn into_tool_result(self) -> ToolResult {
+        match self {
+            Ok(v) => v.into_tool_result(),
+            Err(e) => ToolResult::error(e.to_string()),
+        }
     }
-  }
 }
 
 #[cfg(test)]
 mod tests {
 
-  #[test]
-  fn mcp_names() {
-    assert_eq!(mcp_tool_name("weather", "forecast"), "mcp__weather__forecast");
-    assert_eq!(mcp_tool_name("my server.v2", "t"), "mcp__my_server_v2__t");
-    assert_eq!(split_mcp_tool_name("mcp__weather__forecast"), Some(("weather", "forecast")));
-    assert_eq!(split_mcp_tool_name("mcp__a__b__c"), Some(("a", "b__c")));
-    assert_eq!(split_mcp_tool_name("Bash"), None);
-    assert_eq!(split_mcp_tool_name("mcp____x"), None);
-  }
-  use super::*;
-  use serde::Deserialize;
+    #[test]
+    fn mcp_names() {
+        assert_eq!(mcp_tool_name("weather", "forecast"), "mcp__weather__forecast");
+        assert_eq!(mcp_tool_name("my server.v2", "t"), "mcp__my_server_v2__t");
+        assert_eq!(
+            split_mcp_tool_name("mcp__weather__forecast"),
+            Some(("weather", "forecast"))
+        );
+        assert_eq!(split_mcp_tool_name("mcp__a__b__c"), Some(("a", "b__c")));
+        assert_eq!(split_mcp_tool_name("Bash"), None);
+        assert_eq!(split_mcp_tool_name("mcp____x"), None);
+    }
+    use super::*;
+    use serde::Deserialize;
 
-  #[derive(Deserialize, JsonSchema)]
-  #[allow(dead_code)]
-  struct Inner {
-    /// How deep.
-    depth: u32,
-  }
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Inner {
+        /// How deep.
+        depth: u32,
+    }
 
-  #[derive(Deserialize, JsonSchema)]
-  #[allow(dead_code)]
-  enum Mode {
-    Fast,
-    Slow,
-  }
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    enum Mode {
+        Fast,
+        Slow,
+    }
 
-  #[derive(Deserialize, JsonSchema)]
-  #[allow(dead_code)]
-  struct Args {
-    /// Who to greet.
-    name: String,
-    inner: Inner,
-    modes: Vec<Mode>,
-    times: Option<u8>,
-  }
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Args {
+        /// Who to greet.
+        name: String,
+        inner: Inner,
+        modes: Vec<Mode>,
+        times: Option<u8>,
+    }
 
-  #[test]
-  fn schema_is_draft07_with_refs_inlined() {
-    let s = input_schema::<Args>();
-    assert_eq!(s["$schema"], "http://json-schema.org/draft-07/schema#");
-    assert_eq!(s["type"], "object");
-    assert!(s.get("title").is_none());
-    let text = s.to_string();
-    assert!(!text.contains("$ref") && !text.contains("definitions") && !text.contains("$defs"), "{text}");
-    assert_eq!(s["properties"]["name"]["description"], "Who to greet.");
-    assert_eq!(s["properties"]["inner"]["properties"]["depth"]["description"], "How deep.");
-    assert_eq!(s["required"], json!(["name", "inner", "modes"]));
-  }
+    #[test]
+    fn schema_is_draft07_with_refs_inlined() {
+        let s = input_schema::<Args>();
+        assert_eq!(s["$schema"], "http://json-schema.org/draft-07/schema#");
+        assert_eq!(s["type"], "object");
+        assert!(s.get("title").is_none());
+        let text = s.to_string();
+        assert!(
+            !text.contains("$ref") && !text.contains("definitions") && !text.contains("$defs"),
+            "{text}"
+        );
+        assert_eq!(s["properties"]["name"]["description"], "Who to greet.");
+        assert_eq!(
+            s["properties"]["inner"]["properties"]["depth"]["description"],
+            "How deep."
+        );
+        assert_eq!(s["required"], json!(["name", "inner", "modes"]));
+    }
 
-  #[tokio::test]
-  async fn bad_arguments_name_the_field_and_skip_the_handler() {
-    let t = tool("greet", "d", |a: Args| async move { format!("hi {}", a.name) });
-    let ok = t.call(json!({"name":"Al","inner":{"depth":1},"modes":["Fast"]})).await;
-    assert_eq!(ok, ToolResult::text("hi Al"));
-    let bad = t.call(json!({"name":"Al","inner":{"depth":-1},"modes":[]})).await;
-    assert!(bad.is_error);
-    let text = bad.content[0].as_text().unwrap();
-    assert!(text.contains("`inner.depth`") && text.contains("invalid value: integer `-1`"), "{text}");
-    let missing = t.call(Value::Null).await;
-    let text = missing.content[0].as_text().unwrap();
-    assert!(text.contains("missing field `name`"), "{text}");
-    let e = tool("fail", "d", |_: Inner| async { Err::<String, _>("disk full") }).call(json!({"depth":0})).await;
-    assert_eq!(e, ToolResult::error("disk full"));
-  }
+    #[tokio::test]
+    async fn bad_arguments_name_the_field_and_skip_the_handler() {
+        let t = tool("greet", "d", |a: Args| async move { format!("hi {}", a.name) });
+        let ok = t.call(json!({"name":"Al","inner":{"depth":1},"modes":["Fast"]})).await;
+        assert_eq!(ok, ToolResult::text("hi Al"));
+        let bad = t.call(json!({"name":"Al","inner":{"depth":-1},"modes":[]})).await;
+        assert!(bad.is_error);
+        let text = bad.content[0].as_text().unwrap();
+        assert!(
+            text.contains("`inner.depth`") && text.contains("invalid value: integer `-1`"),
+            "{text}"
+        );
+        let missing = t.call(Value::Null).await;
+        let text = missing.content[0].as_text().unwrap();
+        assert!(text.contains("missing field `name`"), "{text}");
+        let e = tool("fail", "d", |_: Inner| async { Err::<String, _>("disk full") })
+            .call(json!({"depth":0}))
+            .await;
+        assert_eq!(e, ToolResult::error("disk full"));
+    }
 
-  #[test]
-  fn results_serialize_as_mcp() {
-    assert_eq!(serde_json::to_value(ToolResult::error("x")).unwrap(), json!({"content":[{"type":"text","text":"x"}],"isError":true}));
-    assert_eq!(serde_json::to_value(ToolResult::json(&json!({"a":1}))).unwrap()["structuredContent"], json!({"a":1}));
-  }
+    #[test]
+    fn results_serialize_as_mcp() {
+        assert_eq!(
+            serde_json::to_value(ToolResult::error("x")).unwrap(),
+            json!({"content":[{"type":"text","text":"x"}],"isError":true})
+        );
+        assert_eq!(
+            serde_json::to_value(ToolResult::json(&json!({"a":1}))).unwrap()["structuredContent"],
+            json!({"a":1})
+        );
+    }
 }

@@ -8,22 +8,22 @@ use std::pin::Pin;
 /// How the process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExitInfo {
-  pub code: Option<i32>,
-  pub signal: Option<i32>,
+    pub code: Option<i32>,
+    pub signal: Option<i32>,
 }
 
 pub type WaitFuture<'a> = Pin<Box<dyn Future<Output = Option<ExitInfo>> + Send + 'a>>;
 
 pub trait ChildProcess: Send {
-  fn id(&self) -> Option<u32>;
-  /// Sends a signal (to the whole process group, for a local child).
-  fn signal(&mut self, signal: i32);
-  /// Resolves when the process has exited. Cancel-safe: dropping the future and calling again
-  /// is fine.
-  fn wait(&mut self) -> WaitFuture<'_>;
+    fn id(&self) -> Option<u32>;
+    /// Sends a signal (to the whole process group, for a local child).
+    fn signal(&mut self, signal: i32);
+    /// Resolves when the process has exited. Cancel-safe: dropping the future and calling again
+    /// is fine.
+    fn wait(&mut self) -> WaitFuture<'_>;
 
-  /// After the process exited: end what it started and left behind (MCP servers, shells).
-  fn end_leftovers(&mut self) {}
+    /// After the process exited: end what it started and left behind (MCP servers, shells).
+    fn end_leftovers(&mut self) {}
 }
 
 /// A child we spawned ourselves; how it is contained is each platform's business
@@ -31,59 +31,59 @@ pub trait ChildProcess: Send {
 pub use crate::cli::os::LocalChild;
 
 impl ChildProcess for LocalChild {
-  fn id(&self) -> Option<u32> {
-    LocalChild::id(self)
-  }
+    fn id(&self) -> Option<u32> {
+        LocalChild::id(self)
+    }
 
-  fn signal(&mut self, signal: i32) {
-    LocalChild::signal(self, signal)
-  }
+    fn signal(&mut self, signal: i32) {
+        LocalChild::signal(self, signal)
+    }
 
-  fn wait(&mut self) -> WaitFuture<'_> {
-    Box::pin(LocalChild::wait(self))
-  }
+    fn wait(&mut self) -> WaitFuture<'_> {
+        Box::pin(LocalChild::wait(self))
+    }
 
-  fn end_leftovers(&mut self) {
-    LocalChild::end_leftovers(self)
-  }
+    fn end_leftovers(&mut self) {
+        LocalChild::end_leftovers(self)
+    }
 }
 
 /// A process whose first reported exit is kept, for whoever asks once the session is over
 /// (`onProcessExit`): the session loop waits for the process in several places (at the end of
 /// output, when stopping it), and each goes through here.
 pub struct RecordExit {
-  inner: Box<dyn ChildProcess>,
-  seen: std::sync::Arc<std::sync::OnceLock<ExitInfo>>,
+    inner: Box<dyn ChildProcess>,
+    seen: std::sync::Arc<std::sync::OnceLock<ExitInfo>>,
 }
 
 impl RecordExit {
-  pub fn new(inner: Box<dyn ChildProcess>, seen: std::sync::Arc<std::sync::OnceLock<ExitInfo>>) -> Self {
-    Self { inner, seen }
-  }
+    pub fn new(inner: Box<dyn ChildProcess>, seen: std::sync::Arc<std::sync::OnceLock<ExitInfo>>) -> Self {
+        Self { inner, seen }
+    }
 }
 
 impl ChildProcess for RecordExit {
-  fn id(&self) -> Option<u32> {
-    self.inner.id()
-  }
+    fn id(&self) -> Option<u32> {
+        self.inner.id()
+    }
 
-  fn signal(&mut self, signal: i32) {
-    self.inner.signal(signal)
-  }
+    fn signal(&mut self, signal: i32) {
+        self.inner.signal(signal)
+    }
 
-  fn wait(&mut self) -> WaitFuture<'_> {
-    let seen = self.seen.clone();
-    let wait = self.inner.wait();
-    Box::pin(async move {
-      let exit = wait.await;
-      if let Some(e) = exit {
-        let _ = seen.set(e);
-      }
-      exit
-    })
-  }
+    fn wait(&mut self) -> WaitFuture<'_> {
+        let seen = self.seen.clone();
+        let wait = self.inner.wait();
+        Box::pin(async move {
+            let exit = wait.await;
+            if let Some(e) = exit {
+                let _ = seen.set(e);
+            }
+            exit
+        })
+    }
 
-  fn end_leftovers(&mut self) {
-    self.inner.end_leftovers()
-  }
+    fn end_leftovers(&mut self) {
+        self.inner.end_leftovers()
+    }
 }

@@ -17,70 +17,84 @@ use crate::cli::launch::Launch;
 use crate::error::Error;
 
 pub struct Spawned {
-  pub child: LocalChild,
-  pub stdin: Box<dyn AsyncWrite + Send + Unpin>,
-  /// A second descriptor of the non-blocking stdin pipe, for writes straight from any thread
-  /// (the non-blocking flag belongs to the pipe, so this one never blocks either). None on
-  /// Windows, whose child pipes are not non-blocking: every line goes through the writer task.
-  pub direct_stdin: Option<std::fs::File>,
-  pub stdout: Box<dyn AsyncRead + Send + Unpin>,
-  pub stderr: Box<dyn AsyncRead + Send + Unpin>,
+    pub child: LocalChild,
+    pub stdin: Box<dyn AsyncWrite + Send + Unpin>,
+    /// A second descriptor of the non-blocking stdin pipe, for writes straight from any thread
+    /// (the non-blocking flag belongs to the pipe, so this one never blocks either). None on
+    /// Windows, whose child pipes are not non-blocking: every line goes through the writer task.
+    pub direct_stdin: Option<std::fs::File>,
+    pub stdout: Box<dyn AsyncRead + Send + Unpin>,
+    pub stderr: Box<dyn AsyncRead + Send + Unpin>,
 }
 
 /// Spawns without a shell: every argument reaches the CLI as one argv entry, as given.
 /// Must be called from within a tokio runtime; any thread will do (see `os::spawn`).
 pub fn spawn(launch: &Launch) -> Result<Spawned, Error> {
-  crate::cli::launch::check_command_line(launch)?;
-  #[cfg(target_os = "linux")]
-  if let Some(spawned) = spawn_without_fork(launch)? {
-    return Ok(spawned);
-  }
-  let mut cmd = Command::new(&launch.program);
-  cmd
-    .args(&launch.args)
-    .env_clear()
-    .envs(launch.env.iter().map(|(k, v)| (k, v)))
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .kill_on_drop(true);
-  if let Some(cwd) = &launch.cwd {
-    cmd.current_dir(cwd);
-  }
-  let mut child = os::spawn(cmd).map_err(|e| spawn_error(launch, e))?;
-  let Some((stdin, stdout, stderr)) = child.take_tokio_stdio() else {
-    return Err(Error::spawn("Failed to spawn Claude Code process: stdio pipes were not created"));
-  };
-  tracing::debug!(pid = child.id(), program = %launch.program, args = launch.args.len(), "spawned Claude Code");
-  #[cfg(unix)]
-  let direct_stdin = {
-    use std::os::fd::AsFd;
-    stdin.as_fd().try_clone_to_owned().map(std::fs::File::from).ok()
-  };
-  #[cfg(not(unix))]
-  let direct_stdin = None;
-  Ok(Spawned { child, stdin: Box::new(stdin), direct_stdin, stdout: Box::new(stdout), stderr: Box::new(stderr) })
+    crate::cli::launch::check_command_line(launch)?;
+    #[cfg(target_os = "linux")]
+    if let Some(spawned) = spawn_without_fork(launch)? {
+        return Ok(spawned);
+    }
+    let mut cmd = Command::new(&launch.program);
+    cmd.args(&launch.args)
+        .env_clear()
+        .envs(launch.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    if let Some(cwd) = &launch.cwd {
+        cmd.current_dir(cwd);
+    }
+    let mut child = os::spawn(cmd).map_err(|e| spawn_error(launch, e))?;
+    let Some((stdin, stdout, stderr)) = child.take_tokio_stdio() else {
+        return Err(Error::spawn(
+            "Failed to spawn Claude Code process: stdio pipes were not created",
+        ));
+    };
+    tracing::debug!(pid = child.id(), program = %launch.program, args = launch.args.len(), "spawned Claude Code");
+    #[cfg(unix)]
+    let direct_stdin = {
+        use std::os::fd::AsFd;
+        stdin.as_fd().try_clone_to_owned().map(std::fs::File::from).ok()
+    };
+    #[cfg(not(unix))]
+    let direct_stdin = None;
+    Ok(Spawned {
+        child,
+        stdin: Box::new(stdin),
+        direct_stdin,
+        stdout: Box::new(stdout),
+        stderr: Box::new(stderr),
+    })
 }
 
 /// Linux: the CLI started without a fork of the host (see `os::clone_spawn`); None where that
 /// cannot be done here.
 #[cfg(target_os = "linux")]
 fn spawn_without_fork(launch: &Launch) -> Result<Option<Spawned>, Error> {
-  use tokio::net::unix::pipe;
-  let Some((child, pipes)) = os::spawn_without_fork(launch).map_err(|e| spawn_error(launch, e))? else {
-    return Ok(None);
-  };
-  let wrap = |e: std::io::Error| Error::spawn_io(format!("Failed to spawn Claude Code process: its stdio pipes: {e}"), e);
-  let direct_stdin = pipes.stdin.try_clone().map(std::fs::File::from).ok();
-  let stdin = pipe::Sender::from_owned_fd(pipes.stdin).map_err(wrap)?;
-  let stdout = pipe::Receiver::from_owned_fd(pipes.stdout).map_err(wrap)?;
-  let stderr = pipe::Receiver::from_owned_fd(pipes.stderr).map_err(wrap)?;
-  tracing::debug!(pid = child.id(), program = %launch.program, args = launch.args.len(), "spawned Claude Code (no fork)");
-  Ok(Some(Spawned { child, stdin: Box::new(stdin), direct_stdin, stdout: Box::new(stdout), stderr: Box::new(stderr) }))
+    use tokio::net::unix::pipe;
+    let Some((child, pipes)) = os::spawn_without_fork(launch).map_err(|e| spawn_error(launch, e))? else {
+        return Ok(None);
+    };
+    let wrap =
+        |e: std::io::Error| Error::spawn_io(format!("Failed to spawn Claude Code process: its stdio pipes: {e}"), e);
+    let direct_stdin = pipes.stdin.try_clone().map(std::fs::File::from).ok();
+    let stdin = pipe::Sender::from_owned_fd(pipes.stdin).map_err(wrap)?;
+    let stdout = pipe::Receiver::from_owned_fd(pipes.stdout).map_err(wrap)?;
+    let stderr = pipe::Receiver::from_owned_fd(pipes.stderr).map_err(wrap)?;
+    tracing::debug!(pid = child.id(), program = %launch.program, args = launch.args.len(), "spawned Claude Code (no fork)");
+    Ok(Some(Spawned {
+        child,
+        stdin: Box::new(stdin),
+        direct_stdin,
+        stdout: Box::new(stdout),
+        stderr: Box::new(stderr),
+    }))
 }
 
 fn spawn_error(launch: &Launch, e: std::io::Error) -> Error {
-  match e.kind() {
+    match e.kind() {
     std::io::ErrorKind::NotFound => Error::CliNotFound(format!(
       "Claude Code executable not found at {}. Is {} set?",
       launch.program,
@@ -110,15 +124,15 @@ pub(crate) const GRACE_AFTER_SIGTERM: Duration = Duration::from_secs(5);
 /// wait, SIGTERM, wait, SIGKILL. On Windows the first signal already ends the job: the polite
 /// part there is the closed stdin and the wait. Returns its exit status and whether we had to signal it.
 pub async fn terminate(child: &mut dyn ChildProcess) -> (Option<ExitInfo>, bool) {
-  if let Ok(status) = tokio::time::timeout(GRACE_AFTER_STDIN, child.wait()).await {
-    return (status, false);
-  }
-  child.signal(SIGTERM);
-  if let Ok(status) = tokio::time::timeout(GRACE_AFTER_SIGTERM, child.wait()).await {
-    return (status, true);
-  }
-  child.signal(SIGKILL);
-  (child.wait().await, true)
+    if let Ok(status) = tokio::time::timeout(GRACE_AFTER_STDIN, child.wait()).await {
+        return (status, false);
+    }
+    child.signal(SIGTERM);
+    if let Ok(status) = tokio::time::timeout(GRACE_AFTER_SIGTERM, child.wait()).await {
+        return (status, true);
+    }
+    child.signal(SIGKILL);
+    (child.wait().await, true)
 }
 
 /// Process hygiene on every platform (the release workflow runs these on macOS and Windows
@@ -126,88 +140,123 @@ pub async fn terminate(child: &mut dyn ChildProcess) -> (Option<ExitInfo>, bool)
 /// by us, and says so; a CLI whose host is SIGKILLed/terminated does not survive it.
 #[cfg(test)]
 mod tests {
-  use super::*;
-  use std::time::{Duration, Instant};
+    use super::*;
+    use std::time::{Duration, Instant};
 
-  /// A command line for this platform: `sh -c` on unix, `cmd /c` on Windows.
-  fn shell(unix: &str, windows: &str) -> Launch {
-    let (program, args) = if cfg!(windows) { ("cmd", vec!["/d".to_string(), "/c".into(), windows.into()]) } else { ("sh", vec!["-c".to_string(), unix.into()]) };
-    Launch { program: program.into(), args, env: std::env::vars().collect(), cwd: None }
-  }
+    /// A command line for this platform: `sh -c` on unix, `cmd /c` on Windows.
+    fn shell(unix: &str, windows: &str) -> Launch {
+        let (program, args) = if cfg!(windows) {
+            ("cmd", vec!["/d".to_string(), "/c".into(), windows.into()])
+        } else {
+            ("sh", vec!["-c".to_string(), unix.into()])
+        };
+        Launch {
+            program: program.into(),
+            args,
+            env: std::env::vars().collect(),
+            cwd: None,
+        }
+    }
 
-  fn alive(pid: u32) -> bool {
-    #[cfg(unix)]
-    {
-      nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), None).is_ok()
-        && !std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| s.contains(") Z"))
+    fn alive(pid: u32) -> bool {
+        #[cfg(unix)]
+        {
+            nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), None).is_ok()
+                && !std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| s.contains(") Z"))
+        }
+        #[cfg(windows)]
+        {
+            let out = std::process::Command::new("tasklist")
+                .args(["/FI", &format!("PID eq {pid}"), "/NH"])
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&out.stdout).contains(&pid.to_string())
+        }
     }
-    #[cfg(windows)]
-    {
-      let out = std::process::Command::new("tasklist").args(["/FI", &format!("PID eq {pid}"), "/NH"]).output().unwrap();
-      String::from_utf8_lossy(&out.stdout).contains(&pid.to_string())
-    }
-  }
 
-  #[tokio::test]
-  async fn graceful_stop_closing_stdin_is_a_normal_exit() {
-    // Reads stdin to its end, then exits 0.
-    let mut s = spawn(&shell("cat >/dev/null", "sort >NUL")).unwrap();
-    drop((s.stdin, s.direct_stdin));
-    let (status, signalled) = terminate(&mut s.child).await;
-    assert!(!signalled);
-    assert_eq!(status, Some(ExitInfo { code: Some(0), signal: None }));
-  }
+    #[tokio::test]
+    async fn graceful_stop_closing_stdin_is_a_normal_exit() {
+        // Reads stdin to its end, then exits 0.
+        let mut s = spawn(&shell("cat >/dev/null", "sort >NUL")).unwrap();
+        drop((s.stdin, s.direct_stdin));
+        let (status, signalled) = terminate(&mut s.child).await;
+        assert!(!signalled);
+        assert_eq!(
+            status,
+            Some(ExitInfo {
+                code: Some(0),
+                signal: None
+            })
+        );
+    }
 
-  #[tokio::test]
-  async fn a_cli_that_ignores_stdin_is_ended_by_us_and_reported_as_such() {
-    let mut s = spawn(&shell("exec sleep 60", "ping -n 60 127.0.0.1 >NUL")).unwrap();
-    let pid = s.child.id().unwrap();
-    drop((s.stdin, s.direct_stdin));
-    let t0 = Instant::now();
-    let (status, signalled) = terminate(&mut s.child).await;
-    assert!(signalled);
-    assert!(t0.elapsed() >= GRACE_AFTER_STDIN && t0.elapsed() < GRACE_AFTER_STDIN + GRACE_AFTER_SIGTERM);
-    // Windows has no signals: ended by us reads as the signal we sent, never as exit code 1.
-    assert_eq!(status, Some(ExitInfo { code: None, signal: Some(SIGTERM) }));
-    assert!(!alive(pid));
-  }
+    #[tokio::test]
+    async fn a_cli_that_ignores_stdin_is_ended_by_us_and_reported_as_such() {
+        let mut s = spawn(&shell("exec sleep 60", "ping -n 60 127.0.0.1 >NUL")).unwrap();
+        let pid = s.child.id().unwrap();
+        drop((s.stdin, s.direct_stdin));
+        let t0 = Instant::now();
+        let (status, signalled) = terminate(&mut s.child).await;
+        assert!(signalled);
+        assert!(t0.elapsed() >= GRACE_AFTER_STDIN && t0.elapsed() < GRACE_AFTER_STDIN + GRACE_AFTER_SIGTERM);
+        // Windows has no signals: ended by us reads as the signal we sent, never as exit code 1.
+        assert_eq!(
+            status,
+            Some(ExitInfo {
+                code: None,
+                signal: Some(SIGTERM)
+            })
+        );
+        assert!(!alive(pid));
+    }
 
-  /// The host (this test binary, run again) spawns a CLI through [`spawn`] and is then killed
-  /// outright; the CLI must not survive it, whatever the platform's guard.
-  #[test]
-  fn the_cli_dies_with_a_killed_host() {
-    if let Some(out) = std::env::var_os("HOST_DEATH_TEST_OUT") {
-      let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-      rt.block_on(async {
-        let s = spawn(&shell("exec sleep 60", "ping -n 60 127.0.0.1 >NUL")).unwrap();
-        std::fs::write(&out, format!("{}\n", s.child.id().unwrap())).unwrap();
-        tokio::time::sleep(Duration::from_secs(60)).await;
-      });
-      return;
+    /// The host (this test binary, run again) spawns a CLI through [`spawn`] and is then killed
+    /// outright; the CLI must not survive it, whatever the platform's guard.
+    #[test]
+    fn the_cli_dies_with_a_killed_host() {
+        if let Some(out) = std::env::var_os("HOST_DEATH_TEST_OUT") {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                let s = spawn(&shell("exec sleep 60", "ping -n 60 127.0.0.1 >NUL")).unwrap();
+                std::fs::write(&out, format!("{}\n", s.child.id().unwrap())).unwrap();
+                tokio::time::sleep(Duration::from_secs(60)).await;
+            });
+            return;
+        }
+        let out = std::env::temp_dir().join(format!("agent-core-host-death-{}", std::process::id()));
+        let _ = std::fs::remove_file(&out);
+        let mut host = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "cli::process::tests::the_cli_dies_with_a_killed_host",
+                "--test-threads=1",
+            ])
+            .env("HOST_DEATH_TEST_OUT", &out)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let t0 = Instant::now();
+        let mut text = String::new();
+        while t0.elapsed() < Duration::from_secs(20) && !text.ends_with('\n') {
+            std::thread::sleep(Duration::from_millis(20));
+            text = std::fs::read_to_string(&out).unwrap_or_default();
+        }
+        let _ = std::fs::remove_file(&out);
+        let pid: u32 = text
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("the host reported {text:?}"));
+        assert!(alive(pid));
+        host.kill().unwrap(); // SIGKILL / TerminateProcess: nothing in the host runs
+        host.wait().unwrap();
+        let t0 = Instant::now();
+        while alive(pid) && t0.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(!alive(pid), "CLI {pid} outlived its killed host");
     }
-    let out = std::env::temp_dir().join(format!("agent-core-host-death-{}", std::process::id()));
-    let _ = std::fs::remove_file(&out);
-    let mut host = std::process::Command::new(std::env::current_exe().unwrap())
-      .args(["--exact", "cli::process::tests::the_cli_dies_with_a_killed_host", "--test-threads=1"])
-      .env("HOST_DEATH_TEST_OUT", &out)
-      .stdout(std::process::Stdio::null())
-      .spawn()
-      .unwrap();
-    let t0 = Instant::now();
-    let mut text = String::new();
-    while t0.elapsed() < Duration::from_secs(20) && !text.ends_with('\n') {
-      std::thread::sleep(Duration::from_millis(20));
-      text = std::fs::read_to_string(&out).unwrap_or_default();
-    }
-    let _ = std::fs::remove_file(&out);
-    let pid: u32 = text.trim().parse().unwrap_or_else(|_| panic!("the host reported {text:?}"));
-    assert!(alive(pid));
-    host.kill().unwrap(); // SIGKILL / TerminateProcess: nothing in the host runs
-    host.wait().unwrap();
-    let t0 = Instant::now();
-    while alive(pid) && t0.elapsed() < Duration::from_secs(10) {
-      std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(!alive(pid), "CLI {pid} outlived its killed host");
-  }
 }

@@ -31,32 +31,32 @@ use crate::mcp::McpServerDef;
 /// default answer (a decline, no answers, no permissions).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CodexCallbacks {
-  /// `item/commandExecution/requestApproval` (and the legacy `execCommandApproval`).
-  pub command_approval: bool,
-  /// `item/fileChange/requestApproval` (and the legacy `applyPatchApproval`).
-  pub file_change_approval: bool,
-  /// `item/permissions/requestApproval`.
-  pub permissions_approval: bool,
-  /// `item/tool/requestUserInput`.
-  pub user_input: bool,
-  /// `mcpServer/elicitation/request`.
-  pub elicitation: bool,
+    /// `item/commandExecution/requestApproval` (and the legacy `execCommandApproval`).
+    pub command_approval: bool,
+    /// `item/fileChange/requestApproval` (and the legacy `applyPatchApproval`).
+    pub file_change_approval: bool,
+    /// `item/permissions/requestApproval`.
+    pub permissions_approval: bool,
+    /// `item/tool/requestUserInput`.
+    pub user_input: bool,
+    /// `mcpServer/elicitation/request`.
+    pub elicitation: bool,
 }
 
 /// Everything needed to start a Codex session.
 pub struct CodexSpec {
-  /// The executable (see [`discover::find_codex`]) with its arguments (`app-server` and any
-  /// `-c key=value` overrides), environment and working directory.
-  pub launch: Launch,
-  /// In-process servers by the namespace Codex knows them under.
-  pub servers: Vec<(String, Arc<McpServerDef>)>,
-  pub callbacks: CodexCallbacks,
-  /// Forward Codex's stderr to [`crate::host::Host::stderr`].
-  pub forward_stderr: bool,
-  /// `initialize`'s `clientInfo`.
-  pub client_name: String,
-  pub client_version: String,
-  pub initialize_timeout: Duration,
+    /// The executable (see [`discover::find_codex`]) with its arguments (`app-server` and any
+    /// `-c key=value` overrides), environment and working directory.
+    pub launch: Launch,
+    /// In-process servers by the namespace Codex knows them under.
+    pub servers: Vec<(String, Arc<McpServerDef>)>,
+    pub callbacks: CodexCallbacks,
+    /// Forward Codex's stderr to [`crate::host::Host::stderr`].
+    pub forward_stderr: bool,
+    /// `initialize`'s `clientInfo`.
+    pub client_name: String,
+    pub client_version: String,
+    pub initialize_timeout: Duration,
 }
 
 /// Default time Codex gets to answer `initialize`.
@@ -64,10 +64,10 @@ pub const DEFAULT_INITIALIZE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// `codex app-server` with `-c key=value` overrides.
 pub fn app_server_args(config_overrides: &[String]) -> Vec<String> {
-  let mut args = vec!["app-server".to_string()];
-  for o in config_overrides {
-    args.push("-c".into());
-    args.push(o.clone());
-  }
-  args
+    let mut args = vec!["app-server".to_string()];
+    for o in config_overrides {
+        args.push("-c".into());
+        args.push(o.clone());
+    }
+    args
 }

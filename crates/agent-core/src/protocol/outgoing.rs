@@ -10,16 +10,16 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Ids for our control requests: unique within the process, never reused.
 pub(crate) fn next_request_id() -> String {
-  format!("req_{}_{}", std::process::id(), NEXT_ID.fetch_add(1, Ordering::Relaxed))
+    format!("req_{}_{}", std::process::id(), NEXT_ID.fetch_add(1, Ordering::Relaxed))
 }
 
 fn quoted(s: &str) -> String {
-  serde_json::to_string(s).expect("strings always serialize")
+    serde_json::to_string(s).expect("strings always serialize")
 }
 
 /// `{"type":"control_response","response":{"subtype":"success","request_id":..,"response":BODY}}`
 pub(crate) fn success_response(request_id: &str, body: &str) -> String {
-  format!(
+    format!(
     "{{\"type\":\"control_response\",\"response\":{{\"subtype\":\"success\",\"request_id\":{},\"response\":{}}}}}\n",
     quoted(request_id),
     body
@@ -29,56 +29,59 @@ pub(crate) fn success_response(request_id: &str, body: &str) -> String {
 /// An error answer to a control request. `error_code` is set for requests we do not support, as
 /// the official SDK does (`unsupported_request`).
 pub(crate) fn error_response(request_id: &str, message: &str, error_code: Option<&str>) -> String {
-  let mut response = json!({ "subtype": "error", "request_id": request_id, "error": message });
-  if let Some(code) = error_code {
-    response["error_code"] = Value::String(code.to_string());
-  }
-  let mut line = json!({ "type": "control_response", "response": response }).to_string();
-  line.push('\n');
-  line
+    let mut response = json!({ "subtype": "error", "request_id": request_id, "error": message });
+    if let Some(code) = error_code {
+        response["error_code"] = Value::String(code.to_string());
+    }
+    let mut line = json!({ "type": "control_response", "response": response }).to_string();
+    line.push('\n');
+    line
 }
 
 /// A control request of ours: `{"request_id":..,"type":"control_request","request":BODY}`.
 pub fn control_request(request_id: &str, body: &Value) -> String {
-  format!(
-    "{{\"request_id\":{},\"type\":\"control_request\",\"request\":{}}}\n",
-    quoted(request_id),
-    body
-  )
+    format!(
+        "{{\"request_id\":{},\"type\":\"control_request\",\"request\":{}}}\n",
+        quoted(request_id),
+        body
+    )
 }
 
 /// `{"type":"control_cancel_request","request_id":..}`: we withdraw a request of ours.
 pub fn control_cancel_request(request_id: &str) -> String {
-  format!("{{\"type\":\"control_cancel_request\",\"request_id\":{}}}\n", quoted(request_id))
+    format!(
+        "{{\"type\":\"control_cancel_request\",\"request_id\":{}}}\n",
+        quoted(request_id)
+    )
 }
 
 /// The MCP answer wrapped for a `mcp_message` request: `{"mcp_response": RESPONSE}`.
 pub(crate) fn mcp_response_body(jsonrpc_response: &str) -> String {
-  format!("{{\"mcp_response\":{jsonrpc_response}}}")
+    format!("{{\"mcp_response\":{jsonrpc_response}}}")
 }
 
 /// A JSON-RPC success, in the key order the official SDK's MCP server uses.
 pub(crate) fn jsonrpc_result(id: &RawValue, result: &str) -> String {
-  format!("{{\"result\":{result},\"jsonrpc\":\"2.0\",\"id\":{}}}", id.get())
+    format!("{{\"result\":{result},\"jsonrpc\":\"2.0\",\"id\":{}}}", id.get())
 }
 
 /// A JSON-RPC error.
 pub(crate) fn jsonrpc_error(id: Option<&RawValue>, code: i64, message: &str) -> String {
-  format!(
-    "{{\"jsonrpc\":\"2.0\",\"id\":{},\"error\":{{\"code\":{code},\"message\":{}}}}}",
-    id.map(RawValue::get).unwrap_or("null"),
-    quoted(message)
-  )
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{},\"error\":{{\"code\":{code},\"message\":{}}}}}",
+        id.map(RawValue::get).unwrap_or("null"),
+        quoted(message)
+    )
 }
 
 /// A CallToolResult for a tool that failed: the message, flagged as an error for the model.
 pub(crate) fn error_result(message: &str) -> String {
-  json!({ "content": [{ "type": "text", "text": message }], "isError": true }).to_string()
+    json!({ "content": [{ "type": "text", "text": message }], "isError": true }).to_string()
 }
 
 /// The user message a string prompt becomes, exactly as the official SDK writes it.
 pub(crate) fn user_text_message(text: &str) -> String {
-  format!(
+    format!(
     "{{\"type\":\"user\",\"session_id\":\"\",\"message\":{{\"role\":\"user\",\"content\":[{{\"type\":\"text\",\"text\":{}}}]}},\"parent_tool_use_id\":null}}\n",
     quoted(text)
   )
@@ -86,32 +89,32 @@ pub(crate) fn user_text_message(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-  use super::*;
+    use super::*;
 
-  #[test]
-  fn lines_are_valid_json_with_terminator() {
-    for line in [
-      success_response("a\"b", r#"{"x":1}"#),
-      error_response("id", "bad \"thing\"\nnext", Some("unsupported_request")),
-      control_request("r", &json!({"subtype":"interrupt"})),
-      user_text_message("hi\n\"there\" é"),
-    ] {
-      assert!(line.ends_with('\n'));
-      assert_eq!(line.matches('\n').count(), 1, "{line}");
-      let v: Value = serde_json::from_str(&line).unwrap();
-      assert!(v.is_object());
+    #[test]
+    fn lines_are_valid_json_with_terminator() {
+        for line in [
+            success_response("a\"b", r#"{"x":1}"#),
+            error_response("id", "bad \"thing\"\nnext", Some("unsupported_request")),
+            control_request("r", &json!({"subtype":"interrupt"})),
+            user_text_message("hi\n\"there\" é"),
+        ] {
+            assert!(line.ends_with('\n'));
+            assert_eq!(line.matches('\n').count(), 1, "{line}");
+            let v: Value = serde_json::from_str(&line).unwrap();
+            assert!(v.is_object());
+        }
+        let id = RawValue::from_string("7".into()).unwrap();
+        assert_eq!(jsonrpc_result(&id, "{}"), r#"{"result":{},"jsonrpc":"2.0","id":7}"#);
+        let err: Value = serde_json::from_str(&jsonrpc_error(None, -32601, "Method not found")).unwrap();
+        assert_eq!(err["error"]["code"], -32601);
     }
-    let id = RawValue::from_string("7".into()).unwrap();
-    assert_eq!(jsonrpc_result(&id, "{}"), r#"{"result":{},"jsonrpc":"2.0","id":7}"#);
-    let err: Value = serde_json::from_str(&jsonrpc_error(None, -32601, "Method not found")).unwrap();
-    assert_eq!(err["error"]["code"], -32601);
-  }
 
-  #[test]
-  fn user_message_matches_official_shape() {
-    assert_eq!(
+    #[test]
+    fn user_message_matches_official_shape() {
+        assert_eq!(
       user_text_message("greet Alice"),
       "{\"type\":\"user\",\"session_id\":\"\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"greet Alice\"}]},\"parent_tool_use_id\":null}\n"
     );
-  }
+    }
 }

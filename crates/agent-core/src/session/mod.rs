@@ -41,41 +41,41 @@ use tracing::Instrument;
 
 /// How the CLI process comes to be.
 pub enum ProcessSpec {
-  /// We spawn it.
-  Spawn(Launch),
-  /// The host started it (`spawnClaudeCodeProcess`) and feeds us its output.
-  Host(HostProcess),
+    /// We spawn it.
+    Spawn(Launch),
+    /// The host started it (`spawnClaudeCodeProcess`) and feeds us its output.
+    Host(HostProcess),
 }
 
 /// Everything needed to start a session.
 pub struct SessionSpec {
-  pub process: ProcessSpec,
-  /// The `initialize` request body (see [`initialize_request`]).
-  pub initialize: serde_json::Value,
-  /// In-process servers by the name the CLI knows them under (their key in `mcpServers`).
-  pub servers: Vec<(String, Arc<McpServerDef>)>,
-  /// The prompt when it is a string: sent right after `initialize`, and input ends with it.
-  pub prompt: Option<String>,
-  pub can_use_tool: bool,
-  /// `allowedControlRequests`: the CLI's control-request subtypes served (`None`: all).
-  pub allowed_control_requests: Option<Vec<String>>,
-  /// Which dialog callbacks the host has (see [`router::Dialogs`]).
-  pub dialogs: router::Dialogs,
-  /// Forward the CLI's stderr to [`Host::stderr`].
-  pub forward_stderr: bool,
-  pub initialize_timeout: Duration,
-  pub queue_bytes: usize,
-  /// How messages reach the consumer ([`Messages`]).
-  pub message_text: MessageText,
-  /// The session store mirror (`sessionStore`): `transcript_mirror` frames go to the host's
-  /// store. Without it they are dropped (they never reach the consumer either way).
-  pub mirror: Option<mirror::MirrorSpec>,
+    pub process: ProcessSpec,
+    /// The `initialize` request body (see [`initialize_request`]).
+    pub initialize: serde_json::Value,
+    /// In-process servers by the name the CLI knows them under (their key in `mcpServers`).
+    pub servers: Vec<(String, Arc<McpServerDef>)>,
+    /// The prompt when it is a string: sent right after `initialize`, and input ends with it.
+    pub prompt: Option<String>,
+    pub can_use_tool: bool,
+    /// `allowedControlRequests`: the CLI's control-request subtypes served (`None`: all).
+    pub allowed_control_requests: Option<Vec<String>>,
+    /// Which dialog callbacks the host has (see [`router::Dialogs`]).
+    pub dialogs: router::Dialogs,
+    /// Forward the CLI's stderr to [`Host::stderr`].
+    pub forward_stderr: bool,
+    pub initialize_timeout: Duration,
+    pub queue_bytes: usize,
+    /// How messages reach the consumer ([`Messages`]).
+    pub message_text: MessageText,
+    /// The session store mirror (`sessionStore`): `transcript_mirror` frames go to the host's
+    /// store. Without it they are dropped (they never reach the consumer either way).
+    pub mirror: Option<mirror::MirrorSpec>,
 }
 
 /// A started session.
 pub struct Started {
-  pub handle: SessionHandle,
-  pub messages: Messages,
+    pub handle: SessionHandle,
+    pub messages: Messages,
 }
 
 static NEXT_TRACE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -85,65 +85,95 @@ pub const DEFAULT_INITIALIZE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Spawns the CLI and starts the session loop. Must run inside a tokio runtime.
 pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
-  let mut servers = HashMap::new();
-  for (name, s) in &spec.servers {
-    if servers.insert(name.clone(), s.clone()).is_some() {
-      return Err(Error::InvalidOption(format!("Two in-process MCP servers are named {name:?}")));
+    let mut servers = HashMap::new();
+    for (name, s) in &spec.servers {
+        if servers.insert(name.clone(), s.clone()).is_some() {
+            return Err(Error::InvalidOption(format!(
+                "Two in-process MCP servers are named {name:?}"
+            )));
+        }
     }
-  }
-  // Every event of this session carries its id, so a host can route diagnostics per session.
-  let trace_id = NEXT_TRACE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-  let span = tracing::debug_span!("session", sid = trace_id);
-  let _entered = span.enter();
-  let forward = if spec.forward_stderr { Some(host.clone()) } else { None };
-  type Stdin = (Box<dyn tokio::io::AsyncWrite + Send + Unpin>, Option<std::fs::File>);
-  let (child, stdin, stdout, (stderr_task, stderr_tail)): (Box<dyn ChildProcess>, Stdin, run::Stdout, _) = match spec.process {
-    ProcessSpec::Spawn(launch) => {
-      let s = process::spawn(&launch)?;
-      let stderr = stderr::spawn_stderr(s.stderr, forward);
-      (Box::new(s.child), (s.stdin, s.direct_stdin), s.stdout, stderr)
+    // Every event of this session carries its id, so a host can route diagnostics per session.
+    let trace_id = NEXT_TRACE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let span = tracing::debug_span!("session", sid = trace_id);
+    let _entered = span.enter();
+    let forward = if spec.forward_stderr { Some(host.clone()) } else { None };
+    type Stdin = (Box<dyn tokio::io::AsyncWrite + Send + Unpin>, Option<std::fs::File>);
+    let (child, stdin, stdout, (stderr_task, stderr_tail)): (Box<dyn ChildProcess>, Stdin, run::Stdout, _) =
+        match spec.process {
+            ProcessSpec::Spawn(launch) => {
+                let s = process::spawn(&launch)?;
+                let stderr = stderr::spawn_stderr(s.stderr, forward);
+                (Box::new(s.child), (s.stdin, s.direct_stdin), s.stdout, stderr)
+            }
+            // A host-started process has no stderr pipe of ours: the host sees it directly.
+            ProcessSpec::Host(p) => (
+                p.child,
+                (p.stdin, None),
+                p.stdout,
+                stderr::spawn_stderr(tokio::io::empty(), None),
+            ),
+        };
+    let pid = child.id();
+    let exit = Arc::new(std::sync::OnceLock::new());
+    let child: Box<dyn ChildProcess> = Box::new(crate::cli::child::RecordExit::new(child, exit.clone()));
+    let writer = writer::spawn_writer(stdin.0, stdin.1);
+
+    let init_id = outgoing::next_request_id();
+    writer.write_line(&outgoing::control_request(&init_id, &spec.initialize));
+    let initialize = Arc::new(spec.initialize);
+    let prompt_sent = spec.prompt.is_some();
+    if let Some(prompt) = &spec.prompt {
+        writer.write_line(&outgoing::user_text_message(prompt));
     }
-    // A host-started process has no stderr pipe of ours: the host sees it directly.
-    ProcessSpec::Host(p) => (p.child, (p.stdin, None), p.stdout, stderr::spawn_stderr(tokio::io::empty(), None)),
-  };
-  let pid = child.id();
-  let exit = Arc::new(std::sync::OnceLock::new());
-  let child: Box<dyn ChildProcess> = Box::new(crate::cli::child::RecordExit::new(child, exit.clone()));
-  let writer = writer::spawn_writer(stdin.0, stdin.1);
 
-  let init_id = outgoing::next_request_id();
-  writer.write_line(&outgoing::control_request(&init_id, &spec.initialize));
-  let initialize = Arc::new(spec.initialize);
-  let prompt_sent = spec.prompt.is_some();
-  if let Some(prompt) = &spec.prompt {
-    writer.write_line(&outgoing::user_text_message(prompt));
-  }
-
-  let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
-  let (init_tx, init_rx) = tokio::sync::watch::channel(None);
-  // Tests lower the Latin-1 line bound to exercise the UTF-8 crossing without 200 MB messages.
-  let latin1_max = std::env::var("CLAUDE_AGENT_SDK_TEST_MAX_LATIN1_LINE").ok().and_then(|v| v.parse().ok()).unwrap_or(queue::MAX_LATIN1_LINE);
-  let (queue_tx, messages) = queue::queue_with(spec.queue_bytes, spec.message_text, latin1_max);
-  let abort_now = handle::AbortNow { writer: writer.clone(), mark: messages.abort_mark() };
-  let mirror = spec.mirror.map(|m| mirror::Mirror::start(m, host.clone()));
-  let state = run::Loop::new(run::LoopParts {
-    mirror,
-    child,
-    writer,
-    router: router::Router { servers, can_use_tool: spec.can_use_tool, dialogs: spec.dialogs, allowed: spec.allowed_control_requests },
-    host,
-    cmd_rx,
-    finished: finished::Finished::new(),
-    queue: queue_tx,
-    init_id,
-    init_tx,
-    init_timeout: spec.initialize_timeout,
-    input_done: prompt_sent,
-    awaiting_result: prompt_sent,
-    stderr_task,
-    stderr_tail,
-  });
-  drop(_entered);
-  tokio::spawn(state.run(stdout).instrument(span));
-  Ok(Started { handle: SessionHandle { cmd: cmd_tx, init: init_rx, pid, trace_id, initialize, abort_now, exit }, messages })
+    let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (init_tx, init_rx) = tokio::sync::watch::channel(None);
+    // Tests lower the Latin-1 line bound to exercise the UTF-8 crossing without 200 MB messages.
+    let latin1_max = std::env::var("CLAUDE_AGENT_SDK_TEST_MAX_LATIN1_LINE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(queue::MAX_LATIN1_LINE);
+    let (queue_tx, messages) = queue::queue_with(spec.queue_bytes, spec.message_text, latin1_max);
+    let abort_now = handle::AbortNow {
+        writer: writer.clone(),
+        mark: messages.abort_mark(),
+    };
+    let mirror = spec.mirror.map(|m| mirror::Mirror::start(m, host.clone()));
+    let state = run::Loop::new(run::LoopParts {
+        mirror,
+        child,
+        writer,
+        router: router::Router {
+            servers,
+            can_use_tool: spec.can_use_tool,
+            dialogs: spec.dialogs,
+            allowed: spec.allowed_control_requests,
+        },
+        host,
+        cmd_rx,
+        finished: finished::Finished::new(),
+        queue: queue_tx,
+        init_id,
+        init_tx,
+        init_timeout: spec.initialize_timeout,
+        input_done: prompt_sent,
+        awaiting_result: prompt_sent,
+        stderr_task,
+        stderr_tail,
+    });
+    drop(_entered);
+    tokio::spawn(state.run(stdout).instrument(span));
+    Ok(Started {
+        handle: SessionHandle {
+            cmd: cmd_tx,
+            init: init_rx,
+            pid,
+            trace_id,
+            initialize,
+            abort_now,
+            exit,
+        },
+        messages,
+    })
 }

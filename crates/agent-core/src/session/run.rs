@@ -31,593 +31,617 @@ use crate::session::spin::Spin;
 use crate::session::stderr::StderrTail;
 use crate::session::writer::StdinWriter;
 
-
 pub(crate) type Stdout = Box<dyn AsyncRead + Send + Unpin>;
 
 pub(crate) struct LoopParts {
-  pub child: Box<dyn ChildProcess>,
-  pub writer: Arc<StdinWriter>,
-  pub router: Router,
-  pub host: Arc<dyn Host>,
-  pub cmd_rx: mpsc::UnboundedReceiver<Command>,
-  /// Calls answered (their request ids), from the [`Reply`]s the loop made.
-  pub finished: Arc<Finished>,
-  pub queue: QueueSender,
-  pub init_id: String,
-  pub init_tx: watch::Sender<InitState>,
-  pub init_timeout: Duration,
-  pub input_done: bool,
-  pub awaiting_result: bool,
-  pub stderr_task: JoinHandle<()>,
-  pub stderr_tail: StderrTail,
-  /// The session store mirror, when the query has a store.
-  pub mirror: Option<Mirror>,
+    pub child: Box<dyn ChildProcess>,
+    pub writer: Arc<StdinWriter>,
+    pub router: Router,
+    pub host: Arc<dyn Host>,
+    pub cmd_rx: mpsc::UnboundedReceiver<Command>,
+    /// Calls answered (their request ids), from the [`Reply`]s the loop made.
+    pub finished: Arc<Finished>,
+    pub queue: QueueSender,
+    pub init_id: String,
+    pub init_tx: watch::Sender<InitState>,
+    pub init_timeout: Duration,
+    pub input_done: bool,
+    pub awaiting_result: bool,
+    pub stderr_task: JoinHandle<()>,
+    pub stderr_tail: StderrTail,
+    /// The session store mirror, when the query has a store.
+    pub mirror: Option<Mirror>,
 }
 
 /// Why the loop stopped reading.
 enum Stop {
-  /// stdout ended: the CLI exited or is exiting.
-  Eof,
-  /// `close()`, `abort()`, or every handle dropped.
-  Closed { abort: bool },
-  InitTimeout,
-  InitFailed(String),
-  /// The consumer fell behind past the backlog's bound.
-  Backlog(Error),
+    /// stdout ended: the CLI exited or is exiting.
+    Eof,
+    /// `close()`, `abort()`, or every handle dropped.
+    Closed {
+        abort: bool,
+    },
+    InitTimeout,
+    InitFailed(String),
+    /// The consumer fell behind past the backlog's bound.
+    Backlog(Error),
 }
 
 pub(crate) struct Loop {
-  p: LoopParts,
-  /// Our control requests awaiting the CLI's answer.
-  /// Our control requests awaiting the CLI's answer: its body as JSON text (`None`: no body).
-  pending: HashMap<String, oneshot::Sender<Result<Option<String>, Error>>>,
-  /// The CLI's requests running in the host, by its request id.
-  calls: HashMap<String, Call>,
-  /// Calls routed since the host was last handed a batch.
-  outbox: Vec<(HostCall, Reply)>,
-  init_deadline: Option<Instant>,
-  stdin_closed: bool,
-  /// Seen any `session_state_changed` (newer CLIs report state; older ones do not).
-  state_reported: bool,
-  idle: bool,
-  result_seen: bool,
-  /// Keeps the loop's thread awake for a moment after it hands the host a call.
-  spin: Spin,
+    p: LoopParts,
+    /// Our control requests awaiting the CLI's answer.
+    /// Our control requests awaiting the CLI's answer: its body as JSON text (`None`: no body).
+    pending: HashMap<String, oneshot::Sender<Result<Option<String>, Error>>>,
+    /// The CLI's requests running in the host, by its request id.
+    calls: HashMap<String, Call>,
+    /// Calls routed since the host was last handed a batch.
+    outbox: Vec<(HostCall, Reply)>,
+    init_deadline: Option<Instant>,
+    stdin_closed: bool,
+    /// Seen any `session_state_changed` (newer CLIs report state; older ones do not).
+    state_reported: bool,
+    idle: bool,
+    result_seen: bool,
+    /// Keeps the loop's thread awake for a moment after it hands the host a call.
+    spin: Spin,
 }
 
 /// A request of the CLI's running in the host.
 struct Call {
-  /// It is a `tools/call` (MCP cancels name it this way).
-  tool: Option<ToolKey>,
-  /// The CLI withdrew it: its signal fired, stdin no longer waits for it, and its answer is
-  /// still written if it comes (a handler may finish what it was doing).
-  cancelled: bool,
+    /// It is a `tools/call` (MCP cancels name it this way).
+    tool: Option<ToolKey>,
+    /// The CLI withdrew it: its signal fired, stdin no longer waits for it, and its answer is
+    /// still written if it comes (a handler may finish what it was doing).
+    cancelled: bool,
 }
 
 /// What one read gave.
 enum Input {
-  Line(String),
-  Eof,
+    Line(String),
+    Eof,
 }
 
 impl Loop {
-  pub(crate) fn new(p: LoopParts) -> Self {
-    let init_deadline = Some(Instant::now() + p.init_timeout);
-    Self {
-      p,
-      pending: HashMap::new(),
-      calls: HashMap::new(),
-      outbox: Vec::new(),
-      init_deadline,
-      stdin_closed: false,
-      state_reported: false,
-      idle: false,
-      result_seen: false,
-      spin: Spin::new(),
+    pub(crate) fn new(p: LoopParts) -> Self {
+        let init_deadline = Some(Instant::now() + p.init_timeout);
+        Self {
+            p,
+            pending: HashMap::new(),
+            calls: HashMap::new(),
+            outbox: Vec::new(),
+            init_deadline,
+            stdin_closed: false,
+            state_reported: false,
+            idle: false,
+            result_seen: false,
+            spin: Spin::new(),
+        }
     }
-  }
 
-  pub(crate) async fn run(mut self, stdout: Stdout) {
-    let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, stdout));
-    let stop = loop {
-      let init_deadline = self.init_deadline;
-      // Reading never waits for the consumer (a control request may be behind any amount of
-      // messages); the backlog moves into the consumer's channel as it takes messages.
-      let backlog_cost = self.p.queue.backlog_cost();
-      let spinning = self.spin.active();
-      tokio::select! {
-        biased;
-        _ = self.p.finished.woken() => self.maybe_close_stdin(),
-        cmd = self.p.cmd_rx.recv() => match cmd {
-          None => break Stop::Closed { abort: false },
-          Some(Command::Close { abort }) => break Stop::Closed { abort },
-          Some(cmd) => self.command(cmd),
-        },
-        Some(permit) = reserve(&self.p.queue, backlog_cost), if backlog_cost.is_some() => self.p.queue.refill(permit),
-        input = next_line(&mut reader) => {
-          self.spin.line_read();
-          let mut input = input;
-          // Everything this read brought is handled before the host hears of the calls in
-          // it: a burst of the CLI's requests reaches the host as one batch.
-          let stop = loop {
-            match input {
-              Input::Line(line) => {
-                if let Some(stop) = self.line(line) {
-                  break Some(stop);
+    pub(crate) async fn run(mut self, stdout: Stdout) {
+        let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, stdout));
+        let stop = loop {
+            let init_deadline = self.init_deadline;
+            // Reading never waits for the consumer (a control request may be behind any amount of
+            // messages); the backlog moves into the consumer's channel as it takes messages.
+            let backlog_cost = self.p.queue.backlog_cost();
+            let spinning = self.spin.active();
+            tokio::select! {
+              biased;
+              _ = self.p.finished.woken() => self.maybe_close_stdin(),
+              cmd = self.p.cmd_rx.recv() => match cmd {
+                None => break Stop::Closed { abort: false },
+                Some(Command::Close { abort }) => break Stop::Closed { abort },
+                Some(cmd) => self.command(cmd),
+              },
+              Some(permit) = reserve(&self.p.queue, backlog_cost), if backlog_cost.is_some() => self.p.queue.refill(permit),
+              input = next_line(&mut reader) => {
+                self.spin.line_read();
+                let mut input = input;
+                // Everything this read brought is handled before the host hears of the calls in
+                // it: a burst of the CLI's requests reaches the host as one batch.
+                let stop = loop {
+                  match input {
+                    Input::Line(line) => {
+                      if let Some(stop) = self.line(line) {
+                        break Some(stop);
+                      }
+                    }
+                    Input::Eof => break Some(Stop::Eof),
+                  }
+                  match buffered_line(&mut reader) {
+                    Some(next) => input = next,
+                    None => break None,
+                  }
+                };
+                self.hand_calls_to_host();
+                if let Some(stop) = stop {
+                  break stop;
                 }
               }
-              Input::Eof => break Some(Stop::Eof),
+              event = next_mirror_event(&mut self.p.mirror) => {
+                if let Some(stop) = self.mirror_event(event) {
+                  break stop;
+                }
+              }
+              _ = sleep_until(init_deadline), if init_deadline.is_some() => break Stop::InitTimeout,
+              // Last: only when nothing else is ready does the loop spin another turn.
+              _ = Spin::turn(), if spinning => {}
             }
-            match buffered_line(&mut reader) {
-              Some(next) => input = next,
-              None => break None,
-            }
-          };
-          self.hand_calls_to_host();
-          if let Some(stop) = stop {
-            break stop;
-          }
-        }
-        event = next_mirror_event(&mut self.p.mirror) => {
-          if let Some(stop) = self.mirror_event(event) {
-            break stop;
-          }
-        }
-        _ = sleep_until(init_deadline), if init_deadline.is_some() => break Stop::InitTimeout,
-        // Last: only when nothing else is ready does the loop spin another turn.
-        _ = Spin::turn(), if spinning => {}
-      }
-    };
-    self.finish(stop, reader).await;
-  }
-
-  /// A control request from the CLI. Skipped when one with the same id is still running (the
-  /// official SDK skips such duplicates).
-  fn control_request(&mut self, request_id: String, request: Box<RawValue>) {
-    self.forget_finished(self.p.finished.take());
-    if self.calls.contains_key(&request_id) {
-      tracing::warn!(request_id = %request_id, "duplicate control request id while the first is in flight (ignored)");
-      return;
+        };
+        self.finish(stop, reader).await;
     }
-    match self.p.router.route(&request_id, request) {
-      Route::Reply(line) => self.write(line),
-      Route::Call { kind, payload, answer } => {
-        self.calls.insert(request_id.clone(), Call { tool: answer.tool().cloned(), cancelled: false });
-        let reply = self.reply(request_id.clone(), answer);
-        self.outbox.push((HostCall { request_id, kind, payload }, reply));
-      }
-      Route::Leave => {}
-      Route::CancelTool { tool, ack } => {
-        let target = self.calls.iter().find(|(_, c)| !c.cancelled && c.tool.as_ref() == Some(&tool)).map(|(id, _)| id.clone());
-        if let Some(target) = target {
-          tracing::debug!(request_id = %target, "MCP notifications/cancelled: aborting the tool call");
-          self.cancel_call(&target);
-        }
-        self.write(ack);
-        // The cancel may come after the turn's result: stdin no longer waits for this call.
-        self.maybe_close_stdin();
-      }
-    }
-  }
 
-  /// The calls routed since the last batch go to the host, together.
-  fn hand_calls_to_host(&mut self) {
-    if !self.outbox.is_empty() {
-      self.p.host.invoke(std::mem::take(&mut self.outbox));
-      self.spin.arm(self.calls.len());
-    }
-  }
-
-  /// Calls the host has answered leave the set.
-  fn forget_finished(&mut self, ids: Vec<String>) {
-    for id in ids {
-      self.calls.remove(&id);
-    }
-  }
-
-  /// How the host answers a call: the control response `answer` builds is written on the
-  /// answering thread, then the loop hears that the call finished.
-  fn reply(&self, request_id: String, answer: Answer) -> Reply {
-    let writer = self.p.writer.clone();
-    let finished = self.p.finished.clone();
-    Reply::new(request_id.clone(), move |result| {
-      if writer.write_line(&answer.line(&request_id, result)) {
-        finished.push(request_id);
-      } else {
-        finished.push_unanswered(request_id);
-      }
-    })
-  }
-
-  /// The CLI withdrew a call: its signal fires, and stdin no longer waits for it (a callback
-  /// that ignores its signal would otherwise keep the session alive).
-  fn cancel_call(&mut self, request_id: &str) {
-    if let Some(call) = self.calls.get_mut(request_id).filter(|c| !c.cancelled) {
-      call.cancelled = true;
-      // A cancel read with its request follows the call to the host, never overtakes it.
-      self.hand_calls_to_host();
-      self.p.host.cancel(request_id);
-    }
-  }
-
-  fn command(&mut self, cmd: Command) {
-    match cmd {
-      Command::Control { body, reply, id } => {
-        if self.stdin_closed {
-          let _ = reply.send(Err(Error::SessionClosed(
-            "Cannot send a control request: the input to Claude Code is already closed".into(),
-          )));
-          return;
-        }
-        let id = id.unwrap_or_else(next_request_id);
-        self.write(outgoing::control_request(&id, &body));
-        self.pending.insert(id, reply);
-      }
-      Command::CancelControl(id) => {
-        if let Some(reply) = self.pending.remove(&id) {
-          if !self.stdin_closed {
-            self.write(outgoing::control_cancel_request(&id));
-          }
-          let _ = reply.send(Err(Error::Control("Control request cancelled".into())));
-          self.maybe_close_stdin();
-        }
-      }
-      Command::UserMessage(mut json) => {
-        if self.stdin_closed {
-          tracing::warn!("dropped a user message: the input to Claude Code is already closed");
-          return;
-        }
-        json.push('\n');
-        self.write(json);
-        self.p.awaiting_result = true;
-      }
-      Command::SetServers(servers) => self.p.router.servers = servers.into_iter().collect(),
-      Command::McpMessage { server, message } => {
-        if !self.stdin_closed {
-          let body = serde_json::json!({ "subtype": "mcp_message", "server_name": server, "message": message });
-          // Its answer carries nothing: the `mcp_` prefix lets it be dropped without a warning.
-          self.write(outgoing::control_request(&format!("mcp_{}", next_request_id()), &body));
-        }
-      }
-      Command::EndInput => {
-        self.p.input_done = true;
-        self.maybe_close_stdin();
-      }
-      Command::Close { .. } => unreachable!("handled by the loop"),
-    }
-  }
-
-  fn write(&self, line: String) {
-    self.p.writer.write_line(&line);
-  }
-
-  /// Handles one line; returns `Some` when the session must stop.
-  fn line(&mut self, line: String) -> Option<Stop> {
-    let incoming = classify(&line);
-    // While the store flush before a `result` runs, what the consumer would see (and the frames
-    // behind it) waits, in order; control traffic goes on.
-    if let Some(mirror) = self.p.mirror.as_mut().filter(|m| m.holding()) {
-      if matches!(incoming, Incoming::Message { .. } | Incoming::SessionState { .. } | Incoming::TranscriptMirror) {
-        mirror.hold(line);
-        return None;
-      }
-    }
-    match incoming {
-      Incoming::Message { is_result: true } if self.p.mirror.as_ref().is_some_and(Mirror::busy) => {
-        // The store has every entry of a turn before its result is seen.
-        self.p.mirror.as_mut().expect("a mirror").hold_result(line);
-      }
-      Incoming::Message { is_result } => return self.message(line, is_result),
-      Incoming::TranscriptMirror => {
-        if let Some(mirror) = &mut self.p.mirror {
-          mirror.enqueue(&line);
-        }
-      }
-      Incoming::ControlRequest { request_id, request } => self.control_request(request_id, request),
-      Incoming::ControlResponse { request_id, outcome } => {
-        if request_id == self.p.init_id {
-          self.init_deadline = None;
-          match outcome {
-            Ok(body) => {
-              let body = body.map(|b| b.get().to_string()).unwrap_or_else(|| "{}".into());
-              let _ = self.p.init_tx.send(Some(Ok(body)));
-            }
-            Err(message) => return Some(Stop::InitFailed(message)),
-          }
-        } else if let Some(reply) = self.pending.remove(&request_id) {
-          let _ = reply.send(outcome.map(|b| b.map(|b| b.get().to_string())).map_err(Error::Control));
-        } else if !request_id.starts_with("mcp_req_") {
-          tracing::warn!(request_id = %request_id, "control_response for a request we did not send (ignored)");
-        }
-      }
-      Incoming::ControlCancel { request_id } => {
-        // The CLI no longer waits for this answer: abort the callback, and do not let it hold
-        // stdin open (a callback that ignores its signal would otherwise keep the session alive).
+    /// A control request from the CLI. Skipped when one with the same id is still running (the
+    /// official SDK skips such duplicates).
+    fn control_request(&mut self, request_id: String, request: Box<RawValue>) {
         self.forget_finished(self.p.finished.take());
-        if self.calls.get(&request_id).is_some_and(|c| !c.cancelled) {
-          tracing::debug!(request_id = %request_id, "the CLI cancelled a request; aborting its callback");
-          self.cancel_call(&request_id);
-          self.maybe_close_stdin();
+        if self.calls.contains_key(&request_id) {
+            tracing::warn!(request_id = %request_id, "duplicate control request id while the first is in flight (ignored)");
+            return;
         }
-      }
-      Incoming::SessionState { state, host_only } => {
-        self.state_reported = true;
-        self.idle = state == "idle";
-        if !host_only {
-          if let Some(stop) = self.deliver(line) {
-            return Some(stop);
-          }
+        match self.p.router.route(&request_id, request) {
+            Route::Reply(line) => self.write(line),
+            Route::Call { kind, payload, answer } => {
+                self.calls.insert(
+                    request_id.clone(),
+                    Call {
+                        tool: answer.tool().cloned(),
+                        cancelled: false,
+                    },
+                );
+                let reply = self.reply(request_id.clone(), answer);
+                self.outbox.push((
+                    HostCall {
+                        request_id,
+                        kind,
+                        payload,
+                    },
+                    reply,
+                ));
+            }
+            Route::Leave => {}
+            Route::CancelTool { tool, ack } => {
+                let target = self
+                    .calls
+                    .iter()
+                    .find(|(_, c)| !c.cancelled && c.tool.as_ref() == Some(&tool))
+                    .map(|(id, _)| id.clone());
+                if let Some(target) = target {
+                    tracing::debug!(request_id = %target, "MCP notifications/cancelled: aborting the tool call");
+                    self.cancel_call(&target);
+                }
+                self.write(ack);
+                // The cancel may come after the turn's result: stdin no longer waits for this call.
+                self.maybe_close_stdin();
+            }
         }
-        self.maybe_close_stdin();
-      }
-      Incoming::HostOnly => {}
-      Incoming::Malformed(reason) => {
-        // The official SDK skips such lines too; say which one, shortened (it may be large).
-        // The line itself may carry tool arguments: only its size at warn level.
-        tracing::warn!(reason = %reason, len = line.len(), "skipped a line from Claude Code that is not a protocol message");
-        tracing::trace!(line = %crate::session::redact_keys(&line.chars().take(200).collect::<String>()), "the skipped line");
-      }
     }
-    None
-  }
 
-  /// A message for the consumer.
-  fn message(&mut self, line: String, is_result: bool) -> Option<Stop> {
-    if is_result {
-      self.result_seen = true;
-      self.p.awaiting_result = false;
-    }
-    if let Some(stop) = self.deliver(line) {
-      return Some(stop);
-    }
-    if is_result {
-      self.maybe_close_stdin();
-    }
-    None
-  }
-
-  /// What the store mirror's worker reports: a `mirror_error` goes into the stream at once (ahead
-  /// of a held `result`); when the flush a `result` waits for is over, the held lines are handled
-  /// as if read now (a later `result` among them may start another flush).
-  fn mirror_event(&mut self, event: MirrorEvent) -> Option<Stop> {
-    let mirror = self.p.mirror.as_mut()?;
-    match event {
-      MirrorEvent::Error(line) => self.deliver(line),
-      MirrorEvent::Done => {
-        let mut held = mirror.done()?;
-        let result = held.pop_front().expect("a held result");
-        let mut stop = self.message(result, true);
-        for line in held {
-          stop = stop.or(self.line(line));
+    /// The calls routed since the last batch go to the host, together.
+    fn hand_calls_to_host(&mut self) {
+        if !self.outbox.is_empty() {
+            self.p.host.invoke(std::mem::take(&mut self.outbox));
+            self.spin.arm(self.calls.len());
         }
-        stop
-      }
     }
-  }
 
-  fn deliver(&mut self, line: String) -> Option<Stop> {
-    let was_behind = self.p.queue.backlog_cost().is_some();
-    match self.p.queue.push(line) {
-      Ok(()) => {
-        if !was_behind && self.p.queue.backlog_cost().is_some() {
-          tracing::debug!("the consumer is behind: messages wait in the backlog while reading goes on");
+    /// Calls the host has answered leave the set.
+    fn forget_finished(&mut self, ids: Vec<String>) {
+        for id in ids {
+            self.calls.remove(&id);
+        }
+    }
+
+    /// How the host answers a call: the control response `answer` builds is written on the
+    /// answering thread, then the loop hears that the call finished.
+    fn reply(&self, request_id: String, answer: Answer) -> Reply {
+        let writer = self.p.writer.clone();
+        let finished = self.p.finished.clone();
+        Reply::new(request_id.clone(), move |result| {
+            if writer.write_line(&answer.line(&request_id, result)) {
+                finished.push(request_id);
+            } else {
+                finished.push_unanswered(request_id);
+            }
+        })
+    }
+
+    /// The CLI withdrew a call: its signal fires, and stdin no longer waits for it (a callback
+    /// that ignores its signal would otherwise keep the session alive).
+    fn cancel_call(&mut self, request_id: &str) {
+        if let Some(call) = self.calls.get_mut(request_id).filter(|c| !c.cancelled) {
+            call.cancelled = true;
+            // A cancel read with its request follows the call to the host, never overtakes it.
+            self.hand_calls_to_host();
+            self.p.host.cancel(request_id);
+        }
+    }
+
+    fn command(&mut self, cmd: Command) {
+        match cmd {
+            Command::Control { body, reply, id } => {
+                if self.stdin_closed {
+                    let _ = reply.send(Err(Error::SessionClosed(
+                        "Cannot send a control request: the input to Claude Code is already closed".into(),
+                    )));
+                    return;
+                }
+                let id = id.unwrap_or_else(next_request_id);
+                self.write(outgoing::control_request(&id, &body));
+                self.pending.insert(id, reply);
+            }
+            Command::CancelControl(id) => {
+                if let Some(reply) = self.pending.remove(&id) {
+                    if !self.stdin_closed {
+                        self.write(outgoing::control_cancel_request(&id));
+                    }
+                    let _ = reply.send(Err(Error::Control("Control request cancelled".into())));
+                    self.maybe_close_stdin();
+                }
+            }
+            Command::UserMessage(mut json) => {
+                if self.stdin_closed {
+                    tracing::warn!("dropped a user message: the input to Claude Code is already closed");
+                    return;
+                }
+                json.push('\n');
+                self.write(json);
+                self.p.awaiting_result = true;
+            }
+            Command::SetServers(servers) => self.p.router.servers = servers.into_iter().collect(),
+            Command::McpMessage { server, message } => {
+                if !self.stdin_closed {
+                    let body =
+                        serde_json::json!({ "subtype": "mcp_message", "server_name": server, "message": message });
+                    // Its answer carries nothing: the `mcp_` prefix lets it be dropped without a warning.
+                    self.write(outgoing::control_request(&format!("mcp_{}", next_request_id()), &body));
+                }
+            }
+            Command::EndInput => {
+                self.p.input_done = true;
+                self.maybe_close_stdin();
+            }
+            Command::Close { .. } => unreachable!("handled by the loop"),
+        }
+    }
+
+    fn write(&self, line: String) {
+        self.p.writer.write_line(&line);
+    }
+
+    /// Handles one line; returns `Some` when the session must stop.
+    fn line(&mut self, line: String) -> Option<Stop> {
+        let incoming = classify(&line);
+        // While the store flush before a `result` runs, what the consumer would see (and the frames
+        // behind it) waits, in order; control traffic goes on.
+        if let Some(mirror) = self.p.mirror.as_mut().filter(|m| m.holding()) {
+            if matches!(
+                incoming,
+                Incoming::Message { .. } | Incoming::SessionState { .. } | Incoming::TranscriptMirror
+            ) {
+                mirror.hold(line);
+                return None;
+            }
+        }
+        match incoming {
+            Incoming::Message { is_result: true } if self.p.mirror.as_ref().is_some_and(Mirror::busy) => {
+                // The store has every entry of a turn before its result is seen.
+                self.p.mirror.as_mut().expect("a mirror").hold_result(line);
+            }
+            Incoming::Message { is_result } => return self.message(line, is_result),
+            Incoming::TranscriptMirror => {
+                if let Some(mirror) = &mut self.p.mirror {
+                    mirror.enqueue(&line);
+                }
+            }
+            Incoming::ControlRequest { request_id, request } => self.control_request(request_id, request),
+            Incoming::ControlResponse { request_id, outcome } => {
+                if request_id == self.p.init_id {
+                    self.init_deadline = None;
+                    match outcome {
+                        Ok(body) => {
+                            let body = body.map(|b| b.get().to_string()).unwrap_or_else(|| "{}".into());
+                            let _ = self.p.init_tx.send(Some(Ok(body)));
+                        }
+                        Err(message) => return Some(Stop::InitFailed(message)),
+                    }
+                } else if let Some(reply) = self.pending.remove(&request_id) {
+                    let _ = reply.send(outcome.map(|b| b.map(|b| b.get().to_string())).map_err(Error::Control));
+                } else if !request_id.starts_with("mcp_req_") {
+                    tracing::warn!(request_id = %request_id, "control_response for a request we did not send (ignored)");
+                }
+            }
+            Incoming::ControlCancel { request_id } => {
+                // The CLI no longer waits for this answer: abort the callback, and do not let it hold
+                // stdin open (a callback that ignores its signal would otherwise keep the session alive).
+                self.forget_finished(self.p.finished.take());
+                if self.calls.get(&request_id).is_some_and(|c| !c.cancelled) {
+                    tracing::debug!(request_id = %request_id, "the CLI cancelled a request; aborting its callback");
+                    self.cancel_call(&request_id);
+                    self.maybe_close_stdin();
+                }
+            }
+            Incoming::SessionState { state, host_only } => {
+                self.state_reported = true;
+                self.idle = state == "idle";
+                if !host_only {
+                    if let Some(stop) = self.deliver(line) {
+                        return Some(stop);
+                    }
+                }
+                self.maybe_close_stdin();
+            }
+            Incoming::HostOnly => {}
+            Incoming::Malformed(reason) => {
+                // The official SDK skips such lines too; say which one, shortened (it may be large).
+                // The line itself may carry tool arguments: only its size at warn level.
+                tracing::warn!(reason = %reason, len = line.len(), "skipped a line from Claude Code that is not a protocol message");
+                tracing::trace!(line = %crate::session::redact_keys(&line.chars().take(200).collect::<String>()), "the skipped line");
+            }
         }
         None
-      }
-      Err(e) => {
-        tracing::warn!(error = %e, "the consumer fell behind past the backlog's bound; ending the session");
-        Some(Stop::Backlog(e))
-      }
     }
-  }
 
-  /// stdin closes when nothing can need it any more: the input has ended, every turn has its
-  /// result, the CLI reports idle (when it reports state), and no callback is still running
-  /// (its answer must reach the CLI) nor any request of ours awaiting its answer.
-  fn maybe_close_stdin(&mut self) {
-    if self.stdin_closed
-      || !self.p.input_done
-      || self.p.awaiting_result
-      || !self.pending.is_empty()
-      || (self.state_reported && !self.idle)
-      || self.calls_running()
-    {
-      return;
-    }
-    tracing::debug!("closing Claude Code's stdin: input ended and the session is idle");
-    self.stdin_closed = true;
-    self.p.writer.close();
-  }
-
-  /// Rejects our pending requests and fires the abort signal of every call still running.
-  fn end_requests(&mut self, error: impl Fn() -> Error) {
-    for (_, reply) in self.pending.drain() {
-      let _ = reply.send(Err(error()));
-    }
-    self.outbox.clear();
-    for (id, call) in self.calls.drain() {
-      if !call.cancelled {
-        self.p.host.cancel(&id);
-      }
-    }
-  }
-
-  /// Whether a call stdin must stay open for is running; if one is, the next answer wakes
-  /// the loop to ask again.
-  fn calls_running(&mut self) -> bool {
-    if self.calls.is_empty() {
-      return false;
-    }
-    self.forget_finished(self.p.finished.take_and_want());
-    self.calls.values().any(|c| !c.cancelled)
-  }
-
-  async fn finish(mut self, stop: Stop, mut reader: LineReader<BufReader<Stdout>>) {
-    let outcome: Result<(), Error> = match stop {
-      Stop::Closed { abort: true } => {
-        // As the official SDK: the CLI's input ends and its callbacks are aborted. The messages
-        // it wrote before the abort took effect reach the consumer before the AbortError: what
-        // is already in the pipe, and, when one of its requests was running here, what it
-        // writes as it stops — the interrupted tool result (tens of ms after its input ends).
-        // Only for a moment: a CLI that keeps going (asks the model again) or never writes
-        // does not hold the consumer; it is stopped in the background, with the official grace
-        // periods.
-        // The calls the CLI still waits on: those running, and those whose answer came too late
-        // (a handler returns as its signal fires: stdin was already closed). stdin is closed
-        // first (the handle did it already, unless the abort came another way), so an answer is
-        // either written before or counted as unanswered.
-        self.p.writer.abort();
-        let (answered, unanswered) = self.p.finished.take_with_unanswered();
-        self.forget_finished(answered);
-        let in_flight = self.calls.values().filter(|c| !c.cancelled).count() + unanswered;
-        self.end_requests(|| Error::Aborted);
-        let mut mirror = self.p.mirror.take();
-        if mirror.is_none() {
-          self.p.host.release();
+    /// A message for the consumer.
+    fn message(&mut self, line: String, is_result: bool) -> Option<Stop> {
+        if is_result {
+            self.result_seen = true;
+            self.p.awaiting_result = false;
         }
-        let deadline = (in_flight > 0).then(|| Instant::now() + ABORT_DRAIN);
-        let child = &mut *self.p.child;
-        let queue = &mut self.p.queue;
-        let host = self.p.host.clone();
-        let ((), _) = tokio::join!(
-          async {
-            drain_after_abort(&mut reader, queue, mirror.as_mut(), deadline, in_flight).await;
-            // What the CLI wrote before it stopped still goes to the store.
-            if mirror.is_some() {
-              release_after(mirror, host);
+        if let Some(stop) = self.deliver(line) {
+            return Some(stop);
+        }
+        if is_result {
+            self.maybe_close_stdin();
+        }
+        None
+    }
+
+    /// What the store mirror's worker reports: a `mirror_error` goes into the stream at once (ahead
+    /// of a held `result`); when the flush a `result` waits for is over, the held lines are handled
+    /// as if read now (a later `result` among them may start another flush).
+    fn mirror_event(&mut self, event: MirrorEvent) -> Option<Stop> {
+        let mirror = self.p.mirror.as_mut()?;
+        match event {
+            MirrorEvent::Error(line) => self.deliver(line),
+            MirrorEvent::Done => {
+                let mut held = mirror.done()?;
+                let result = held.pop_front().expect("a held result");
+                let mut stop = self.message(result, true);
+                for line in held {
+                    stop = stop.or(self.line(line));
+                }
+                stop
             }
-            drop(reader);
-            queue.flush_backlog();
-            queue.end(Err(Error::Aborted));
-          },
-          process::terminate(child)
-        );
-        self.p.child.end_leftovers();
-        return;
-      }
-      Stop::Closed { abort: false } => {
-        // The consumer learns at once; the CLI is stopped in the background (it gets the
-        // official grace periods to flush its session file).
-        drop(reader);
-        self.p.queue.drop_backlog();
-        self.p.queue.end(Ok(()));
-        self.end_requests(closed_error);
-        self.p.writer.close();
-        self.release_host();
-        process::terminate(&mut *self.p.child).await;
-        self.p.child.end_leftovers();
-        return;
-      }
-      Stop::Backlog(e) => {
-        // What the consumer's channel holds is still delivered, then the error.
-        drop(reader);
-        self.p.queue.drop_backlog();
-        self.p.queue.end(Err(e.clone()));
-        self.end_requests(|| e.clone());
-        self.p.writer.close();
-        self.release_host();
-        process::terminate(&mut *self.p.child).await;
-        self.p.child.end_leftovers();
-        return;
-      }
-      Stop::InitTimeout | Stop::InitFailed(_) => {
-        drop(reader);
-        self.p.child.signal(crate::cli::signal::SIGKILL);
-        let _ = self.p.child.wait().await;
-        match stop {
-          Stop::InitTimeout => Err(Error::InitializeTimeout(self.p.init_timeout.as_millis() as u64)),
-          Stop::InitFailed(m) => Err(Error::Control(format!("Claude Code rejected the initialize request: {m}"))),
-          _ => unreachable!(),
         }
-      }
-      Stop::Eof => {
-        drop(reader);
-        // stdout is closed; the exit status follows. A CLI that closed stdout but lingers is
-        // ended the graceful way. The consumer is not held meanwhile by an abort or close():
-        // everything the CLI wrote is delivered, then the end (the CLI is still reaped).
-        self.p.writer.close();
-        // First the store gets what waits (as the official flushes at the end of the stream), and
-        // the consumer what was held for it and any `mirror_error`.
-        let mut listening = true;
-        while let Some(mirror) = self.p.mirror.as_mut().filter(|m| m.busy()) {
-          if !mirror.holding() {
-            mirror.drain();
-          }
-          tokio::select! {
-            event = next_mirror_event(&mut self.p.mirror) => {
-              if listening {
-                let _ = self.mirror_event(event);
-              }
-            }
-            cmd = self.p.cmd_rx.recv(), if listening => match cmd {
-              Some(Command::Close { abort }) => {
-                self.p.queue.flush_backlog();
-                self.p.queue.end(if abort { Err(Error::Aborted) } else { Ok(()) });
-                listening = false;
-              }
-              Some(_) => {}
-              None => listening = false,
-            },
-          }
-          if !listening {
-            // The consumer is gone: the rest goes to the store in the background.
-            break;
-          }
-        }
-        let p = &mut self.p;
-        let exit = exit_status(&mut *p.child, &mut p.stderr_task, &p.stderr_tail, self.result_seen);
-        tokio::pin!(exit);
-        loop {
-          tokio::select! {
-            outcome = &mut exit => break outcome,
-            cmd = p.cmd_rx.recv(), if listening => match cmd {
-              Some(Command::Close { abort }) => {
-                p.queue.flush_backlog();
-                p.queue.end(if abort { Err(Error::Aborted) } else { Ok(()) });
-                listening = false;
-              }
-              // Requests fail as their reply drops: stdin is closed.
-              Some(_) => {}
-              None => listening = false,
-            },
-          }
-        }
-      }
-    };
-    self.p.child.end_leftovers();
-    if let Err(e) = &outcome {
-      tracing::debug!(error = %e, "session ended with an error");
     }
-    let err = outcome.as_ref().err().cloned();
-    self.end_requests(|| err.clone().unwrap_or_else(closed_error));
-    if self.p.init_tx.borrow().is_none() {
-      let _ = self.p.init_tx.send(Some(Err(err.clone().unwrap_or_else(closed_error))));
-    }
-    // Everything the CLI wrote reaches the consumer before the end.
-    self.p.queue.flush_backlog();
-    self.p.queue.end(outcome);
-    self.release_host();
-  }
 
-  /// The session is over for the host; with a store mirror, once its last batch is done (the
-  /// store's calls still go through the host).
-  fn release_host(&mut self) {
-    release_after(self.p.mirror.take(), self.p.host.clone());
-  }
+    fn deliver(&mut self, line: String) -> Option<Stop> {
+        let was_behind = self.p.queue.backlog_cost().is_some();
+        match self.p.queue.push(line) {
+            Ok(()) => {
+                if !was_behind && self.p.queue.backlog_cost().is_some() {
+                    tracing::debug!("the consumer is behind: messages wait in the backlog while reading goes on");
+                }
+                None
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the consumer fell behind past the backlog's bound; ending the session");
+                Some(Stop::Backlog(e))
+            }
+        }
+    }
+
+    /// stdin closes when nothing can need it any more: the input has ended, every turn has its
+    /// result, the CLI reports idle (when it reports state), and no callback is still running
+    /// (its answer must reach the CLI) nor any request of ours awaiting its answer.
+    fn maybe_close_stdin(&mut self) {
+        if self.stdin_closed
+            || !self.p.input_done
+            || self.p.awaiting_result
+            || !self.pending.is_empty()
+            || (self.state_reported && !self.idle)
+            || self.calls_running()
+        {
+            return;
+        }
+        tracing::debug!("closing Claude Code's stdin: input ended and the session is idle");
+        self.stdin_closed = true;
+        self.p.writer.close();
+    }
+
+    /// Rejects our pending requests and fires the abort signal of every call still running.
+    fn end_requests(&mut self, error: impl Fn() -> Error) {
+        for (_, reply) in self.pending.drain() {
+            let _ = reply.send(Err(error()));
+        }
+        self.outbox.clear();
+        for (id, call) in self.calls.drain() {
+            if !call.cancelled {
+                self.p.host.cancel(&id);
+            }
+        }
+    }
+
+    /// Whether a call stdin must stay open for is running; if one is, the next answer wakes
+    /// the loop to ask again.
+    fn calls_running(&mut self) -> bool {
+        if self.calls.is_empty() {
+            return false;
+        }
+        self.forget_finished(self.p.finished.take_and_want());
+        self.calls.values().any(|c| !c.cancelled)
+    }
+
+    async fn finish(mut self, stop: Stop, mut reader: LineReader<BufReader<Stdout>>) {
+        let outcome: Result<(), Error> = match stop {
+            Stop::Closed { abort: true } => {
+                // As the official SDK: the CLI's input ends and its callbacks are aborted. The messages
+                // it wrote before the abort took effect reach the consumer before the AbortError: what
+                // is already in the pipe, and, when one of its requests was running here, what it
+                // writes as it stops — the interrupted tool result (tens of ms after its input ends).
+                // Only for a moment: a CLI that keeps going (asks the model again) or never writes
+                // does not hold the consumer; it is stopped in the background, with the official grace
+                // periods.
+                // The calls the CLI still waits on: those running, and those whose answer came too late
+                // (a handler returns as its signal fires: stdin was already closed). stdin is closed
+                // first (the handle did it already, unless the abort came another way), so an answer is
+                // either written before or counted as unanswered.
+                self.p.writer.abort();
+                let (answered, unanswered) = self.p.finished.take_with_unanswered();
+                self.forget_finished(answered);
+                let in_flight = self.calls.values().filter(|c| !c.cancelled).count() + unanswered;
+                self.end_requests(|| Error::Aborted);
+                let mut mirror = self.p.mirror.take();
+                if mirror.is_none() {
+                    self.p.host.release();
+                }
+                let deadline = (in_flight > 0).then(|| Instant::now() + ABORT_DRAIN);
+                let child = &mut *self.p.child;
+                let queue = &mut self.p.queue;
+                let host = self.p.host.clone();
+                let ((), _) = tokio::join!(
+                    async {
+                        drain_after_abort(&mut reader, queue, mirror.as_mut(), deadline, in_flight).await;
+                        // What the CLI wrote before it stopped still goes to the store.
+                        if mirror.is_some() {
+                            release_after(mirror, host);
+                        }
+                        drop(reader);
+                        queue.flush_backlog();
+                        queue.end(Err(Error::Aborted));
+                    },
+                    process::terminate(child)
+                );
+                self.p.child.end_leftovers();
+                return;
+            }
+            Stop::Closed { abort: false } => {
+                // The consumer learns at once; the CLI is stopped in the background (it gets the
+                // official grace periods to flush its session file).
+                drop(reader);
+                self.p.queue.drop_backlog();
+                self.p.queue.end(Ok(()));
+                self.end_requests(closed_error);
+                self.p.writer.close();
+                self.release_host();
+                process::terminate(&mut *self.p.child).await;
+                self.p.child.end_leftovers();
+                return;
+            }
+            Stop::Backlog(e) => {
+                // What the consumer's channel holds is still delivered, then the error.
+                drop(reader);
+                self.p.queue.drop_backlog();
+                self.p.queue.end(Err(e.clone()));
+                self.end_requests(|| e.clone());
+                self.p.writer.close();
+                self.release_host();
+                process::terminate(&mut *self.p.child).await;
+                self.p.child.end_leftovers();
+                return;
+            }
+            Stop::InitTimeout | Stop::InitFailed(_) => {
+                drop(reader);
+                self.p.child.signal(crate::cli::signal::SIGKILL);
+                let _ = self.p.child.wait().await;
+                match stop {
+                    Stop::InitTimeout => Err(Error::InitializeTimeout(self.p.init_timeout.as_millis() as u64)),
+                    Stop::InitFailed(m) => Err(Error::Control(format!(
+                        "Claude Code rejected the initialize request: {m}"
+                    ))),
+                    _ => unreachable!(),
+                }
+            }
+            Stop::Eof => {
+                drop(reader);
+                // stdout is closed; the exit status follows. A CLI that closed stdout but lingers is
+                // ended the graceful way. The consumer is not held meanwhile by an abort or close():
+                // everything the CLI wrote is delivered, then the end (the CLI is still reaped).
+                self.p.writer.close();
+                // First the store gets what waits (as the official flushes at the end of the stream), and
+                // the consumer what was held for it and any `mirror_error`.
+                let mut listening = true;
+                while let Some(mirror) = self.p.mirror.as_mut().filter(|m| m.busy()) {
+                    if !mirror.holding() {
+                        mirror.drain();
+                    }
+                    tokio::select! {
+                      event = next_mirror_event(&mut self.p.mirror) => {
+                        if listening {
+                          let _ = self.mirror_event(event);
+                        }
+                      }
+                      cmd = self.p.cmd_rx.recv(), if listening => match cmd {
+                        Some(Command::Close { abort }) => {
+                          self.p.queue.flush_backlog();
+                          self.p.queue.end(if abort { Err(Error::Aborted) } else { Ok(()) });
+                          listening = false;
+                        }
+                        Some(_) => {}
+                        None => listening = false,
+                      },
+                    }
+                    if !listening {
+                        // The consumer is gone: the rest goes to the store in the background.
+                        break;
+                    }
+                }
+                let p = &mut self.p;
+                let exit = exit_status(&mut *p.child, &mut p.stderr_task, &p.stderr_tail, self.result_seen);
+                tokio::pin!(exit);
+                loop {
+                    tokio::select! {
+                      outcome = &mut exit => break outcome,
+                      cmd = p.cmd_rx.recv(), if listening => match cmd {
+                        Some(Command::Close { abort }) => {
+                          p.queue.flush_backlog();
+                          p.queue.end(if abort { Err(Error::Aborted) } else { Ok(()) });
+                          listening = false;
+                        }
+                        // Requests fail as their reply drops: stdin is closed.
+                        Some(_) => {}
+                        None => listening = false,
+                      },
+                    }
+                }
+            }
+        };
+        self.p.child.end_leftovers();
+        if let Err(e) = &outcome {
+            tracing::debug!(error = %e, "session ended with an error");
+        }
+        let err = outcome.as_ref().err().cloned();
+        self.end_requests(|| err.clone().unwrap_or_else(closed_error));
+        if self.p.init_tx.borrow().is_none() {
+            let _ = self.p.init_tx.send(Some(Err(err.clone().unwrap_or_else(closed_error))));
+        }
+        // Everything the CLI wrote reaches the consumer before the end.
+        self.p.queue.flush_backlog();
+        self.p.queue.end(outcome);
+        self.release_host();
+    }
+
+    /// The session is over for the host; with a store mirror, once its last batch is done (the
+    /// store's calls still go through the host).
+    fn release_host(&mut self) {
+        release_after(self.p.mirror.take(), self.p.host.clone());
+    }
 }
 
 /// Releases the host now, or with a store mirror once its last batch is done.
 fn release_after(mirror: Option<Mirror>, host: Arc<dyn Host>) {
-  match mirror {
-    Some(mirror) => {
-      let worker = mirror.close();
-      tokio::spawn(async move {
-        let _ = worker.await;
-        host.release();
-      });
+    match mirror {
+        Some(mirror) => {
+            let worker = mirror.close();
+            tokio::spawn(async move {
+                let _ = worker.await;
+                host.release();
+            });
+        }
+        None => host.release(),
     }
-    None => host.release(),
-  }
 }
 
 /// How long an aborted session waits for what the CLI writes as it stops, when one of its
@@ -632,174 +656,194 @@ pub(crate) const ABORT_DRAIN: Duration = Duration::from_millis(500);
 /// on (what it writes after those is a new step of its turn, not the abort's). Its requests
 /// go unanswered: its input is closed.
 async fn drain_after_abort(
-  reader: &mut LineReader<BufReader<Stdout>>,
-  queue: &mut QueueSender,
-  mut mirror: Option<&mut Mirror>,
-  deadline: Option<Instant>,
-  in_flight: usize,
+    reader: &mut LineReader<BufReader<Stdout>>,
+    queue: &mut QueueSender,
+    mut mirror: Option<&mut Mirror>,
+    deadline: Option<Instant>,
+    in_flight: usize,
 ) {
-  let mut results = 0;
-  loop {
-    let input = match deadline {
-      Some(deadline) => match tokio::time::timeout_at(deadline, next_line(reader)).await {
-        Ok(input) => input,
-        Err(_) => return,
-      },
-      // Only what is readable now.
-      None => tokio::select! {
-        biased;
-        input = next_line(reader) => input,
-        () = std::future::ready(()) => return,
-      },
-    };
-    let Input::Line(line) = input else { return };
-    let is_result = match classify(&line) {
-      Incoming::Message { is_result } => is_result,
-      Incoming::SessionState { host_only: false, .. } => false,
-      Incoming::TranscriptMirror => {
-        if let Some(mirror) = mirror.as_deref_mut() {
-          mirror.enqueue(&line);
+    let mut results = 0;
+    loop {
+        let input = match deadline {
+            Some(deadline) => match tokio::time::timeout_at(deadline, next_line(reader)).await {
+                Ok(input) => input,
+                Err(_) => return,
+            },
+            // Only what is readable now.
+            None => tokio::select! {
+              biased;
+              input = next_line(reader) => input,
+              () = std::future::ready(()) => return,
+            },
+        };
+        let Input::Line(line) = input else { return };
+        let is_result = match classify(&line) {
+            Incoming::Message { is_result } => is_result,
+            Incoming::SessionState { host_only: false, .. } => false,
+            Incoming::TranscriptMirror => {
+                if let Some(mirror) = mirror.as_deref_mut() {
+                    mirror.enqueue(&line);
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        results += tool_results(&line);
+        if queue.push(line).is_err() || is_result || (in_flight > 0 && results >= in_flight) {
+            return;
         }
-        continue;
-      }
-      _ => continue,
-    };
-    results += tool_results(&line);
-    if queue.push(line).is_err() || is_result || (in_flight > 0 && results >= in_flight) {
-      return;
     }
-  }
 }
 
 /// How many tool results a user message carries (0 for any other line).
 fn tool_results(line: &str) -> usize {
-  #[derive(serde::Deserialize)]
-  struct Msg<'a> {
-    #[serde(borrow, rename = "type")]
-    kind: std::borrow::Cow<'a, str>,
-    message: Option<Body>,
-  }
-  #[derive(serde::Deserialize)]
-  struct Body {
-    content: Option<serde_json::Value>,
-  }
-  if !line.contains("\"tool_result\"") {
-    return 0;
-  }
-  match serde_json::from_str::<Msg>(line) {
-    Ok(Msg { kind, message: Some(Body { content: Some(serde_json::Value::Array(blocks)) }) }) if kind == "user" => {
-      blocks.iter().filter(|b| b.get("type").and_then(|t| t.as_str()) == Some("tool_result")).count()
+    #[derive(serde::Deserialize)]
+    struct Msg<'a> {
+        #[serde(borrow, rename = "type")]
+        kind: std::borrow::Cow<'a, str>,
+        message: Option<Body>,
     }
-    _ => 0,
-  }
+    #[derive(serde::Deserialize)]
+    struct Body {
+        content: Option<serde_json::Value>,
+    }
+    if !line.contains("\"tool_result\"") {
+        return 0;
+    }
+    match serde_json::from_str::<Msg>(line) {
+        Ok(Msg {
+            kind,
+            message: Some(Body {
+                content: Some(serde_json::Value::Array(blocks)),
+            }),
+        }) if kind == "user" => blocks
+            .iter()
+            .filter(|b| b.get("type").and_then(|t| t.as_str()) == Some("tool_result"))
+            .count(),
+        _ => 0,
+    }
 }
 
 /// The CLI's exit (stdout already closed) as the session's outcome: it gets the grace period a
 /// CLI whose input closed gets, then is stopped; its stderr a moment to drain.
 async fn exit_status(
-  child: &mut dyn ChildProcess,
-  stderr_task: &mut JoinHandle<()>,
-  tail: &StderrTail,
-  result_seen: bool,
+    child: &mut dyn ChildProcess,
+    stderr_task: &mut JoinHandle<()>,
+    tail: &StderrTail,
+    result_seen: bool,
 ) -> Result<(), Error> {
-  let (status, signaled_by_us) = match tokio::time::timeout(process::GRACE_AFTER_STDIN, child.wait()).await {
-    Ok(s) => (s, false),
-    Err(_) => process::terminate(child).await,
-  };
-  // Give stderr a moment to drain so the tail is complete (the official SDK waits 200 ms).
-  let _ = tokio::time::timeout(Duration::from_millis(200), stderr_task).await;
-  exit_outcome(status, signaled_by_us, result_seen, tail)
+    let (status, signaled_by_us) = match tokio::time::timeout(process::GRACE_AFTER_STDIN, child.wait()).await {
+        Ok(s) => (s, false),
+        Err(_) => process::terminate(child).await,
+    };
+    // Give stderr a moment to drain so the tail is complete (the official SDK waits 200 ms).
+    let _ = tokio::time::timeout(Duration::from_millis(200), stderr_task).await;
+    exit_outcome(status, signaled_by_us, result_seen, tail)
 }
 
 fn closed_error() -> Error {
-  Error::SessionClosed("The query has ended; no further requests can be sent to Claude Code".into())
+    Error::SessionClosed("The query has ended; no further requests can be sent to Claude Code".into())
 }
 
 fn exit_outcome(
-  status: Option<ExitInfo>,
-  signaled_by_us: bool,
-  result_seen: bool,
-  tail: &StderrTail,
+    status: Option<ExitInfo>,
+    signaled_by_us: bool,
+    result_seen: bool,
+    tail: &StderrTail,
 ) -> Result<(), Error> {
-  let Some(status) = status else {
-    return Err(Error::Protocol("Claude Code's exit status could not be read".into()));
-  };
-  match (status.code, status.signal) {
-    (Some(0), _) if result_seen => Ok(()),
-    (Some(code), _) => Err(Error::Exited { code, stderr_tail: tail.get() }),
-    (None, Some(_)) if signaled_by_us && result_seen => Ok(()),
-    (None, Some(signal)) => Err(Error::Signaled { signal, stderr_tail: tail.get() }),
-    (None, None) => Err(Error::Protocol("Claude Code ended without an exit code or signal".into())),
-  }
+    let Some(status) = status else {
+        return Err(Error::Protocol("Claude Code's exit status could not be read".into()));
+    };
+    match (status.code, status.signal) {
+        (Some(0), _) if result_seen => Ok(()),
+        (Some(code), _) => Err(Error::Exited {
+            code,
+            stderr_tail: tail.get(),
+        }),
+        (None, Some(_)) if signaled_by_us && result_seen => Ok(()),
+        (None, Some(signal)) => Err(Error::Signaled {
+            signal,
+            stderr_tail: tail.get(),
+        }),
+        (None, None) => Err(Error::Protocol(
+            "Claude Code ended without an exit code or signal".into(),
+        )),
+    }
 }
 
 async fn reserve(queue: &QueueSender, cost: Option<u32>) -> Option<tokio::sync::OwnedSemaphorePermit> {
-  queue.reserve(cost.unwrap_or(1)).await
+    queue.reserve(cost.unwrap_or(1)).await
 }
 
 /// The store mirror's next event; never, without a mirror.
 async fn next_mirror_event(mirror: &mut Option<Mirror>) -> MirrorEvent {
-  match mirror {
-    Some(m) => m.event().await,
-    None => std::future::pending().await,
-  }
+    match mirror {
+        Some(m) => m.event().await,
+        None => std::future::pending().await,
+    }
 }
 
 async fn sleep_until(deadline: Option<Instant>) {
-  match deadline {
-    Some(d) => tokio::time::sleep_until(d).await,
-    None => std::future::pending().await,
-  }
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d).await,
+        None => std::future::pending().await,
+    }
 }
 
 async fn next_line(reader: &mut LineReader<BufReader<Stdout>>) -> Input {
-  loop {
-    match reader.next_line().await {
-      Ok(line) => {
-        if let Some(input) = input(line) {
-          return input;
+    loop {
+        match reader.next_line().await {
+            Ok(line) => {
+                if let Some(input) = input(line) {
+                    return input;
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "reading Claude Code's stdout failed");
+                return Input::Eof;
+            }
         }
-      }
-      Err(e) => {
-        tracing::warn!(error = %e, "reading Claude Code's stdout failed");
-        return Input::Eof;
-      }
     }
-  }
 }
 
 /// The next line if the last read already brought it.
 fn buffered_line(reader: &mut LineReader<BufReader<Stdout>>) -> Option<Input> {
-  while let Some(line) = reader.buffered_line() {
-    if let Some(input) = input(line) {
-      return Some(input);
+    while let Some(line) = reader.buffered_line() {
+        if let Some(input) = input(line) {
+            return Some(input);
+        }
     }
-  }
-  None
+    None
 }
 
 fn input(line: ReadLine) -> Option<Input> {
-  match line {
-    ReadLine::Line(line) => Some(Input::Line(line)),
-    ReadLine::TooLong { len, prefix } => {
-      tracing::warn!(len, "skipped a line from Claude Code longer than the limit");
-      tracing::trace!(prefix = %crate::session::redact_keys(&prefix), "the skipped line began");
-      None
+    match line {
+        ReadLine::Line(line) => Some(Input::Line(line)),
+        ReadLine::TooLong { len, prefix } => {
+            tracing::warn!(len, "skipped a line from Claude Code longer than the limit");
+            tracing::trace!(prefix = %crate::session::redact_keys(&prefix), "the skipped line began");
+            None
+        }
+        ReadLine::Eof => Some(Input::Eof),
     }
-    ReadLine::Eof => Some(Input::Eof),
-  }
 }
 
 #[cfg(test)]
 mod tests {
-  use super::tool_results;
+    use super::tool_results;
 
-  #[test]
-  fn tool_results_are_counted_in_user_messages_only() {
-    let user = r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"x"},{"type":"text","text":"tool_result"},{"type":"tool_result","tool_use_id":"b","content":[]}]}}"#;
-    assert_eq!(tool_results(user), 2);
-    assert_eq!(tool_results(r#"{"type":"user","message":{"role":"user","content":"a \"tool_result\" in text"}}"#), 0);
-    assert_eq!(tool_results(r#"{"type":"assistant","message":{"content":[{"type":"tool_result"}]}}"#), 0);
-    assert_eq!(tool_results(r#"{"type":"system","subtype":"init"}"#), 0);
-  }
+    #[test]
+    fn tool_results_are_counted_in_user_messages_only() {
+        let user = r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"x"},{"type":"text","text":"tool_result"},{"type":"tool_result","tool_use_id":"b","content":[]}]}}"#;
+        assert_eq!(tool_results(user), 2);
+        assert_eq!(
+            tool_results(r#"{"type":"user","message":{"role":"user","content":"a \"tool_result\" in text"}}"#),
+            0
+        );
+        assert_eq!(
+            tool_results(r#"{"type":"assistant","message":{"content":[{"type":"tool_result"}]}}"#),
+            0
+        );
+        assert_eq!(tool_results(r#"{"type":"system","subtype":"init"}"#), 0);
+    }
 }

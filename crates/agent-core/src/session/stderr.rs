@@ -15,99 +15,106 @@ pub(crate) const TAIL_CHARS: usize = 2048;
 pub(crate) struct StderrTail(Arc<Mutex<String>>);
 
 impl StderrTail {
-  fn push(&self, s: &str) {
-    let mut t = self.0.lock().unwrap_or_else(|p| p.into_inner());
-    t.push_str(s);
-    if t.len() > 4 * TAIL_CHARS {
-      let cut = t.len() - 2 * TAIL_CHARS;
-      let cut = (cut..t.len()).find(|i| t.is_char_boundary(*i)).unwrap_or(t.len());
-      t.drain(..cut);
+    fn push(&self, s: &str) {
+        let mut t = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        t.push_str(s);
+        if t.len() > 4 * TAIL_CHARS {
+            let cut = t.len() - 2 * TAIL_CHARS;
+            let cut = (cut..t.len()).find(|i| t.is_char_boundary(*i)).unwrap_or(t.len());
+            t.drain(..cut);
+        }
     }
-  }
 
-  /// The last [`TAIL_CHARS`] characters, with anything that looks like an API key masked.
-  pub fn get(&self) -> String {
-    let t = self.0.lock().unwrap_or_else(|p| p.into_inner());
-    let chars: Vec<char> = t.chars().collect();
-    let start = chars.len().saturating_sub(TAIL_CHARS);
-    redact_keys(&chars[start..].iter().collect::<String>()).trim().to_string()
-  }
+    /// The last [`TAIL_CHARS`] characters, with anything that looks like an API key masked.
+    pub fn get(&self) -> String {
+        let t = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let chars: Vec<char> = t.chars().collect();
+        let start = chars.len().saturating_sub(TAIL_CHARS);
+        redact_keys(&chars[start..].iter().collect::<String>())
+            .trim()
+            .to_string()
+    }
 }
 
 /// Masks `sk-...` style tokens (Anthropic keys are `sk-ant-...`), so a CLI that prints its
 /// configuration cannot leak a key into an exception message or a log.
 pub fn redact_keys(s: &str) -> String {
-  let mut out = String::with_capacity(s.len());
-  let mut rest = s;
-  while let Some(i) = rest.find("sk-") {
-    out.push_str(&rest[..i]);
-    let tail = &rest[i + 3..];
-    let len = tail.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')).unwrap_or(tail.len());
-    if len >= 8 {
-      out.push_str("<token>");
-    } else {
-      out.push_str(&rest[i..i + 3 + len]);
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("sk-") {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i + 3..];
+        let len = tail
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+            .unwrap_or(tail.len());
+        if len >= 8 {
+            out.push_str("<token>");
+        } else {
+            out.push_str(&rest[i..i + 3 + len]);
+        }
+        rest = &tail[len..];
     }
-    rest = &tail[len..];
-  }
-  out.push_str(rest);
-  out
+    out.push_str(rest);
+    out
 }
 
-pub fn spawn_stderr(mut stderr: impl AsyncRead + Send + Unpin + 'static, host: Option<Arc<dyn Host>>) -> (JoinHandle<()>, StderrTail) {
-  let tail = StderrTail::default();
-  let t = tail.clone();
-  let task = tokio::spawn(async move {
-    let mut buf = vec![0u8; 8192];
-    let mut carry: Vec<u8> = Vec::new();
-    loop {
-      let n = match stderr.read(&mut buf).await {
-        Ok(0) | Err(_) => break,
-        Ok(n) => n,
-      };
-      carry.extend_from_slice(&buf[..n]);
-      // Hold back an incomplete UTF-8 sequence at the end for the next read.
-      let valid = match std::str::from_utf8(&carry) {
-        Ok(_) => carry.len(),
-        Err(e) if e.error_len().is_none() => e.valid_up_to(),
-        Err(_) => carry.len(),
-      };
-      let text = String::from_utf8_lossy(&carry[..valid]).into_owned();
-      carry.drain(..valid);
-      t.push(&text);
-      if let Some(h) = &host {
-        h.stderr(&text);
-      }
-    }
-    if !carry.is_empty() {
-      let text = String::from_utf8_lossy(&carry).into_owned();
-      t.push(&text);
-      if let Some(h) = &host {
-        h.stderr(&text);
-      }
-    }
-  });
-  (task, tail)
+pub fn spawn_stderr(
+    mut stderr: impl AsyncRead + Send + Unpin + 'static,
+    host: Option<Arc<dyn Host>>,
+) -> (JoinHandle<()>, StderrTail) {
+    let tail = StderrTail::default();
+    let t = tail.clone();
+    let task = tokio::spawn(async move {
+        let mut buf = vec![0u8; 8192];
+        let mut carry: Vec<u8> = Vec::new();
+        loop {
+            let n = match stderr.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            carry.extend_from_slice(&buf[..n]);
+            // Hold back an incomplete UTF-8 sequence at the end for the next read.
+            let valid = match std::str::from_utf8(&carry) {
+                Ok(_) => carry.len(),
+                Err(e) if e.error_len().is_none() => e.valid_up_to(),
+                Err(_) => carry.len(),
+            };
+            let text = String::from_utf8_lossy(&carry[..valid]).into_owned();
+            carry.drain(..valid);
+            t.push(&text);
+            if let Some(h) = &host {
+                h.stderr(&text);
+            }
+        }
+        if !carry.is_empty() {
+            let text = String::from_utf8_lossy(&carry).into_owned();
+            t.push(&text);
+            if let Some(h) = &host {
+                h.stderr(&text);
+            }
+        }
+    });
+    (task, tail)
 }
 
 #[cfg(test)]
 mod tests {
-  use super::*;
+    use super::*;
 
-  #[test]
-  fn keys_are_masked() {
-    assert_eq!(redact_keys("key=sk-ant-api03-abcdefghij rest"), "key=<token> rest");
-    assert_eq!(redact_keys("sk-test short sk-1"), "sk-test short sk-1");
-  }
-
-  #[test]
-  fn tail_keeps_the_end() {
-    let t = StderrTail::default();
-    for i in 0..2000 {
-      t.push(&format!("line {i}\n"));
+    #[test]
+    fn keys_are_masked() {
+        assert_eq!(redact_keys("key=sk-ant-api03-abcdefghij rest"), "key=<token> rest");
+        assert_eq!(redact_keys("sk-test short sk-1"), "sk-test short sk-1");
     }
-    let s = t.get();
-    assert!(s.ends_with("line 1999"));
-    assert!(s.chars().count() <= TAIL_CHARS);
-  }
+
+    #[test]
+    fn tail_keeps_the_end() {
+        let t = StderrTail::default();
+        for i in 0..2000 {
+            t.push(&format!("line {i}\n"));
+        }
+        let s = t.get();
+        assert!(s.ends_with("line 1999"));
+        assert!(s.chars().count() <= TAIL_CHARS);
+    }
 }

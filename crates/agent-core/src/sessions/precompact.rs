@@ -24,160 +24,165 @@ const MARKER_WITHIN: usize = 256;
 
 /// Whether a line is a compaction boundary without a preserved segment (official `CF`).
 fn resets(line: &[u8]) -> bool {
-  // Lone surrogate escapes (which `JSON.parse` takes) masked as characters serde takes.
-  let Ok(Value::Object(o)) = serde_json::from_str::<Value>(&super::surrogate::mask(&String::from_utf8_lossy(line))) else { return false };
-  if o.get("type").and_then(Value::as_str) != Some("system") || o.get("subtype").and_then(Value::as_str) != Some("compact_boundary") {
-    return false;
-  }
-  let meta = o.get("compactMetadata");
-  let truthy = |k: &str| match meta.and_then(|m| m.as_object()).and_then(|m| m.get(k)) {
-    None | Some(Value::Null) | Some(Value::Bool(false)) => false,
-    Some(Value::String(s)) => !s.is_empty(),
-    Some(Value::Number(n)) => n.as_f64().is_none_or(|f| f != 0.0 && !f.is_nan()),
-    Some(_) => true,
-  };
-  !(truthy("preservedSegment") || truthy("preservedMessages"))
+    // Lone surrogate escapes (which `JSON.parse` takes) masked as characters serde takes.
+    let Ok(Value::Object(o)) = serde_json::from_str::<Value>(&super::surrogate::mask(&String::from_utf8_lossy(line)))
+    else {
+        return false;
+    };
+    if o.get("type").and_then(Value::as_str) != Some("system")
+        || o.get("subtype").and_then(Value::as_str) != Some("compact_boundary")
+    {
+        return false;
+    }
+    let meta = o.get("compactMetadata");
+    let truthy = |k: &str| match meta.and_then(|m| m.as_object()).and_then(|m| m.get(k)) {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => false,
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(Value::Number(n)) => n.as_f64().is_none_or(|f| f != 0.0 && !f.is_nan()),
+        Some(_) => true,
+    };
+    !(truthy("preservedSegment") || truthy("preservedMessages"))
 }
 
 #[cfg(test)]
 fn find(hay: &[u8], needle: &[u8], from: usize, to: usize) -> Option<usize> {
-  if from > to {
-    return None;
-  }
-  memchr::memmem::find(&hay[from..to], needle).map(|n| n + from)
+    if from > to {
+        return None;
+    }
+    memchr::memmem::find(&hay[from..to], needle).map(|n| n + from)
 }
 
 /// The forward reading (tests): what is kept, as ranges of the file's bytes.
 #[cfg(test)]
 #[derive(Default)]
 struct State {
-  out: Vec<(usize, usize)>,
-  last_snapshot: Option<(usize, usize)>,
-  /// The unfinished last line of the previous chunk: it starts here and runs to the chunk's end.
-  carry: Option<usize>,
-  /// A snapshot line that began in the previous chunk.
-  straddle: Option<(usize, usize)>,
+    out: Vec<(usize, usize)>,
+    last_snapshot: Option<(usize, usize)>,
+    /// The unfinished last line of the previous chunk: it starts here and runs to the chunk's end.
+    carry: Option<usize>,
+    /// A snapshot line that began in the previous chunk.
+    straddle: Option<(usize, usize)>,
 }
 
 #[cfg(test)]
 impl State {
-  fn keep(&mut self, a: usize, b: usize) {
-    if a >= b {
-      return;
-    }
-    match self.out.last_mut() {
-      Some(last) if last.1 == a => last.1 = b,
-      _ => self.out.push((a, b)),
-    }
-  }
-
-  /// Finishes the line carried into the chunk `[cs, ce)` (official `oF`); returns where the
-  /// chunk's own lines start, or `None` when the carry is to be read with the chunk.
-  fn finish_carry(&mut self, b: &[u8], cs: usize, ce: usize) -> Option<usize> {
-    self.straddle = None;
-    let carry = self.carry?;
-    let nl = memchr::memchr(b'\n', &b[cs..ce])? + cs;
-    let start = nl + 1;
-    let text = &b[carry..cs];
-    if text.starts_with(SNAPSHOT) {
-      self.straddle = Some((carry, start));
-      self.last_snapshot = None;
-    } else if text.len() < SNAPSHOT.len() {
-      return None;
-    } else {
-      if text.starts_with(SYSTEM) && resets(&b[carry..nl]) {
-        self.out.clear();
-        self.last_snapshot = None;
-      }
-      self.keep(carry, start);
-    }
-    self.carry = None;
-    Some(start)
-  }
-
-  /// The complete lines of `[ps, pe)` (official `sF`, `iF`, `aF`).
-  fn lines(&mut self, b: &[u8], ps: usize, pe: usize) {
-    let mut marker = find(b, MARKER, ps, pe);
-    let (mut pending, mut s) = (ps, ps);
-    let mut snapshot: Option<(usize, usize)> = None;
-    let mut nl = memchr::memchr(b'\n', &b[ps..pe]).map(|n| n + ps);
-    while let Some(l) = nl {
-      let c = l + 1;
-      if let Some(r) = marker {
-        if r < s {
-          marker = find(b, MARKER, s, pe);
+    fn keep(&mut self, a: usize, b: usize) {
+        if a >= b {
+            return;
         }
-      }
-      if b[s..c].starts_with(SNAPSHOT) {
+        match self.out.last_mut() {
+            Some(last) if last.1 == a => last.1 = b,
+            _ => self.out.push((a, b)),
+        }
+    }
+
+    /// Finishes the line carried into the chunk `[cs, ce)` (official `oF`); returns where the
+    /// chunk's own lines start, or `None` when the carry is to be read with the chunk.
+    fn finish_carry(&mut self, b: &[u8], cs: usize, ce: usize) -> Option<usize> {
+        self.straddle = None;
+        let carry = self.carry?;
+        let nl = memchr::memchr(b'\n', &b[cs..ce])? + cs;
+        let start = nl + 1;
+        let text = &b[carry..cs];
+        if text.starts_with(SNAPSHOT) {
+            self.straddle = Some((carry, start));
+            self.last_snapshot = None;
+        } else if text.len() < SNAPSHOT.len() {
+            return None;
+        } else {
+            if text.starts_with(SYSTEM) && resets(&b[carry..nl]) {
+                self.out.clear();
+                self.last_snapshot = None;
+            }
+            self.keep(carry, start);
+        }
+        self.carry = None;
+        Some(start)
+    }
+
+    /// The complete lines of `[ps, pe)` (official `sF`, `iF`, `aF`).
+    fn lines(&mut self, b: &[u8], ps: usize, pe: usize) {
+        let mut marker = find(b, MARKER, ps, pe);
+        let (mut pending, mut s) = (ps, ps);
+        let mut snapshot: Option<(usize, usize)> = None;
+        let mut nl = memchr::memchr(b'\n', &b[ps..pe]).map(|n| n + ps);
+        while let Some(l) = nl {
+            let c = l + 1;
+            if let Some(r) = marker {
+                if r < s {
+                    marker = find(b, MARKER, s, pe);
+                }
+            }
+            if b[s..c].starts_with(SNAPSHOT) {
+                self.keep(pending, s);
+                snapshot = Some((s, c));
+                pending = c;
+            } else if let Some(r) = marker.filter(|&r| r >= s && r < (s + MARKER_WITHIN).min(c)) {
+                if resets(&b[s..l]) {
+                    self.out.clear();
+                    self.last_snapshot = None;
+                    snapshot = None;
+                    self.straddle = None;
+                    pending = s;
+                }
+                marker = find(b, MARKER, r + MARKER.len(), pe);
+            }
+            s = c;
+            nl = memchr::memchr(b'\n', &b[s..pe]).map(|n| n + s);
+        }
         self.keep(pending, s);
-        snapshot = Some((s, c));
-        pending = c;
-      } else if let Some(r) = marker.filter(|&r| r >= s && r < (s + MARKER_WITHIN).min(c)) {
-        if resets(&b[s..l]) {
-          self.out.clear();
-          self.last_snapshot = None;
-          snapshot = None;
-          self.straddle = None;
-          pending = s;
+        if snapshot.is_some() {
+            self.last_snapshot = snapshot;
+        } else if self.straddle.is_some() {
+            self.last_snapshot = self.straddle;
         }
-        marker = find(b, MARKER, r + MARKER.len(), pe);
-      }
-      s = c;
-      nl = memchr::memchr(b'\n', &b[s..pe]).map(|n| n + s);
+        self.carry = (s < pe).then_some(s);
     }
-    self.keep(pending, s);
-    if snapshot.is_some() {
-      self.last_snapshot = snapshot;
-    } else if self.straddle.is_some() {
-      self.last_snapshot = self.straddle;
-    }
-    self.carry = (s < pe).then_some(s);
-  }
 }
 
 /// Keeps of a transcript over [`FROM`] what the official reads of it, in place, reading it
 /// forward in `chunk`-byte chunks as the official does.
 #[cfg(test)]
 fn skip(buf: &mut Vec<u8>, chunk: usize) {
-  // With no boundary and no snapshot line everything is kept as it is.
-  if memchr::memmem::find(buf, MARKER).is_none() && memchr::memmem::find(buf, SNAPSHOT).is_none() {
-    return;
-  }
-  let b: &[u8] = buf;
-  let mut st = State::default();
-  let mut cs = 0;
-  while cs < b.len() {
-    let ce = (cs + chunk).min(b.len());
-    let ps = match st.finish_carry(b, cs, ce) {
-      Some(start) => start,
-      None => st.carry.unwrap_or(cs),
-    };
-    st.lines(b, ps, ce);
-    cs = ce;
-  }
-  if let Some(c) = st.carry {
-    if b[c..].starts_with(SNAPSHOT) {
-      st.last_snapshot = Some((c, b.len()));
-    } else {
-      st.keep(c, b.len());
+    // With no boundary and no snapshot line everything is kept as it is.
+    if memchr::memmem::find(buf, MARKER).is_none() && memchr::memmem::find(buf, SNAPSHOT).is_none() {
+        return;
     }
-  }
-  let snapshot = st.last_snapshot.map(|(a, z)| b[a..z].to_vec());
-  if st.out == [(0, buf.len())] && snapshot.is_none() {
-    return;
-  }
-  let mut len = 0;
-  for (a, z) in st.out {
-    buf.copy_within(a..z, len);
-    len += z - a;
-  }
-  buf.truncate(len);
-  if let Some(snap) = snapshot {
-    if buf.last().is_some_and(|&c| c != b'\n') {
-      buf.push(b'\n');
+    let b: &[u8] = buf;
+    let mut st = State::default();
+    let mut cs = 0;
+    while cs < b.len() {
+        let ce = (cs + chunk).min(b.len());
+        let ps = match st.finish_carry(b, cs, ce) {
+            Some(start) => start,
+            None => st.carry.unwrap_or(cs),
+        };
+        st.lines(b, ps, ce);
+        cs = ce;
     }
-    buf.extend_from_slice(&snap);
-  }
+    if let Some(c) = st.carry {
+        if b[c..].starts_with(SNAPSHOT) {
+            st.last_snapshot = Some((c, b.len()));
+        } else {
+            st.keep(c, b.len());
+        }
+    }
+    let snapshot = st.last_snapshot.map(|(a, z)| b[a..z].to_vec());
+    if st.out == [(0, buf.len())] && snapshot.is_none() {
+        return;
+    }
+    let mut len = 0;
+    for (a, z) in st.out {
+        buf.copy_within(a..z, len);
+        len += z - a;
+    }
+    buf.truncate(len);
+    if let Some(snap) = snapshot {
+        if buf.last().is_some_and(|&c| c != b'\n') {
+            buf.push(b'\n');
+        }
+        buf.extend_from_slice(&snap);
+    }
 }
 
 /// Whether the line `[s, l)` (its line feed at `l`) is one the official resets its reading at,
@@ -186,16 +191,18 @@ fn skip(buf: &mut Vec<u8>, chunk: usize) {
 /// it reaches past a chunk edge (unless it starts less than 30 bytes before that edge and ends
 /// within the next chunk: the official then reads it joined to that chunk).
 fn resets_at(line: &[u8], s: usize, l: usize, chunk: usize) -> bool {
-  if line.starts_with(SNAPSHOT) {
-    return false;
-  }
-  let edge = (s / chunk + 1) * chunk;
-  let across = l >= edge && !(edge - s < SNAPSHOT.len() && l < edge + chunk);
-  if across {
-    line.starts_with(SYSTEM) && resets(line)
-  } else {
-    memchr::memmem::find(&line[..line.len().min(MARKER_WITHIN + MARKER.len() - 1)], MARKER).is_some_and(|r| r < MARKER_WITHIN) && resets(line)
-  }
+    if line.starts_with(SNAPSHOT) {
+        return false;
+    }
+    let edge = (s / chunk + 1) * chunk;
+    let across = l >= edge && !(edge - s < SNAPSHOT.len() && l < edge + chunk);
+    if across {
+        line.starts_with(SYSTEM) && resets(line)
+    } else {
+        memchr::memmem::find(&line[..line.len().min(MARKER_WITHIN + MARKER.len() - 1)], MARKER)
+            .is_some_and(|r| r < MARKER_WITHIN)
+            && resets(line)
+    }
 }
 
 /// Reads a transcript of `size` bytes as the official reads one over [`FROM`], into `out`,
@@ -206,186 +213,226 @@ fn resets_at(line: &[u8], s: usize, l: usize, chunk: usize) -> bool {
 ///
 /// `out` is resized to `size` without being cleared first: the bytes it already holds (a buffer
 /// kept from an earlier call) are overwritten rather than zero-filled.
-pub fn read(size: usize, out: &mut Vec<u8>, read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<usize> {
-  read_with(size, 2 * CHUNK, out, read_at)
+pub fn read(
+    size: usize,
+    out: &mut Vec<u8>,
+    read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>,
+) -> std::io::Result<usize> {
+    read_with(size, 2 * CHUNK, out, read_at)
 }
 
-fn read_with(size: usize, first: usize, out: &mut Vec<u8>, read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<usize> {
-  read_with_chunk(size, first, CHUNK, out, read_at)
+fn read_with(
+    size: usize,
+    first: usize,
+    out: &mut Vec<u8>,
+    read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>,
+) -> std::io::Result<usize> {
+    read_with_chunk(size, first, CHUNK, out, read_at)
 }
 
 /// A searcher for `needle`, built once.
-fn finder(cell: &'static std::sync::OnceLock<memchr::memmem::Finder<'static>>, needle: &'static [u8]) -> &'static memchr::memmem::Finder<'static> {
-  cell.get_or_init(|| memchr::memmem::Finder::new(needle))
+fn finder(
+    cell: &'static std::sync::OnceLock<memchr::memmem::Finder<'static>>,
+    needle: &'static [u8],
+) -> &'static memchr::memmem::Finder<'static> {
+    cell.get_or_init(|| memchr::memmem::Finder::new(needle))
 }
 
-fn read_with_chunk(size: usize, first: usize, chunk: usize, out: &mut Vec<u8>, mut read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>) -> std::io::Result<usize> {
-  static MARKERS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
-  let markers = finder(&MARKERS, MARKER);
-  out.truncate(size);
-  out.resize(size, 0);
-  // `out[start..]` holds the file's bytes from `start` to the end (indexes are file offsets).
-  let mut start = size.saturating_sub(first);
-  read_at(start, &mut out[start..])?;
-  // Lines starting at or after this were looked at (none yet).
-  let mut checked = size;
-  let found = loop {
-    // The first whole line read.
-    let first_line = if start == 0 { Some(0) } else { memchr::memchr(b'\n', &out[start..]).map(|n| start + n + 1) };
-    if let Some(from) = first_line.filter(|&f| f < checked) {
-      let mut last: Option<usize> = None;
-      // The line holding offset `at`: its start and its line feed (`None`: the last line, unfinished).
-      let line_at = |at: usize| -> (usize, Option<usize>) {
-        let s = memchr::memrchr(b'\n', &out[start..at]).map_or(start, |n| start + n + 1);
-        (s, memchr::memchr(b'\n', &out[at..]).map(|n| at + n))
-      };
-      let consider = |s: usize, l: Option<usize>, last: &mut Option<usize>| {
-        if let Some(l) = l {
-          if s >= from && s < checked && last.is_none_or(|x| s > x) && resets_at(&out[s..l], s, l, chunk) {
-            *last = Some(s);
-          }
+fn read_with_chunk(
+    size: usize,
+    first: usize,
+    chunk: usize,
+    out: &mut Vec<u8>,
+    mut read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>,
+) -> std::io::Result<usize> {
+    static MARKERS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+    let markers = finder(&MARKERS, MARKER);
+    out.truncate(size);
+    out.resize(size, 0);
+    // `out[start..]` holds the file's bytes from `start` to the end (indexes are file offsets).
+    let mut start = size.saturating_sub(first);
+    read_at(start, &mut out[start..])?;
+    // Lines starting at or after this were looked at (none yet).
+    let mut checked = size;
+    let found = loop {
+        // The first whole line read.
+        let first_line = if start == 0 {
+            Some(0)
+        } else {
+            memchr::memchr(b'\n', &out[start..]).map(|n| start + n + 1)
+        };
+        if let Some(from) = first_line.filter(|&f| f < checked) {
+            let mut last: Option<usize> = None;
+            // The line holding offset `at`: its start and its line feed (`None`: the last line, unfinished).
+            let line_at = |at: usize| -> (usize, Option<usize>) {
+                let s = memchr::memrchr(b'\n', &out[start..at]).map_or(start, |n| start + n + 1);
+                (s, memchr::memchr(b'\n', &out[at..]).map(|n| at + n))
+            };
+            let consider = |s: usize, l: Option<usize>, last: &mut Option<usize>| {
+                if let Some(l) = l {
+                    if s >= from && s < checked && last.is_none_or(|x| s > x) && resets_at(&out[s..l], s, l, chunk) {
+                        *last = Some(s);
+                    }
+                }
+            };
+            // (`checked` is a line start: the lines starting before it end before it.)
+            for m in markers.find_iter(&out[from..checked]) {
+                let at = from + m;
+                let (s, l) = line_at(at);
+                if at - s < MARKER_WITHIN {
+                    consider(s, l, &mut last);
+                }
+            }
+            let mut edge = (from / chunk + 1) * chunk;
+            while edge < checked {
+                let (s, l) = line_at(edge);
+                if s < edge {
+                    consider(s, l, &mut last);
+                }
+                edge += chunk;
+            }
+            if last.is_some() {
+                break last;
+            }
+            checked = from;
         }
-      };
-      // (`checked` is a line start: the lines starting before it end before it.)
-      for m in markers.find_iter(&out[from..checked]) {
-        let at = from + m;
-        let (s, l) = line_at(at);
-        if at - s < MARKER_WITHIN {
-          consider(s, l, &mut last);
+        if start == 0 {
+            break None;
         }
-      }
-      let mut edge = (from / chunk + 1) * chunk;
-      while edge < checked {
-        let (s, l) = line_at(edge);
-        if s < edge {
-          consider(s, l, &mut last);
+        // Not in the last part: the part before it, read into its place in front (the lines from
+        // `checked` on were looked at already).
+        read_at(0, &mut out[..start])?;
+        start = 0;
+    };
+    // Keep from the boundary (or the start), without snapshot lines but the last, which goes last.
+    let keep_from = found.unwrap_or(start);
+    let mut snapshot: Option<(usize, usize)> = None;
+    let mut len = keep_from;
+    let mut run = keep_from;
+    // The snapshot lines: only a line's start is compared (a search for the text itself stops at
+    // every `{"type":"` of the transcript's content blocks).
+    let line_starts = std::iter::once(keep_from)
+        .filter(|&s| s == 0 || out[s - 1] == b'\n')
+        .chain(memchr::memchr_iter(b'\n', &out[keep_from..]).map(|n| keep_from + n + 1));
+    let found_at: Vec<usize> = line_starts.filter(|&s| out[s..].starts_with(SNAPSHOT)).collect();
+    for s in found_at {
+        if s < run {
+            continue;
         }
-        edge += chunk;
-      }
-      if last.is_some() {
-        break last;
-      }
-      checked = from;
+        let end = memchr::memchr(b'\n', &out[s..]).map_or(out.len(), |n| s + n + 1);
+        out.copy_within(run..s, len);
+        len += s - run;
+        run = end;
+        snapshot = Some((s, end));
     }
-    if start == 0 {
-      break None;
+    let snap = snapshot.map(|(a, z)| out[a..z].to_vec());
+    let total = out.len();
+    out.copy_within(run..total, len);
+    len += total - run;
+    out.truncate(len);
+    if let Some(snap) = snap {
+        if out.len() > keep_from && out.last().is_some_and(|&c| c != b'\n') {
+            out.push(b'\n');
+        }
+        out.extend_from_slice(&snap);
     }
-    // Not in the last part: the part before it, read into its place in front (the lines from
-    // `checked` on were looked at already).
-    read_at(0, &mut out[..start])?;
-    start = 0;
-  };
-  // Keep from the boundary (or the start), without snapshot lines but the last, which goes last.
-  let keep_from = found.unwrap_or(start);
-  let mut snapshot: Option<(usize, usize)> = None;
-  let mut len = keep_from;
-  let mut run = keep_from;
-  // The snapshot lines: only a line's start is compared (a search for the text itself stops at
-  // every `{"type":"` of the transcript's content blocks).
-  let line_starts = std::iter::once(keep_from).filter(|&s| s == 0 || out[s - 1] == b'\n').chain(memchr::memchr_iter(b'\n', &out[keep_from..]).map(|n| keep_from + n + 1));
-  let found_at: Vec<usize> = line_starts.filter(|&s| out[s..].starts_with(SNAPSHOT)).collect();
-  for s in found_at {
-    if s < run {
-      continue;
-    }
-    let end = memchr::memchr(b'\n', &out[s..]).map_or(out.len(), |n| s + n + 1);
-    out.copy_within(run..s, len);
-    len += s - run;
-    run = end;
-    snapshot = Some((s, end));
-  }
-  let snap = snapshot.map(|(a, z)| out[a..z].to_vec());
-  let total = out.len();
-  out.copy_within(run..total, len);
-  len += total - run;
-  out.truncate(len);
-  if let Some(snap) = snap {
-    if out.len() > keep_from && out.last().is_some_and(|&c| c != b'\n') {
-      out.push(b'\n');
-    }
-    out.extend_from_slice(&snap);
-  }
-  Ok(keep_from)
+    Ok(keep_from)
 }
 
 #[cfg(test)]
 mod tests {
-  use super::*;
+    use super::*;
 
-  fn run(text: &str) -> String {
-    let mut b = text.as_bytes().to_vec();
-    skip(&mut b, CHUNK);
-    let mut r = Vec::new();
-    let at = read_with(text.len(), 16, &mut r, |at, out| {
-        let _: () = out.copy_from_slice(&text.as_bytes()[at..at + out.len()]);
-        Ok(())
-    }).unwrap();
-    assert_eq!(r[at..], b[..]);
-    String::from_utf8(b).unwrap()
-  }
-
-  /// Random transcripts of boundaries (plain, preserved, marker late in the line, not starting
-  /// with {"type":"system"), snapshots and padding, read forward in small chunks and backward:
-  /// the same bytes are kept.
-  #[test]
-  fn backward_reading_keeps_what_forward_reading_keeps() {
-    let mut seed = 0x9e3779b97f4a7c15u64;
-    let mut rand = move |n: usize| {
-      seed ^= seed << 13;
-      seed ^= seed >> 7;
-      seed ^= seed << 17;
-      (seed % n as u64) as usize
-    };
-    let kinds = [
-      r#"{"type":"system","subtype":"compact_boundary","uuid":"x"}"#.to_string(),
-      r#"{"parentUuid":null,"type":"system","subtype":"compact_boundary","uuid":"y"}"#.to_string(),
-      r#"{"type":"system","subtype":"compact_boundary","compactMetadata":{"preservedMessages":{"uuids":[]}}}"#.to_string(),
-      format!(r#"{{"type":"system","pad":"{}","subtype":"compact_boundary"}}"#, "p".repeat(250)),
-      r#"{"type":"attribution-snapshot","n":1}"#.to_string(),
-      r#"{"type":"attribution-snapshot","n":2,"x":"compact_boundary"}"#.to_string(),
-      r#"{"type":"user","text":"plain"}"#.to_string(),
-      r#"{"type":"system","subtype":"informational"}"#.to_string(),
-      "not json \"compact_boundary\"".to_string(),
-    ];
-    let mut changed = 0;
-    for round in 0..3000 {
-      let mut text = String::new();
-      for _ in 0..rand(14) {
-        let k = &kinds[rand(kinds.len())];
-        if rand(3) == 0 {
-          text.push_str(&format!(r#"{{"type":"user","pad":"{}"}}"#, "z".repeat(rand(90))));
-          text.push('\n');
-        }
-        text.push_str(k);
-        text.push('\n');
-      }
-      if rand(2) == 0 {
-        text.push_str(&kinds[rand(kinds.len())]);
-      }
-      let chunk = [16, 31, 64, 100, 1 << 20][rand(5)];
-      let mut forward = text.as_bytes().to_vec();
-      skip(&mut forward, chunk);
-      changed += usize::from(forward != text.as_bytes());
-      for first in [1, 7, 13, 29, 64, 200] {
-        // A buffer holding stale bytes (as a kept one does).
-        let mut backward = vec![b'#'; rand(2 * text.len() + 1)];
-        let at = read_with_chunk(text.len(), first, chunk, &mut backward, |at, out| {
+    fn run(text: &str) -> String {
+        let mut b = text.as_bytes().to_vec();
+        skip(&mut b, CHUNK);
+        let mut r = Vec::new();
+        let at = read_with(text.len(), 16, &mut r, |at, out| {
             let _: () = out.copy_from_slice(&text.as_bytes()[at..at + out.len()]);
             Ok(())
-        }).unwrap();
-        assert_eq!(String::from_utf8_lossy(&backward[at..]), String::from_utf8_lossy(&forward), "round {round}, chunk {chunk}, first {first}:\n{text}");
-      }
+        })
+        .unwrap();
+        assert_eq!(r[at..], b[..]);
+        String::from_utf8(b).unwrap()
     }
-    assert!(changed > 1500, "most transcripts had something skipped or moved ({changed})");
-  }
 
-  #[test]
-  fn from_the_last_plain_boundary_with_the_last_snapshot_at_the_end() {
-    let boundary = r#"{"type":"system","subtype":"compact_boundary","uuid":"b"}"#;
-    let kept = r#"{"type":"system","subtype":"compact_boundary","compactMetadata":{"preservedSegment":{}}}"#;
-    let snap = r#"{"type":"attribution-snapshot","n":1}"#;
-    let text = format!("{{\"a\":1}}\n{snap}\n{boundary}\n{{\"b\":2}}\n{kept}\n{snap}\n{{\"c\":3}}");
-    assert_eq!(run(&text), format!("{boundary}\n{{\"b\":2}}\n{kept}\n{{\"c\":3}}\n{snap}\n"));
-    assert_eq!(run("{\"a\":1}\n{\"b\":2}\n"), "{\"a\":1}\n{\"b\":2}\n");
-  }
+    /// Random transcripts of boundaries (plain, preserved, marker late in the line, not starting
+    /// with {"type":"system"), snapshots and padding, read forward in small chunks and backward:
+    /// the same bytes are kept.
+    #[test]
+    fn backward_reading_keeps_what_forward_reading_keeps() {
+        let mut seed = 0x9e3779b97f4a7c15u64;
+        let mut rand = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let kinds = [
+            r#"{"type":"system","subtype":"compact_boundary","uuid":"x"}"#.to_string(),
+            r#"{"parentUuid":null,"type":"system","subtype":"compact_boundary","uuid":"y"}"#.to_string(),
+            r#"{"type":"system","subtype":"compact_boundary","compactMetadata":{"preservedMessages":{"uuids":[]}}}"#
+                .to_string(),
+            format!(
+                r#"{{"type":"system","pad":"{}","subtype":"compact_boundary"}}"#,
+                "p".repeat(250)
+            ),
+            r#"{"type":"attribution-snapshot","n":1}"#.to_string(),
+            r#"{"type":"attribution-snapshot","n":2,"x":"compact_boundary"}"#.to_string(),
+            r#"{"type":"user","text":"plain"}"#.to_string(),
+            r#"{"type":"system","subtype":"informational"}"#.to_string(),
+            "not json \"compact_boundary\"".to_string(),
+        ];
+        let mut changed = 0;
+        for round in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..rand(14) {
+                let k = &kinds[rand(kinds.len())];
+                if rand(3) == 0 {
+                    text.push_str(&format!(r#"{{"type":"user","pad":"{}"}}"#, "z".repeat(rand(90))));
+                    text.push('\n');
+                }
+                text.push_str(k);
+                text.push('\n');
+            }
+            if rand(2) == 0 {
+                text.push_str(&kinds[rand(kinds.len())]);
+            }
+            let chunk = [16, 31, 64, 100, 1 << 20][rand(5)];
+            let mut forward = text.as_bytes().to_vec();
+            skip(&mut forward, chunk);
+            changed += usize::from(forward != text.as_bytes());
+            for first in [1, 7, 13, 29, 64, 200] {
+                // A buffer holding stale bytes (as a kept one does).
+                let mut backward = vec![b'#'; rand(2 * text.len() + 1)];
+                let at = read_with_chunk(text.len(), first, chunk, &mut backward, |at, out| {
+                    let _: () = out.copy_from_slice(&text.as_bytes()[at..at + out.len()]);
+                    Ok(())
+                })
+                .unwrap();
+                assert_eq!(
+                    String::from_utf8_lossy(&backward[at..]),
+                    String::from_utf8_lossy(&forward),
+                    "round {round}, chunk {chunk}, first {first}:\n{text}"
+                );
+            }
+        }
+        assert!(
+            changed > 1500,
+            "most transcripts had something skipped or moved ({changed})"
+        );
+    }
+
+    #[test]
+    fn from_the_last_plain_boundary_with_the_last_snapshot_at_the_end() {
+        let boundary = r#"{"type":"system","subtype":"compact_boundary","uuid":"b"}"#;
+        let kept = r#"{"type":"system","subtype":"compact_boundary","compactMetadata":{"preservedSegment":{}}}"#;
+        let snap = r#"{"type":"attribution-snapshot","n":1}"#;
+        let text = format!("{{\"a\":1}}\n{snap}\n{boundary}\n{{\"b\":2}}\n{kept}\n{snap}\n{{\"c\":3}}");
+        assert_eq!(
+            run(&text),
+            format!("{boundary}\n{{\"b\":2}}\n{kept}\n{{\"c\":3}}\n{snap}\n")
+        );
+        assert_eq!(run("{\"a\":1}\n{\"b\":2}\n"), "{\"a\":1}\n{\"b\":2}\n");
+    }
 }

@@ -8,25 +8,25 @@
 /// JSON whitespace (the only bytes allowed between tokens).
 #[inline]
 fn is_ws(b: u8) -> bool {
-  matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
 /// Whether `text` has a control character other than a line feed. A transcript without one
 /// (the usual case) cannot have one inside a string, so its strings are skipped by searching
 /// for quotes and backslashes only.
 pub(crate) fn has_controls(text: &[u8]) -> bool {
-  // Chunks of 64 bytes with no early exit inside one, so the compiler vectorizes the test.
-  let mut chunks = text.chunks_exact(64);
-  for c in &mut chunks {
-    let mut any = false;
-    for &b in c {
-      any |= b < 0x20 && b != b'\n';
+    // Chunks of 64 bytes with no early exit inside one, so the compiler vectorizes the test.
+    let mut chunks = text.chunks_exact(64);
+    for c in &mut chunks {
+        let mut any = false;
+        for &b in c {
+            any |= b < 0x20 && b != b'\n';
+        }
+        if any {
+            return true;
+        }
     }
-    if any {
-      return true;
-    }
-  }
-  chunks.remainder().iter().any(|&b| b < 0x20 && b != b'\n')
+    chunks.remainder().iter().any(|&b| b < 0x20 && b != b'\n')
 }
 
 /// The first `"` or `\\` in `b`: eight bytes at a time for the first 64 (most strings of a
@@ -34,418 +34,469 @@ pub(crate) fn has_controls(text: &[u8]) -> bool {
 /// it saves), then memchr's SIMD search.
 #[inline]
 fn quote_or_backslash(b: &[u8]) -> Option<usize> {
-  const LO: u64 = 0x0101_0101_0101_0101;
-  const HI: u64 = 0x8080_8080_8080_8080;
-  let mut i = 0;
-  while i + 8 <= b.len() && i < 64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&b[i..i + 8]);
-    let x = u64::from_le_bytes(w);
-    let q = x ^ (LO * b'"' as u64);
-    let s = x ^ (LO * b'\\' as u64);
-    // A zero byte in q or s marks a match; the lowest marked byte is exact (borrows run upward).
-    let hit = (q.wrapping_sub(LO) & !q | s.wrapping_sub(LO) & !s) & HI;
-    if hit != 0 {
-      return Some(i + (hit.trailing_zeros() / 8) as usize);
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while i + 8 <= b.len() && i < 64 {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[i..i + 8]);
+        let x = u64::from_le_bytes(w);
+        let q = x ^ (LO * b'"' as u64);
+        let s = x ^ (LO * b'\\' as u64);
+        // A zero byte in q or s marks a match; the lowest marked byte is exact (borrows run upward).
+        let hit = (q.wrapping_sub(LO) & !q | s.wrapping_sub(LO) & !s) & HI;
+        if hit != 0 {
+            return Some(i + (hit.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
     }
-    i += 8;
-  }
-  memchr::memchr2(b'"', b'\\', &b[i..]).map(|n| n + i)
+    memchr::memchr2(b'"', b'\\', &b[i..]).map(|n| n + i)
 }
 
 struct Scanner<'a> {
-  b: &'a [u8],
-  i: usize,
-  /// The text may have control characters: strings are checked byte by byte for them.
-  controls: bool,
-  /// A `\\u` escape of a lone surrogate was met (one `JSON.parse` takes, but that no Rust
-  /// string can hold).
-  lone: bool,
+    b: &'a [u8],
+    i: usize,
+    /// The text may have control characters: strings are checked byte by byte for them.
+    controls: bool,
+    /// A `\\u` escape of a lone surrogate was met (one `JSON.parse` takes, but that no Rust
+    /// string can hold).
+    lone: bool,
 }
 
 impl<'a> Scanner<'a> {
-  #[inline]
-  fn ws(&mut self) {
-    while self.i < self.b.len() && is_ws(self.b[self.i]) {
-      self.i += 1;
-    }
-  }
-
-  #[inline]
-  fn peek(&self) -> Option<u8> {
-    self.b.get(self.i).copied()
-  }
-
-  /// A string starting at the opening quote at `self.i`; leaves `self.i` after the closing
-  /// quote. Returns whether the body has a backslash.
-  #[inline(always)]
-  fn string(&mut self) -> Option<bool> {
-    self.i += 1;
-    let mut escaped = false;
-    loop {
-      let rest = &self.b[self.i..];
-      let at = if self.controls { rest.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20)? } else { quote_or_backslash(rest)? };
-      self.i += at;
-      match self.b[self.i] {
-        b'"' => {
-          self.i += 1;
-          return Some(escaped);
+    #[inline]
+    fn ws(&mut self) {
+        while self.i < self.b.len() && is_ws(self.b[self.i]) {
+            self.i += 1;
         }
-        b'\\' => {
-          escaped = true;
-          match *self.b.get(self.i + 1)? {
-            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.i += 2,
-            b'u' => {
-              let hex = self.b.get(self.i + 2..self.i + 6)?;
-              if !hex.iter().all(u8::is_ascii_hexdigit) {
-                return None;
-              }
-              self.i += 6;
-              // A surrogate (`d800`-`dfff`; digits below '8' are not): a high one followed by
-              // the escape of a low one is a pair, anything else is lone.
-              if hex[0] | 0x20 == b'd' && hex[1] >= b'8' {
-                let low = |h: &[u8]| h.len() == 6 && h[0] == b'\\' && h[1] == b'u' && h[2..].iter().all(u8::is_ascii_hexdigit) && h[2] | 0x20 == b'd' && matches!(h[3] | 0x20, b'c'..=b'f');
-                if matches!(hex[1] | 0x20, b'8' | b'9' | b'a' | b'b') && self.b.get(self.i..self.i + 6).is_some_and(low) {
-                  self.i += 6;
-                } else {
-                  self.lone = true;
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    /// A string starting at the opening quote at `self.i`; leaves `self.i` after the closing
+    /// quote. Returns whether the body has a backslash.
+    #[inline(always)]
+    fn string(&mut self) -> Option<bool> {
+        self.i += 1;
+        let mut escaped = false;
+        loop {
+            let rest = &self.b[self.i..];
+            let at = if self.controls {
+                rest.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20)?
+            } else {
+                quote_or_backslash(rest)?
+            };
+            self.i += at;
+            match self.b[self.i] {
+                b'"' => {
+                    self.i += 1;
+                    return Some(escaped);
                 }
-              }
+                b'\\' => {
+                    escaped = true;
+                    match *self.b.get(self.i + 1)? {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.i += 2,
+                        b'u' => {
+                            let hex = self.b.get(self.i + 2..self.i + 6)?;
+                            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                                return None;
+                            }
+                            self.i += 6;
+                            // A surrogate (`d800`-`dfff`; digits below '8' are not): a high one followed by
+                            // the escape of a low one is a pair, anything else is lone.
+                            if hex[0] | 0x20 == b'd' && hex[1] >= b'8' {
+                                let low = |h: &[u8]| {
+                                    h.len() == 6
+                                        && h[0] == b'\\'
+                                        && h[1] == b'u'
+                                        && h[2..].iter().all(u8::is_ascii_hexdigit)
+                                        && h[2] | 0x20 == b'd'
+                                        && matches!(h[3] | 0x20, b'c'..=b'f')
+                                };
+                                if matches!(hex[1] | 0x20, b'8' | b'9' | b'a' | b'b')
+                                    && self.b.get(self.i..self.i + 6).is_some_and(low)
+                                {
+                                    self.i += 6;
+                                } else {
+                                    self.lone = true;
+                                }
+                            }
+                        }
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.i;
+        while self.i < self.b.len() && self.b[self.i].is_ascii_digit() {
+            self.i += 1;
+        }
+        self.i - start
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    fn number(&mut self) -> Option<()> {
+        if self.peek() == Some(b'-') {
+            self.i += 1;
+        }
+        match self.peek()? {
+            b'0' => self.i += 1,
+            b'1'..=b'9' => {
+                self.digits();
             }
             _ => return None,
-          }
         }
-        _ => return None,
-      }
-    }
-  }
-
-  fn digits(&mut self) -> usize {
-    let start = self.i;
-    while self.i < self.b.len() && self.b[self.i].is_ascii_digit() {
-      self.i += 1;
-    }
-    self.i - start
-  }
-
-  /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
-  fn number(&mut self) -> Option<()> {
-    if self.peek() == Some(b'-') {
-      self.i += 1;
-    }
-    match self.peek()? {
-      b'0' => self.i += 1,
-      b'1'..=b'9' => {
-        self.digits();
-      }
-      _ => return None,
-    }
-    if self.peek() == Some(b'.') {
-      self.i += 1;
-      if self.digits() == 0 {
-        return None;
-      }
-    }
-    if matches!(self.peek(), Some(b'e' | b'E')) {
-      self.i += 1;
-      if matches!(self.peek(), Some(b'+' | b'-')) {
-        self.i += 1;
-      }
-      if self.digits() == 0 {
-        return None;
-      }
-    }
-    Some(())
-  }
-
-  fn literal(&mut self, word: &[u8]) -> Option<()> {
-    if self.b.get(self.i..self.i + word.len())? != word {
-      return None;
-    }
-    self.i += word.len();
-    Some(())
-  }
-
-  /// `"key"` then `:`, with the whitespace around them.
-  fn key(&mut self) -> Option<()> {
-    self.ws();
-    if self.peek()? != b'"' {
-      return None;
-    }
-    self.string()?;
-    self.ws();
-    if self.peek()? != b':' {
-      return None;
-    }
-    self.i += 1;
-    Some(())
-  }
-
-  /// Any value starting at `self.i` (after whitespace), nested to any depth without recursion
-  /// (`stack` holds whether each open container is an object).
-  fn value(&mut self, stack: &mut Vec<bool>) -> Option<()> {
-    stack.clear();
-    loop {
-      self.ws();
-      match self.peek()? {
-        b'"' => {
-          self.string()?;
-        }
-        b'{' => {
-          self.i += 1;
-          self.ws();
-          if self.peek()? == b'}' {
+        if self.peek() == Some(b'.') {
             self.i += 1;
-          } else {
-            stack.push(true);
-            self.key()?;
-            continue;
-          }
-        }
-        b'[' => {
-          self.i += 1;
-          self.ws();
-          if self.peek()? == b']' {
-            self.i += 1;
-          } else {
-            stack.push(false);
-            continue;
-          }
-        }
-        b't' => self.literal(b"true")?,
-        b'f' => self.literal(b"false")?,
-        b'n' => self.literal(b"null")?,
-        _ => self.number()?,
-      }
-      // After a value: close containers, or go on to the next element.
-      loop {
-        let Some(&object) = stack.last() else { return Some(()) };
-        self.ws();
-        let c = self.peek()?;
-        self.i += 1;
-        match c {
-          b',' => {
-            if object {
-              self.key()?;
+            if self.digits() == 0 {
+                return None;
             }
-            break;
-          }
-          b'}' if object => {
-            stack.pop();
-          }
-          b']' if !object => {
-            stack.pop();
-          }
-          _ => return None,
         }
-      }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.i += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.i += 1;
+            }
+            if self.digits() == 0 {
+                return None;
+            }
+        }
+        Some(())
     }
-  }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        if self.b.get(self.i..self.i + word.len())? != word {
+            return None;
+        }
+        self.i += word.len();
+        Some(())
+    }
+
+    /// `"key"` then `:`, with the whitespace around them.
+    fn key(&mut self) -> Option<()> {
+        self.ws();
+        if self.peek()? != b'"' {
+            return None;
+        }
+        self.string()?;
+        self.ws();
+        if self.peek()? != b':' {
+            return None;
+        }
+        self.i += 1;
+        Some(())
+    }
+
+    /// Any value starting at `self.i` (after whitespace), nested to any depth without recursion
+    /// (`stack` holds whether each open container is an object).
+    fn value(&mut self, stack: &mut Vec<bool>) -> Option<()> {
+        stack.clear();
+        loop {
+            self.ws();
+            match self.peek()? {
+                b'"' => {
+                    self.string()?;
+                }
+                b'{' => {
+                    self.i += 1;
+                    self.ws();
+                    if self.peek()? == b'}' {
+                        self.i += 1;
+                    } else {
+                        stack.push(true);
+                        self.key()?;
+                        continue;
+                    }
+                }
+                b'[' => {
+                    self.i += 1;
+                    self.ws();
+                    if self.peek()? == b']' {
+                        self.i += 1;
+                    } else {
+                        stack.push(false);
+                        continue;
+                    }
+                }
+                b't' => self.literal(b"true")?,
+                b'f' => self.literal(b"false")?,
+                b'n' => self.literal(b"null")?,
+                _ => self.number()?,
+            }
+            // After a value: close containers, or go on to the next element.
+            loop {
+                let Some(&object) = stack.last() else { return Some(()) };
+                self.ws();
+                let c = self.peek()?;
+                self.i += 1;
+                match c {
+                    b',' => {
+                        if object {
+                            self.key()?;
+                        }
+                        break;
+                    }
+                    b'}' if object => {
+                        stack.pop();
+                    }
+                    b']' if !object => {
+                        stack.pop();
+                    }
+                    _ => return None,
+                }
+            }
+        }
+    }
 }
 
 /// Reusable state for [`object_fields`] (its container stack).
 #[derive(Default)]
 pub(crate) struct Skimmer {
-  stack: Vec<bool>,
-  /// A line this skimmer read had a lone surrogate escape (see [`crate::sessions::surrogate`]).
-  pub lone: bool,
+    stack: Vec<bool>,
+    /// A line this skimmer read had a lone surrogate escape (see [`crate::sessions::surrogate`]).
+    pub lone: bool,
 }
 
 impl Skimmer {
-  /// Checks that `line` is one JSON object and puts the text of the value of each top-level key
-  /// found in `keys` into the same slot of `out` (where a key repeats, the last value counts, as
-  /// with `JSON.parse`). `controls`: whether the line may hold control characters. Returns
-  /// `false` for a line that is not a JSON object.
-  pub(crate) fn object_fields<'a>(&mut self, line: &'a str, controls: bool, keys: &[&str], out: &mut [Option<&'a str>]) -> bool {
-    self.object_slots(line, controls, |k| keys.iter().position(|x| x.as_bytes() == k), out).is_some()
-  }
+    /// Checks that `line` is one JSON object and puts the text of the value of each top-level key
+    /// found in `keys` into the same slot of `out` (where a key repeats, the last value counts, as
+    /// with `JSON.parse`). `controls`: whether the line may hold control characters. Returns
+    /// `false` for a line that is not a JSON object.
+    pub(crate) fn object_fields<'a>(
+        &mut self,
+        line: &'a str,
+        controls: bool,
+        keys: &[&str],
+        out: &mut [Option<&'a str>],
+    ) -> bool {
+        self.object_slots(line, controls, |k| keys.iter().position(|x| x.as_bytes() == k), out)
+            .is_some()
+    }
 
-  /// [`Skimmer::object_fields`] with a function giving a key's slot. Returns a bit mask of the
-  /// slots whose value is a string with a backslash in it (`None` for a line that is not a JSON
-  /// object).
-  pub(crate) fn object_slots<'a>(&mut self, line: &'a str, controls: bool, slot: impl Fn(&[u8]) -> Option<usize>, out: &mut [Option<&'a str>]) -> Option<u64> {
-    let mut s = Scanner { b: line.as_bytes(), i: 0, controls, lone: false };
-    let r = self.fields(line, &mut s, slot, out);
-    self.lone |= s.lone;
-    r
-  }
+    /// [`Skimmer::object_fields`] with a function giving a key's slot. Returns a bit mask of the
+    /// slots whose value is a string with a backslash in it (`None` for a line that is not a JSON
+    /// object).
+    pub(crate) fn object_slots<'a>(
+        &mut self,
+        line: &'a str,
+        controls: bool,
+        slot: impl Fn(&[u8]) -> Option<usize>,
+        out: &mut [Option<&'a str>],
+    ) -> Option<u64> {
+        let mut s = Scanner {
+            b: line.as_bytes(),
+            i: 0,
+            controls,
+            lone: false,
+        };
+        let r = self.fields(line, &mut s, slot, out);
+        self.lone |= s.lone;
+        r
+    }
 
-  /// Calls `f` with the text of each element of the JSON array `text`, which is a value of a
-  /// line this scanner accepted (its grammar is not checked again). Returns `false` when `text`
-  /// is not an array.
-  pub(crate) fn array_items<'a>(&mut self, text: &'a str, mut f: impl FnMut(&'a str)) -> bool {
-    let mut s = Scanner { b: text.as_bytes(), i: 0, controls: false, lone: false };
-    s.ws();
-    if s.peek() != Some(b'[') {
-      return false;
-    }
-    s.i += 1;
-    s.ws();
-    if s.peek() == Some(b']') {
-      return true;
-    }
-    loop {
-      s.ws();
-      let start = s.i;
-      let ok = if s.peek() == Some(b'"') { s.string().is_some() } else { s.value(&mut self.stack).is_some() };
-      if !ok {
-        return false;
-      }
-      // Cuts at ASCII bytes: on character boundaries.
-      f(&text[start..s.i]);
-      s.ws();
-      match s.peek() {
-        Some(b',') => s.i += 1,
-        Some(b']') => return true,
-        _ => return false,
-      }
-    }
-  }
-
-  fn fields<'a>(&mut self, text: &'a str, s: &mut Scanner<'a>, slot: impl Fn(&[u8]) -> Option<usize>, out: &mut [Option<&'a str>]) -> Option<u64> {
-    let mut escapes = 0u64;
-    s.ws();
-    if s.peek()? != b'{' {
-      return None;
-    }
-    s.i += 1;
-    s.ws();
-    if s.peek()? == b'}' {
-      s.i += 1;
-    } else {
-      loop {
-        s.ws();
-        if s.peek()? != b'"' {
-          return None;
-        }
-        let start = s.i;
-        let escaped = s.string()?;
-        let raw_key = &text[start + 1..s.i - 1];
-        let decoded;
-        let key: &[u8] = if escaped {
-          decoded = serde_json::from_str::<String>(&text[start..s.i]).ok();
-          decoded.as_deref().unwrap_or("\u{0}").as_bytes()
-        } else {
-          raw_key.as_bytes()
+    /// Calls `f` with the text of each element of the JSON array `text`, which is a value of a
+    /// line this scanner accepted (its grammar is not checked again). Returns `false` when `text`
+    /// is not an array.
+    pub(crate) fn array_items<'a>(&mut self, text: &'a str, mut f: impl FnMut(&'a str)) -> bool {
+        let mut s = Scanner {
+            b: text.as_bytes(),
+            i: 0,
+            controls: false,
+            lone: false,
         };
         s.ws();
-        if s.peek()? != b':' {
-          return None;
+        if s.peek() != Some(b'[') {
+            return false;
         }
         s.i += 1;
         s.ws();
-        let vstart = s.i;
-        let escaped = if s.peek()? == b'"' { s.string()? } else { s.value(&mut self.stack).map(|_| false)? };
-        if let Some(n) = slot(key) {
-          // Every cut is at an ASCII byte: on a character boundary.
-          out[n] = Some(&text[vstart..s.i]);
-          if n < 64 {
-            escapes = if escaped { escapes | 1 << n } else { escapes & !(1 << n) };
-          }
+        if s.peek() == Some(b']') {
+            return true;
+        }
+        loop {
+            s.ws();
+            let start = s.i;
+            let ok = if s.peek() == Some(b'"') {
+                s.string().is_some()
+            } else {
+                s.value(&mut self.stack).is_some()
+            };
+            if !ok {
+                return false;
+            }
+            // Cuts at ASCII bytes: on character boundaries.
+            f(&text[start..s.i]);
+            s.ws();
+            match s.peek() {
+                Some(b',') => s.i += 1,
+                Some(b']') => return true,
+                _ => return false,
+            }
+        }
+    }
+
+    fn fields<'a>(
+        &mut self,
+        text: &'a str,
+        s: &mut Scanner<'a>,
+        slot: impl Fn(&[u8]) -> Option<usize>,
+        out: &mut [Option<&'a str>],
+    ) -> Option<u64> {
+        let mut escapes = 0u64;
+        s.ws();
+        if s.peek()? != b'{' {
+            return None;
+        }
+        s.i += 1;
+        s.ws();
+        if s.peek()? == b'}' {
+            s.i += 1;
+        } else {
+            loop {
+                s.ws();
+                if s.peek()? != b'"' {
+                    return None;
+                }
+                let start = s.i;
+                let escaped = s.string()?;
+                let raw_key = &text[start + 1..s.i - 1];
+                let decoded;
+                let key: &[u8] = if escaped {
+                    decoded = serde_json::from_str::<String>(&text[start..s.i]).ok();
+                    decoded.as_deref().unwrap_or("\u{0}").as_bytes()
+                } else {
+                    raw_key.as_bytes()
+                };
+                s.ws();
+                if s.peek()? != b':' {
+                    return None;
+                }
+                s.i += 1;
+                s.ws();
+                let vstart = s.i;
+                let escaped = if s.peek()? == b'"' {
+                    s.string()?
+                } else {
+                    s.value(&mut self.stack).map(|_| false)?
+                };
+                if let Some(n) = slot(key) {
+                    // Every cut is at an ASCII byte: on a character boundary.
+                    out[n] = Some(&text[vstart..s.i]);
+                    if n < 64 {
+                        escapes = if escaped { escapes | 1 << n } else { escapes & !(1 << n) };
+                    }
+                }
+                s.ws();
+                match s.peek()? {
+                    b',' => s.i += 1,
+                    b'}' => {
+                        s.i += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
         }
         s.ws();
-        match s.peek()? {
-          b',' => s.i += 1,
-          b'}' => {
-            s.i += 1;
-            break;
-          }
-          _ => return None,
-        }
-      }
+        (s.i == s.b.len()).then_some(escapes)
     }
-    s.ws();
-    (s.i == s.b.len()).then_some(escapes)
-  }
 }
 
 #[cfg(test)]
 mod tests {
-  use super::*;
+    use super::*;
 
-  fn check(line: &str) -> bool {
-    let mut sk = Skimmer::default();
-    let mut out = [None; 2];
-    let fast = sk.object_fields(line, has_controls(line.as_bytes()), &["a", "b"], &mut out);
-    let slow = sk.object_fields(line, true, &["a", "b"], &mut out);
-    assert_eq!(fast, slow, "{line:?}");
-    fast
-  }
+    fn check(line: &str) -> bool {
+        let mut sk = Skimmer::default();
+        let mut out = [None; 2];
+        let fast = sk.object_fields(line, has_controls(line.as_bytes()), &["a", "b"], &mut out);
+        let slow = sk.object_fields(line, true, &["a", "b"], &mut out);
+        assert_eq!(fast, slow, "{line:?}");
+        fast
+    }
 
-  #[test]
-  fn quote_search() {
-    for n in 0..150 {
-      for c in [b'"', b'\\'] {
-        let mut b = vec![b'a'; n + 1];
-        b[n] = c;
-        assert_eq!(quote_or_backslash(&b), Some(n));
-        b[n] = 0xff;
-        assert_eq!(quote_or_backslash(&b), None);
-        if n > 0 {
-          b[n - 1] = c;
-          b[n] = b'"';
-          assert_eq!(quote_or_backslash(&b), Some(n - 1));
+    #[test]
+    fn quote_search() {
+        for n in 0..150 {
+            for c in [b'"', b'\\'] {
+                let mut b = vec![b'a'; n + 1];
+                b[n] = c;
+                assert_eq!(quote_or_backslash(&b), Some(n));
+                b[n] = 0xff;
+                assert_eq!(quote_or_backslash(&b), None);
+                if n > 0 {
+                    b[n - 1] = c;
+                    b[n] = b'"';
+                    assert_eq!(quote_or_backslash(&b), Some(n - 1));
+                }
+            }
         }
-      }
     }
-  }
 
-  #[test]
-  fn accepts_what_serde_accepts() {
-    let lines = [
-      r#"{}"#,
-      r#" { "a" : 1 , "b":[1,2,{"c":[]}] } "#,
-      r#"{"a":"x\"y\\z\/\b\f\n\r\t\u00e9"}"#,
-      r#"{"a":-0.5e+10,"b":0,"c":1E5,"d":true,"e":false,"f":null}"#,
-      r#"{"a":{"b":{"c":{"d":[[[[]]]]}}}}"#,
-      "{\"a\":\"\u{e9}\u{1F600}\"}",
-      r#"{"a":1,"a":2}"#,
-      "{\"a\":1}\r",
-      r#"{"a":"\ud800"}"#,
-      // Not objects, or not JSON.
-      r#"[1]"#,
-      r#""x""#,
-      r#"{"a":1"#,
-      r#"{"a":1,}"#,
-      r#"{"a":01}"#,
-      r#"{"a":1.}"#,
-      r#"{"a":-}"#,
-      r#"{"a":.5}"#,
-      r#"{"a":1e}"#,
-      r#"{"a":tru}"#,
-      r#"{"a":"\x"}"#,
-      r#"{"a":"\u12G4"}"#,
-      "{\"a\":\"tab\there\"}",
-      r#"{"a":1} x"#,
-      r#"{"a":[1,]}"#,
-      r#"{"a":[1 2]}"#,
-      r#"{"a":{"b"}}"#,
-      r#"{"a":{"b":1,}}"#,
-      r#"{a:1}"#,
-      r#"{"a":1]"#,
-      r#"{"a":[}"#,
-      "{\"a\":1}\u{b}",
-      "",
-    ];
-    for line in lines {
-      let ours = check(line);
-      let serde = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(line).is_ok() || line == r#"{"a":"\ud800"}"#;
-      assert_eq!(ours, serde, "{line:?}");
+    #[test]
+    fn accepts_what_serde_accepts() {
+        let lines = [
+            r#"{}"#,
+            r#" { "a" : 1 , "b":[1,2,{"c":[]}] } "#,
+            r#"{"a":"x\"y\\z\/\b\f\n\r\t\u00e9"}"#,
+            r#"{"a":-0.5e+10,"b":0,"c":1E5,"d":true,"e":false,"f":null}"#,
+            r#"{"a":{"b":{"c":{"d":[[[[]]]]}}}}"#,
+            "{\"a\":\"\u{e9}\u{1F600}\"}",
+            r#"{"a":1,"a":2}"#,
+            "{\"a\":1}\r",
+            r#"{"a":"\ud800"}"#,
+            // Not objects, or not JSON.
+            r#"[1]"#,
+            r#""x""#,
+            r#"{"a":1"#,
+            r#"{"a":1,}"#,
+            r#"{"a":01}"#,
+            r#"{"a":1.}"#,
+            r#"{"a":-}"#,
+            r#"{"a":.5}"#,
+            r#"{"a":1e}"#,
+            r#"{"a":tru}"#,
+            r#"{"a":"\x"}"#,
+            r#"{"a":"\u12G4"}"#,
+            "{\"a\":\"tab\there\"}",
+            r#"{"a":1} x"#,
+            r#"{"a":[1,]}"#,
+            r#"{"a":[1 2]}"#,
+            r#"{"a":{"b"}}"#,
+            r#"{"a":{"b":1,}}"#,
+            r#"{a:1}"#,
+            r#"{"a":1]"#,
+            r#"{"a":[}"#,
+            "{\"a\":1}\u{b}",
+            "",
+        ];
+        for line in lines {
+            let ours = check(line);
+            let serde = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(line).is_ok()
+                || line == r#"{"a":"\ud800"}"#;
+            assert_eq!(ours, serde, "{line:?}");
+        }
     }
-  }
 
-  #[test]
-  fn fields_are_value_texts_last_wins() {
-    let mut sk = Skimmer::default();
-    let mut out = [None; 3];
-    let line = r#"{"a":1,"x":{"a":9},"b" : [ 1 , 2 ] ,"\u0061":"s\"t","c":null}"#;
-    assert!(sk.object_fields(line, false, &["a", "b", "c"], &mut out));
-    assert_eq!(out, [Some(r#""s\"t""#), Some("[ 1 , 2 ]"), Some("null")]);
-  }
+    #[test]
+    fn fields_are_value_texts_last_wins() {
+        let mut sk = Skimmer::default();
+        let mut out = [None; 3];
+        let line = r#"{"a":1,"x":{"a":9},"b" : [ 1 , 2 ] ,"\u0061":"s\"t","c":null}"#;
+        assert!(sk.object_fields(line, false, &["a", "b", "c"], &mut out));
+        assert_eq!(out, [Some(r#""s\"t""#), Some("[ 1 , 2 ]"), Some("null")]);
+    }
 
-  #[test]
-  fn deep_nesting_has_no_limit() {
-    let line = format!("{{\"a\":{}{}}}", "[".repeat(5000), "]".repeat(5000));
-    assert!(check(&line));
-  }
+    #[test]
+    fn deep_nesting_has_no_limit() {
+        let line = format!("{{\"a\":{}{}}}", "[".repeat(5000), "]".repeat(5000));
+        assert!(check(&line));
+    }
 }

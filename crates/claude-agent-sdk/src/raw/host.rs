@@ -23,10 +23,10 @@ pub use agent_core::host::{CallKind, Host, HostCall as Call, HostResult as CallR
 /// in one go (a JavaScript host answers every call that settled in one microtask checkpoint);
 /// a session that closes its input meanwhile still writes them first.
 pub fn hold_answers() {
-  agent_core::session::hold_lines()
+    agent_core::session::hold_lines()
 }
 
 /// Writes the answers held on this thread since [`hold_answers`], and stops holding.
 pub fn release_answers() {
-  agent_core::session::release_lines()
+    agent_core::session::release_lines()
 }

@@ -49,11 +49,14 @@ pub(crate) mod folder;
 mod memory;
 mod resume;
 
-pub use api::{project_key, SessionKey, SessionStore, SessionStoreFlush, SessionSummaryEntry, StoreError, StoreFuture, StoredSession};
+pub use crate::stored::{
+    delete_session, fork_session, get_session_info, get_session_messages, get_subagent_messages,
+    import_session_to_store, list_sessions, list_subagents, rename_session, tag_session, ImportSession, IMPORT_BATCH,
+};
+pub use api::{
+    project_key, SessionKey, SessionStore, SessionStoreFlush, SessionSummaryEntry, StoreError, StoreFuture,
+    StoredSession,
+};
 pub use fold::fold_session_summary;
 pub use memory::InMemorySessionStore;
 pub use resume::{resume_from_store, LOAD_TIMEOUT};
-pub use crate::stored::{
-  delete_session, fork_session, get_session_info, get_session_messages, get_subagent_messages, import_session_to_store,
-  list_sessions, list_subagents, rename_session, tag_session, ImportSession, IMPORT_BATCH,
-};
