@@ -7,13 +7,12 @@
 // Environment: BENCH_QUICK=1 (smaller N), BENCH_N (override N, e.g. for profiling), FAKE_CLI_PATH
 // (default target/release/bench-fake-cli).
 // Only Node built-ins are imported statically, so the `import` scenario measures the SDK alone.
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import readline from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
+import { floorQuery } from './floor.mjs'
 
 // A one-shot script's clock starts here: before the SDK (and the app's zod) are imported.
 const scriptStart = performance.now()
@@ -111,7 +110,7 @@ let runQuery // (options: {env, canUseTool?}) => AsyncIterable of messages
 if (sdkName === 'floor') {
   const { z } = await import('zod')
   globalThis.__benchShape = { text: z.string() }
-  runQuery = floorQuery
+  runQuery = ({ env, canUseTool }) => floorQuery({ cli: fakeCli, env, echo, canUseTool })
 } else {
   const sdk = sdkName === 'ours' ? await import('claude-agent-sdk-native') : await import('@anthropic-ai/claude-agent-sdk')
   const { z } = await import('zod')
@@ -130,62 +129,6 @@ if (sdkName === 'floor') {
         ...(canUseTool ? { canUseTool } : {}),
       },
     })
-}
-
-// The floor: the least a Node client must do — spawn, readline + JSON.parse each line, answer
-// control requests with JSON.stringify, yield the rest. No SDK, no validation, no options.
-const FLOOR_TOOLS = [
-  {
-    name: 'echo',
-    description: 'Echo',
-    inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-  },
-]
-const FLOOR_INIT = { protocolVersion: '2025-11-25', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'bench', version: '1.0.0' } }
-
-async function* floorQuery({ env, canUseTool }) {
-  const args = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json']
-  if (canUseTool) args.push('--permission-prompt-tool=stdio')
-  const child = spawn(fakeCli, args, { env, stdio: ['pipe', 'pipe', 'inherit'] })
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))
-  const send = (obj) => child.stdin.write(JSON.stringify(obj) + '\n')
-  const reply = (request_id, response) => send({ type: 'control_response', response: { subtype: 'success', request_id, response } })
-  const mcp = async (message) => {
-    if (message.method === 'tools/call') {
-      return { result: await echo(message.params.arguments), jsonrpc: '2.0', id: message.id }
-    }
-    if (message.method === 'initialize') return { result: FLOOR_INIT, jsonrpc: '2.0', id: message.id }
-    if (message.method === 'tools/list') return { result: { tools: FLOOR_TOOLS }, jsonrpc: '2.0', id: message.id }
-    return { jsonrpc: '2.0', result: {}, id: message.id ?? 0 }
-  }
-  send({
-    request_id: 'init_1',
-    type: 'control_request',
-    request: {
-      subtype: 'initialize',
-      sdkMcpServers: ['bench'],
-      sdkMcpServerManifests: { bench: { initializeResult: FLOOR_INIT, toolsListResult: { tools: FLOOR_TOOLS } } },
-      systemPrompt: [''],
-    },
-  })
-  send({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: 'bench' }] }, parent_tool_use_id: null })
-  const rl = readline.createInterface({ input: child.stdout, crlfDelay: Infinity })
-  for await (const line of rl) {
-    if (!line) continue
-    const m = JSON.parse(line)
-    if (m.type === 'control_request') {
-      const r = m.request
-      if (r.subtype === 'mcp_message') mcp(r.message).then((mcp_response) => reply(m.request_id, { mcp_response }))
-      else if (r.subtype === 'can_use_tool') canUseTool(r.tool_name, r.input).then((d) => reply(m.request_id, d))
-      else reply(m.request_id, {})
-      continue
-    }
-    if (m.type === 'control_response' || m.sdk_host_only) continue
-    yield m
-    if (m.type === 'result') child.stdin.end()
-  }
-  const { code, signal } = await exited
-  if (code !== 0) throw new Error(`fake CLI exited with ${code ?? signal}`)
 }
 
 // ---------------------------------------------------------------------------------- sessions --

@@ -16,19 +16,19 @@ import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.join(here, '..')
 const quick = process.env.BENCH_QUICK === '1'
 // Render only: the runs and the machine of the last full run, shown again.
 const saved = process.env.BENCH_RENDER === '1' ? JSON.parse(fs.readFileSync(path.join(here, 'results.json'), 'utf8')) : null
-const rounds = saved ? saved.machine.rounds : Number(process.env.BENCH_ROUNDS || (quick ? 1 : 5))
+let rounds = saved ? saved.machine.rounds : Number(process.env.BENCH_ROUNDS || (quick ? 1 : 5))
 const SDKS = ['ours', 'official', 'floor']
 // `*_1cpu`: the same scenario with the SDK's process and the fake CLI pinned to one CPU
 // (`taskset -c 0`): the scheduler's placement of the two processes, which decides a sequential
 // round trip on a small VM, is then the same for every SDK.
-const ALL_SCENARIOS = ['import', 'startup', 'startup_legacy', 'toolcall_seq', 'toolcall_seq_1cpu', 'toolcall_conc', 'permission_seq', 'permission_seq_1cpu', 'stream_1k', 'stream_1m']
+const ALL_SCENARIOS = ['import', 'cold', 'startup', 'startup_legacy', 'toolcall_seq', 'toolcall_seq_1cpu', 'toolcall_conc', 'permission_seq', 'permission_seq_1cpu', 'stream_1k', 'stream_1m']
 const PINNED = '_1cpu'
 // Throughput scenarios whose single run is short (a 1 MB stream of 50 messages lasts 0.3–0.7 s;
 // 5,000 calls in flight 0.1–0.5 s for ours) and so moves 2–5× with whatever else the machine
@@ -53,7 +53,7 @@ if (process.argv.slice(2).join(' ') === 'codex') {
   await (await import('./codex.mjs')).runCodexBench()
   process.exit(0)
 }
-const scenarios = saved ? ALL_SCENARIOS.filter((s) => saved.runs.some((x) => x.scenario === s)) : process.argv.slice(2).length ? process.argv.slice(2) : ALL_SCENARIOS
+let scenarios = saved ? ALL_SCENARIOS.filter((s) => saved.runs.some((x) => x.scenario === s)) : process.argv.slice(2).length ? process.argv.slice(2) : ALL_SCENARIOS
 for (const s of scenarios) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s}; known: ${ALL_SCENARIOS.join(', ')}`)
 const writeDocs = !quick || process.env.BENCH_WRITE === '1'
 
@@ -64,6 +64,14 @@ const writeDocs = !quick || process.env.BENCH_WRITE === '1'
 const FIGURES = [
   ['import', 'import_ms', 'import time', 'ms', 'lower', true],
   ['import', 'rss_after_import_mb', 'RSS after import', 'MB', 'lower', true],
+  ['cold', 'import_ms', 'import of the SDK', 'ms', 'lower'],
+  ['cold', 'oneshot_ms', 'one-shot app: start → first message', 'ms', 'lower', true],
+  ['cold', 'oneshot_result_ms', 'one-shot app: start → result', 'ms', 'lower'],
+  ['cold', 'first_msg_ms', 'query() → first message, right after import', 'ms', 'lower', true],
+  ['cold', 'first_result_ms', 'query() → result, right after import', 'ms', 'lower'],
+  ['cold', 'cpu_ms', 'CPU of the whole process', 'ms', 'lower'],
+  ['cold', 'peak_rss_mb', 'peak RSS', 'MB', 'lower'],
+  ['cold', 'rss_over_floor_mb', 'peak RSS above the no-SDK app', 'MB', 'lower', true],
   ['startup', 'oneshot_ms', 'one-shot script: import (SDK + app\'s zod) + first message', 'ms', 'lower', true],
   ['startup', 'first_msg_ms', 'first session: query() → first message', 'ms', 'lower', true],
   ['startup', 'first_result_ms', 'first session: query() → result', 'ms', 'lower'],
@@ -118,6 +126,7 @@ const FIGURES = [
 
 const SCENARIO_DOC = {
   import: '`await import()` of the package in a fresh process: wall time, and RSS right after. The floor is bare Node (nothing imported).',
+  cold: 'A one-shot app as a user runs it, in a fresh process per run (`bench/cold-app.mjs`, copied into an app folder of its own outside the repository): it imports the SDK, then its own zod, makes one tool with `tool()` and a zod shape and its server, and runs one query to the first message and to the result. The app\'s node_modules hold the SDK (this package linked, as `npm link` or a workspace links it; the official package) and the app\'s **own copy** of zod, so the zod an SDK would resolve from its own folder is not the module the app imported. The floor is the same app with no SDK (its zod, the same shape, the CLI driven by hand). Times from the script\'s start (before the SDK\'s import); CPU is the whole process\'s, Node\'s own start included.',
   startup: 'The driver imports the SDK, then the app\'s own zod (ESM), then makes the tool `echo` with a zod shape (the floor imports zod and makes the same shape, as the same app without an SDK would). **one-shot script** is the time from before the SDK\'s import to the first message of the first query: what a script that asks one question pays. One in-process MCP server (`bench`/`echo`), manifests sent in `initialize` (CLI ≥ 2.1.330). The first session of a process, then the median of 20 warm sessions (5 in quick mode); each spawns the fake CLI, which answers `initialize`, reads the prompt, emits `system/init`, one assistant message and `result`.',
   startup_legacy: 'As `startup`, but the fake CLI brings the server up the CLI 2.1.197 way before `system/init`: `mcp_message` `initialize`, `notifications/initialized`, `tools/list`, each a round trip.',
   toolcall_seq: '5,000 sequential `mcp_message` `tools/call` round trips to the echo tool, timed by the fake CLI (write of the request → its `control_response` line read).',
@@ -155,6 +164,10 @@ const overheadTarget = {
   },
 }
 const TARGETS = [
+  // Issue 32: a fresh process as an app runs it (the cold scenario).
+  ratioTarget(32, 'first query right after import (query() → first message) ≤ 1× the official\'s', 'cold', 'first_msg_ms', '<=', 1),
+  ratioTarget(32, 'one-shot app (start → first message) ≤ 0.4×', 'cold', 'oneshot_ms', '<=', 0.4),
+  ratioTarget(32, 'import ≤ 0.2× (cold app)', 'cold', 'import_ms', '<=', 0.2),
   ratioTarget(16, 'one-shot script: import (SDK + app\'s zod) + first message ≤ 0.4×', 'startup', 'oneshot_ms', '<=', 0.4),
   overheadTarget,
   ratioTarget(16, 'concurrent tool calls/s (64 in flight) ≥ 5×', 'toolcall_conc', 'ops_per_s', '>=', 5),
@@ -257,12 +270,34 @@ function idlePolicy() {
   return { driver, governor: read('/sys/devices/system/cpu/cpuidle/current_governor_ro') ?? read('/sys/devices/system/cpu/cpuidle/current_governor'), haltPollNs: driver === 'haltpoll' ? Number(read('/sys/module/haltpoll/parameters/guest_halt_poll_ns')) : null }
 }
 
+/**
+ * The cold scenario's app folder (made once per run): app.mjs (bench/cold-app.mjs) and a
+ * node_modules with this package linked (a symlink, as npm link and workspaces make), the official
+ * package, and the app's own copy of zod.
+ */
+let coldAppDir
+function coldApp() {
+  if (coldAppDir) return coldAppDir
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cold-app-'))
+  fs.mkdirSync(path.join(dir, 'node_modules', '@anthropic-ai'), { recursive: true })
+  fs.symlinkSync(root, path.join(dir, 'node_modules', 'claude-agent-sdk-native'), 'dir')
+  fs.symlinkSync(fs.realpathSync(path.join(root, 'node_modules/@anthropic-ai/claude-agent-sdk')), path.join(dir, 'node_modules/@anthropic-ai/claude-agent-sdk'), 'dir')
+  fs.cpSync(fs.realpathSync(path.join(root, 'node_modules/zod')), path.join(dir, 'node_modules/zod'), { recursive: true })
+  fs.writeFileSync(path.join(dir, 'package.json'), '{"name":"bench-cold-app","private":true,"type":"module"}\n')
+  fs.copyFileSync(path.join(here, 'cold-app.mjs'), path.join(dir, 'app.mjs'))
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }))
+  return (coldAppDir = dir)
+}
+
 function runDriver(sdk, scenario) {
   const pinned = scenario.endsWith(PINNED)
-  const args = [path.join(here, 'driver.mjs'), sdk, pinned ? scenario.slice(0, -PINNED.length) : scenario]
+  const fakeCli = process.env.FAKE_CLI_PATH || path.join(root, 'target/release/bench-fake-cli')
+  const args = scenario === 'cold'
+    ? [path.join(coldApp(), 'app.mjs'), sdk, fakeCli, pathToFileURL(path.join(here, 'floor.mjs')).href]
+    : [path.join(here, 'driver.mjs'), sdk, pinned ? scenario.slice(0, -PINNED.length) : scenario]
   return new Promise((resolve) => {
     const child = spawn(pinned ? 'taskset' : process.execPath, pinned ? ['-c', '0', process.execPath, ...args] : args, {
-      cwd: root,
+      cwd: scenario === 'cold' ? coldApp() : root,
       env: { ...process.env, BENCH_QUICK: quick ? '1' : '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -331,6 +366,20 @@ for (let r = 0; r < (saved ? 0 : rounds); r++) {
 if (!saved) {
   machine.loadAfter = os.loadavg().map((x) => +x.toFixed(2))
   machine.seconds = Math.round((Date.now() - t0) / 1000)
+}
+// Some scenarios only (`node bench/run.mjs cold scale`): the other scenarios' runs of the last
+// full run are kept beside the new ones, so BENCHMARKS.md and the chart still show every scenario
+// (each scenario's runs come from one run of the bench; the machine section names both).
+const resultsPath = path.join(here, 'results.json')
+if (!saved && !quick && process.argv.slice(2).length && fs.existsSync(resultsPath)) {
+  const prior = JSON.parse(fs.readFileSync(resultsPath, 'utf8'))
+  const kept = prior.runs.filter((x) => !scenarios.includes(x.scenario) && ALL_SCENARIOS.includes(x.scenario))
+  if (kept.length) {
+    runs.push(...kept)
+    machine.partial = { scenarios: [...scenarios], rest: prior.machine.partial?.rest ?? { date: prior.machine.date, commit: prior.machine.commit, rounds: prior.machine.rounds } }
+    rounds = Math.max(rounds, prior.machine.rounds)
+    scenarios = ALL_SCENARIOS.filter((sc) => runs.some((x) => x.scenario === sc))
+  }
 }
 
 // ------------------------------------------------------------------------------------ results --
@@ -422,7 +471,7 @@ const failures = runs.filter((x) => !x.ok)
 if (failures.length) console.log(`\n${failures.length} run(s) failed: ${failures.map((f) => `${f.sdk}/${f.scenario}`).join(', ')}`)
 console.log(`\n[bench] ${runs.length} runs in ${machine.seconds} s`)
 
-const resultsFile = quick ? path.join(root, '.tmp', 'bench-results-quick.json') : path.join(here, 'results.json')
+const resultsFile = quick ? path.join(root, '.tmp', 'bench-results-quick.json') : resultsPath
 fs.mkdirSync(path.dirname(resultsFile), { recursive: true })
 // One run per line: small diffs between benchmark runs.
 const J = JSON.stringify
@@ -533,6 +582,7 @@ function writeBenchmarksMd() {
   md.push(`- Node ${machine.node}; package ${machine.ours} at ${machine.commit}${machine.dirty ? ' (with uncommitted engine changes)' : ''}`)
   if (machine.idle) md.push(`- idle vCPUs: cpuidle driver ${machine.idle.driver}, governor ${machine.idle.governor}${machine.idle.haltPollNs != null ? `, halt polling ${machine.idle.haltPollNs.toLocaleString('en-US')} ns${machine.idle.haltPollNs === 0 ? ' (an idle vCPU halts at once; waking it costs every sequential round trip tens of µs, SDK or not)' : ''}` : ''}`)
   md.push(`- ${machine.rounds} round(s)${machine.quick ? ' (quick mode, small N)' : ''}, ${runs.length} runs, ${machine.seconds} s; load average before ${machine.loadBefore.join(' / ')}, after ${machine.loadAfter.join(' / ')}; run ${machine.date}`)
+  if (machine.partial) md.push(`- this run measured ${machine.partial.scenarios.map((x) => `\`${x}\``).join(', ')} only; the other scenarios' figures are the runs of ${machine.partial.rest.date} at ${machine.partial.rest.commit} (${machine.partial.rest.rounds} rounds), kept in bench/results.json`)
   if (failures.length) md.push(`- **${failures.length} run(s) failed**: ${failures.map((f) => `${f.sdk}/${f.scenario}`).join(', ')}`)
   md.push('')
   md.push('## Targets')

@@ -40,6 +40,11 @@ function compileZod(toolName, inputSchema, kind, backend) {
   // Like the official `enabled` getter: retried until it succeeds, then kept.
   function convert() {
     if (jsonSchema !== undefined) return jsonSchema
+    const direct = backend.directJsonSchema?.()
+    if (direct !== undefined) {
+      jsonSchema = direct
+      return jsonSchema
+    }
     const { objectSchema } = backend.build()
     if (!objectSchema) {
       jsonSchema = emptyObjectJsonSchema()
@@ -60,7 +65,7 @@ function compileZod(toolName, inputSchema, kind, backend) {
   function plain() {
     if (twin === undefined) {
       const lib = require('./zod-twin')
-      twin = lib.plainTwin(backend.build().objectSchema, kind)
+      twin = lib.plainTwin(backend.twinSource ? backend.twinSource() : backend.build().objectSchema, kind)
       inShapeOrder = lib.inShapeOrder
     }
     return twin
@@ -68,6 +73,10 @@ function compileZod(toolName, inputSchema, kind, backend) {
   return {
     kind,
     passArgs: true,
+    /** Whether tools/list's schema comes without loading a zod module (then none is preloaded). */
+    convertsWithoutZod() {
+      return backend.directJsonSchema?.() !== undefined
+    },
     get jsonSchema() {
       return convert()
     },
@@ -86,6 +95,7 @@ function compileZod(toolName, inputSchema, kind, backend) {
     async validate(args) {
       try {
         if (convert() === undefined) return { ok: false, message: toolDisabledMessage(toolName) }
+        if (backend.load) await backend.load()
         const { schema } = backend.build()
         const result = await backend.safeParseAsync(schema, args)
         if (result.success) return { ok: true, value: result.data }
