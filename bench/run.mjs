@@ -41,6 +41,12 @@ if (process.argv.slice(2).join(' ') === 'sessions') {
   await (await import('./sessions.mjs')).runSessionsBench()
   process.exit(0)
 }
+// `scale` (bench/scale.mjs): 1-500 concurrent sessions in one host; alone with
+// `npm run bench -- scale`, and after the sessions in a full run.
+if (process.argv.slice(2).join(' ') === 'scale') {
+  await (await import('./scale.mjs')).runScaleBench()
+  process.exit(0)
+}
 // `stores` (bench/stores.mjs): the session stores against each backend's bare client; alone with
 // `npm run bench -- stores`, and last in a full run.
 if (process.argv.slice(2).join(' ') === 'stores') {
@@ -488,6 +494,7 @@ if (writeDocs) {
 }
 // A full run ends with the session functions.
 if (!process.argv.slice(2).length && !saved) await (await import('./sessions.mjs')).runSessionsBench({ writeDocs })
+if (!process.argv.slice(2).length && !saved) await (await import('./scale.mjs')).runScaleBench({ writeDocs })
 if (!process.argv.slice(2).length && !saved) await (await import('./stores.mjs')).runStoresBench({ writeDocs })
 if (!process.argv.slice(2).length && !saved) await (await import('./codex.mjs')).runCodexBench({ writeDocs })
 
@@ -617,6 +624,6 @@ function writeBenchmarksMd() {
   md.push('')
   // The sections written by bench/sessions.mjs, bench/stores.mjs and bench/codex.mjs are kept as they are.
   const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
-  const kept = ['sessions', 'stores', 'codex'].map((name) => new RegExp(`<!-- ${name}:begin -->[\\s\\S]*?<!-- ${name}:end -->\\n?`).exec(current)?.[0]).filter(Boolean)
+  const kept = ['sessions', 'scale', 'stores', 'codex'].map((name) => new RegExp(`<!-- ${name}:begin -->[\\s\\S]*?<!-- ${name}:end -->\\n?`).exec(current)?.[0]).filter(Boolean)
   fs.writeFileSync(file, md.join('\n') + kept.map((k) => '\n' + k).join(''))
 }

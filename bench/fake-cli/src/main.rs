@@ -14,7 +14,8 @@
 //!
 //! Environment:
 //! - `FAKE_CLI_SCENARIO`: toolcall_seq | toolcall_conc | permission_seq | stream_1k | stream_1m |
-//!   startup (default)
+//!   session (one agent session of the scale scenario: a permission prompt, then `FAKE_CLI_N`
+//!   sequential tool calls, default 50; any wrong answer ends it with exit 2) | startup (default)
 //! - `FAKE_CLI_N`: operations (calls, prompts or messages); default per scenario
 //! - `FAKE_CLI_CONCURRENCY`: in-flight calls for toolcall_conc (default 64)
 //! - `FAKE_CLI_HANDSHAKE`: `manifests` (default; CLI ≥ 2.1.330: tools come from `initialize`) or
@@ -453,6 +454,7 @@ fn main() {
         "toolcall_seq" | "toolcall_conc" | "permission_seq" => 5000,
         "stream_1k" => 20000,
         "stream_1m" => 50,
+        "session" => 50,
         _ => 1,
     };
     let n = env_usize("FAKE_CLI_N", default_n) as u64;
@@ -628,6 +630,25 @@ fn main() {
             report.insert("write_wall_us".into(), json!(us(wall)));
             report.insert("write_mb_per_s".into(), json!(wire as f64 / 1e6 / wall.as_secs_f64()));
             last_text = "streamed".into();
+        }
+        "session" => {
+            let t0 = Instant::now();
+            let id = next_id();
+            let (_, msg) = cli.round_trip(&id, &permission_request(0, &id));
+            if !permission_ok(&msg) {
+                die(&format!("session: permission prompt answered {msg}"));
+            }
+            for i in 0..n {
+                let id = next_id();
+                let (_, msg) = cli.round_trip(&id, &tool_call_request(i, &id));
+                if !tool_call_ok(i, &msg) {
+                    die(&format!("session: tool call {i} answered {msg}"));
+                }
+            }
+            report.insert("wall_us".into(), json!(us(t0.elapsed())));
+            cli.assistant_text(1, "ok");
+            last_text = "ok".into();
+            turns = n + 2;
         }
         "startup" => {
             cli.assistant_text(1, "ok");
