@@ -12,7 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
-import { floorQuery } from './floor.mjs'
+import { benchApp } from './floor.mjs'
 
 // A one-shot script's clock starts here: before the SDK (and the app's zod) are imported.
 const scriptStart = performance.now()
@@ -103,33 +103,8 @@ if (scenario === 'import') {
 const echo = async (a) => ({ content: [{ type: 'text', text: a.text }] })
 const allow = async (toolName, input) => ({ behavior: 'allow', updatedInput: input })
 
-// Imported the way an app does it: the SDK, then the app's own zod as ESM, then a tool with a zod
-// shape. The floor is the same app without an SDK: it imports its zod and makes the same shape
-// (its own code, held by the app whichever SDK it uses), so peak RSS over the floor is the SDK's.
-let runQuery // (options: {env, canUseTool?}) => AsyncIterable of messages
-if (sdkName === 'floor') {
-  const { z } = await import('zod')
-  globalThis.__benchShape = { text: z.string() }
-  runQuery = ({ env, canUseTool }) => floorQuery({ cli: fakeCli, env, echo, canUseTool })
-} else {
-  const sdk = sdkName === 'ours' ? await import('claude-agent-sdk-native') : await import('@anthropic-ai/claude-agent-sdk')
-  const { z } = await import('zod')
-  const server = sdk.createSdkMcpServer({
-    name: 'bench',
-    version: '1.0.0',
-    tools: [sdk.tool('echo', 'Echo', { text: z.string() }, echo)],
-  })
-  runQuery = ({ env, canUseTool }) =>
-    sdk.query({
-      prompt: 'bench',
-      options: {
-        pathToClaudeCodeExecutable: fakeCli,
-        env,
-        mcpServers: { bench: server },
-        ...(canUseTool ? { canUseTool } : {}),
-      },
-    })
-}
+// Imported the way an app does it (see benchApp() in ./floor.mjs).
+const runQuery = await benchApp(sdkName, { cli: fakeCli, echo })
 
 // ---------------------------------------------------------------------------------- sessions --
 

@@ -62,3 +62,28 @@ export async function* floorQuery({ cli, env, echo, canUseTool }) {
   const { code, signal } = await exited
   if (code !== 0) throw new Error(`fake CLI exited with ${code ?? signal}`)
 }
+
+/**
+ * The bench's app, as an app is written: the SDK (ours or the official; nothing for the floor),
+ * then the app's own zod as ESM, then one tool with a zod shape. The floor is the same app without
+ * an SDK: it imports its zod and makes the same shape (held by the app whichever SDK it uses), so
+ * peak RSS over the floor is the SDK's. Returns `({ env, canUseTool }) => AsyncIterable` of one
+ * query's messages. `serverPerQuery`: a server made for each query (the official's server instance
+ * serves one query at a time), else one server for all.
+ */
+export async function benchApp(sdkName, { cli, echo, serverPerQuery = false }) {
+  if (sdkName === 'floor') {
+    const { z } = await import('zod')
+    globalThis.__benchShape = { text: z.string() }
+    return ({ env, canUseTool }) => floorQuery({ cli, env, echo, canUseTool })
+  }
+  const sdk = sdkName === 'ours' ? await import('claude-agent-sdk-native') : await import('@anthropic-ai/claude-agent-sdk')
+  const { z } = await import('zod')
+  const echoTool = sdk.tool('echo', 'Echo', { text: z.string() }, echo)
+  const makeServer = () => sdk.createSdkMcpServer({ name: 'bench', version: '1.0.0', tools: [echoTool] })
+  const shared = serverPerQuery ? null : makeServer()
+  return ({ env, canUseTool }) => sdk.query({
+    prompt: 'bench',
+    options: { pathToClaudeCodeExecutable: cli, env, mcpServers: { bench: shared ?? makeServer() }, ...(canUseTool ? { canUseTool } : {}) },
+  })
+}

@@ -39,6 +39,7 @@ const REPEATS = { toolcall_conc: 3, stream_1k: 3, stream_1m: 3 }
 // `npm run bench -- sessions`, and after the other scenarios in a full run.
 if (process.argv.slice(2).join(' ') === 'sessions') {
   await (await import('./sessions.mjs')).runSessionsBench()
+  await (await import('./sessions.mjs')).runRealSessionsBench()
   process.exit(0)
 }
 // `scale` (bench/scale.mjs): 1-500 concurrent sessions in one host; alone with
@@ -494,6 +495,7 @@ if (writeDocs) {
 }
 // A full run ends with the session functions.
 if (!process.argv.slice(2).length && !saved) await (await import('./sessions.mjs')).runSessionsBench({ writeDocs })
+if (!process.argv.slice(2).length && !saved) await (await import('./sessions.mjs')).runRealSessionsBench({ writeDocs })
 if (!process.argv.slice(2).length && !saved) await (await import('./scale.mjs')).runScaleBench({ writeDocs })
 if (!process.argv.slice(2).length && !saved) await (await import('./stores.mjs')).runStoresBench({ writeDocs })
 if (!process.argv.slice(2).length && !saved) await (await import('./codex.mjs')).runCodexBench({ writeDocs })
@@ -624,6 +626,6 @@ function writeBenchmarksMd() {
   md.push('')
   // The sections written by bench/sessions.mjs, bench/stores.mjs and bench/codex.mjs are kept as they are.
   const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
-  const kept = ['sessions', 'scale', 'stores', 'codex'].map((name) => new RegExp(`<!-- ${name}:begin -->[\\s\\S]*?<!-- ${name}:end -->\\n?`).exec(current)?.[0]).filter(Boolean)
+  const kept = ['sessions', 'sessions-real', 'scale', 'stores', 'codex'].map((name) => new RegExp(`<!-- ${name}:begin -->[\\s\\S]*?<!-- ${name}:end -->\\n?`).exec(current)?.[0]).filter(Boolean)
   fs.writeFileSync(file, md.join('\n') + kept.map((k) => '\n' + k).join(''))
 }

@@ -11,7 +11,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
-import { floorQuery } from './floor.mjs'
+import { benchApp } from './floor.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const fakeCli = process.env.FAKE_CLI_PATH || path.join(here, '..', 'target/release/bench-fake-cli')
@@ -24,23 +24,10 @@ if (!['ours', 'official', 'floor'].includes(sdkName) || !(sessions > 0)) {
 }
 
 const echo = async (a) => ({ content: [{ type: 'text', text: a.text }] })
-let runQuery // ({ env, canUseTool }) => AsyncIterable of messages
-if (sdkName === 'floor') {
-  const { z } = await import('zod')
-  globalThis.__benchShape = { text: z.string() }
-  runQuery = ({ env, canUseTool }) => floorQuery({ cli: fakeCli, env, echo, canUseTool })
-} else {
-  const sdk = sdkName === 'ours' ? await import('claude-agent-sdk-native') : await import('@anthropic-ai/claude-agent-sdk')
-  const { z } = await import('zod')
-  const echoTool = sdk.tool('echo', 'Echo', { text: z.string() }, echo)
-  // A server per session: the official's server instance serves one query at a time (a second
-  // concurrent query gets "SDK MCP server not found"), so an app hosting many agents makes one
-  // per query. Ours can share one; the same app code is measured for both.
-  runQuery = ({ env, canUseTool }) => {
-    const server = sdk.createSdkMcpServer({ name: 'bench', version: '1.0.0', tools: [echoTool] })
-    return sdk.query({ prompt: 'bench', options: { pathToClaudeCodeExecutable: fakeCli, env, mcpServers: { bench: server }, canUseTool } })
-  }
-}
+// A server per session: the official's server instance serves one query at a time (a second
+// concurrent query gets "SDK MCP server not found"), so an app hosting many agents makes one per
+// query. Ours can share one; the same app code is measured for both.
+const runQuery = await benchApp(sdkName, { cli: fakeCli, echo, serverPerQuery: true })
 
 const env = { ...process.env, FAKE_CLI_SCENARIO: 'session', FAKE_CLI_N: String(CALLS) }
 const count = (dir) => fs.readdirSync(dir).length

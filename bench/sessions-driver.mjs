@@ -14,6 +14,7 @@ const call = {
   list_all: () => sdk.listSessions(),
   list_dir: () => sdk.listSessions({ dir: args.dir }),
   messages: () => sdk.getSessionMessages(args.sessionId),
+  page: () => sdk.getSessionMessages(args.sessionId, { limit: 50, offset: 1000 }),
 }
 
 function status(key) {

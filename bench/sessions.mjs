@@ -86,6 +86,72 @@ export async function runSessionsBench({ writeDocs = !quick } = {}) {
   }
 }
 
+/**
+ * The session functions on the corpus the real CLI wrote (./sessions-real-corpus.mjs): ours and
+ * the official alternated, a fresh process per figure, medians; its own BENCHMARKS.md section.
+ */
+export async function runRealSessionsBench({ writeDocs = !quick } = {}) {
+  const started = Date.now()
+  const { realCorpus } = await import('./sessions-real-corpus.mjs')
+  const corpus = await realCorpus()
+  const big = corpus.longest
+  const env = { ...process.env, CLAUDE_CONFIG_DIR: corpus.configDir }
+  const measure = (sdk, op, args = {}) => JSON.parse(execFileSync(process.execPath, [path.join(here, 'sessions-driver.mjs'), sdk, op, JSON.stringify({ reps: REPS, ...args })], { cwd: root, env, encoding: 'utf8', maxBuffer: 1 << 28 }).trim().split('\n').pop())
+  const ops = [
+    ['list_all', `listSessions() — all ${corpus.sessions.length}`, {}],
+    ['list_dir', 'listSessions({ dir }) — the long session\'s project', { dir: corpus.projects[0] }],
+    ['messages', `getSessionMessages — the longest transcript, ${big.lines} lines (${(big.bytes / 1e6).toFixed(1)} MB)`, { sessionId: big.id }],
+    ['page', 'getSessionMessages(id, { limit: 50, offset: 1000 }) — the same transcript', { sessionId: big.id }],
+  ]
+  const samples = {}
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 ? ['official', 'ours'] : ['ours', 'official']
+    for (const [op, , args] of ops) {
+      const pair = {}
+      for (const sdk of order) {
+        const out = measure(sdk, op, args)
+        pair[sdk] = out.ms
+        const s = (samples[op] ??= { ours: [], official: [], ratios: [], count: {} })
+        s[sdk].push(out.ms)
+        s.count[sdk] = out.count
+      }
+      samples[op].ratios.push(pair.ours / pair.official)
+    }
+  }
+  const rows = ops.map(([op, label]) => ({ op, label, unit: 'ms', ours: median(samples[op].ours), official: median(samples[op].official), ratio: median(samples[op].ratios), range: [Math.min(...samples[op].ratios), Math.max(...samples[op].ratios)], count: samples[op].count }))
+  for (const row of rows) {
+    if (row.count.ours !== row.count.official) throw new Error(`${row.op}: ours returned ${row.count.ours} items, the official ${row.count.official}`)
+  }
+  const result = { date: new Date().toISOString(), rounds: ROUNDS, reps: REPS, quick, corpus: { sessions: corpus.sessions.length, cli: corpus.cli, longest: big.lines, mb: big.bytes / 1e6 }, ...machineFacts(), seconds: Math.round((Date.now() - started) / 1000), rows }
+  for (const row of rows) console.log(`  ${row.label.padEnd(72)} ours ${fmt(row.ours, 'ms').padStart(7)} ms   official ${fmt(row.official, 'ms').padStart(7)} ms   paired ratio ${row.ratio.toFixed(3)} (${row.range.map((x) => x.toFixed(3)).join('–')})`)
+  if (writeDocs) {
+    fs.writeFileSync(path.join(here, 'sessions-real.json'), JSON.stringify(result, null, 2) + '\n')
+    writeRealSection(result)
+  }
+  return result
+}
+
+const REAL_LIMITS = { list_all: 0.1, list_dir: 0.1, messages: 0.2, page: 0.2 }
+
+function writeRealSection(r) {
+  const md = [
+    '<!-- sessions-real:begin -->',
+    '## Session functions on transcripts the real CLI wrote',
+    '',
+    `Written by \`npm run bench -- sessions\` (bench/sessions.mjs, bench/sessions-real-corpus.mjs). The corpus is written by the real Claude Code CLI ${r.corpus.cli} against the scripted Messages API of \`claude-agent-sdk-native/testing\` (offline, 127.0.0.1), driven by this package: one long session of turns of parallel tool calls (Bash with outputs from one line to ~40 KB, which the CLI stores beside the transcript past its limit, and Read of a large file), a subagent with tools of its own, \`/compact\` in the middle and more turns after, and ${r.corpus.sessions - 1} smaller sessions over three projects; the CLI's own records are all there (\`api-request\`, \`attachment\`, \`queue-operation\`, \`last-prompt\`, split assistant messages of parallel tool uses, the compaction's boundary and summary). The longest transcript has ${r.corpus.longest} lines (${r.corpus.mb.toFixed(1)} MB). A fresh Node process per SDK and figure: one warm-up call, then the median of ${r.reps} calls; ${r.rounds} round(s), the SDK order alternated; the ratio is the median of each round's pair (range beside it). Both SDKs return the same number of sessions/messages (checked). Taken on a loaded machine (2 vCPUs shared with other engineers' builds; load average at the end ${r.load.join(' / ')}).`,
+    '',
+    '| | ours | official | ours ÷ official | target |',
+    '|---|---:|---:|---:|---|',
+    ...r.rows.map((row) => `| ${row.label} | ${fmt(row.ours, 'ms')} ms | ${fmt(row.official, 'ms')} ms | ${row.ratio.toFixed(3)}× (${row.range.map((x) => x.toFixed(3)).join('–')}) | ≤ ${REAL_LIMITS[row.op]}× ${row.ratio <= REAL_LIMITS[row.op] ? '✅ met' : '❌ not met'} |`),
+    '',
+    `Machine: ${r.cpu} × ${r.cpus}, Node ${r.node}; ${r.seconds} s; run ${r.date}.`,
+    '',
+    '<!-- sessions-real:end -->',
+    '',
+  ].join('\n')
+  replaceSection('sessions-real', md)
+}
+
 const fmt = (v, unit) => (unit === 'MB' ? v.toFixed(1) : v >= 100 ? v.toFixed(0) : v.toFixed(1))
 
 function printTable(r) {
@@ -120,4 +186,7 @@ function writeSection(r) {
   replaceSection('sessions', md)
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await runSessionsBench()
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await runSessionsBench()
+  await runRealSessionsBench()
+}
