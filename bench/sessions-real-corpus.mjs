@@ -28,7 +28,7 @@ function toolRound(turn, round, bigFile) {
  * The corpus: `{ configDir, projects, longest: { id, file, lines }, sessions }`, made if missing.
  * @param {{ turns?: number, rounds?: number, log?: (s: string) => void }} [opts]
  */
-export async function realCorpus({ turns = Number(process.env.BENCH_REAL_TURNS || 90), rounds = 4, log = console.log } = {}) {
+export async function realCorpus({ turns = Number(process.env.BENCH_REAL_TURNS || 110), rounds = 4, log = console.log } = {}) {
   const version = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/@anthropic-ai/claude-code/package.json'), 'utf8')).version
   const base = path.join(root, '.tmp', 'bench-real-corpus', `${version}-t${turns}-r${rounds}`)
   const doneFile = path.join(base, 'corpus.json')
