@@ -197,19 +197,49 @@ fn out_message<'a>(e: &'a Entry<'a>, parent_tool: Option<&'a str>, parent_agent:
 }
 
 /// A JSON string: the text itself between quotes when nothing in it needs escaping (the
-/// common case: ids, timestamps, types), else serde_json's escaping.
+/// common case: ids, timestamps, types), else serde_json's escaping with every character outside
+/// ASCII then written as a `\u` escape (see [`push_ascii`]).
 fn push_str_json(out: &mut String, s: &str) {
     // No early exit, so the test compiles to vector compares.
-    if !s
-        .bytes()
-        .fold(false, |bad, b| bad | (b < 0x20) | (b == b'"') | (b == b'\\'))
-    {
+    if !s.bytes().fold(false, |bad, b| {
+        bad | (b < 0x20) | (b == b'"') | (b == b'\\') | (b >= 0x80)
+    }) {
         out.push('"');
         out.push_str(s);
         out.push('"');
     } else {
-        out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
+        push_ascii(out, &serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
     }
+}
+
+/// Appends JSON text with every character outside ASCII written as a `\u` escape (two, a
+/// surrogate pair, above U+FFFF). In JSON text such characters stand only inside strings, so
+/// every value reads the same; the output stays ASCII, and JS makes each piece a one-byte
+/// string by a plain copy instead of decoding UTF-8 into a two-byte one (that decoding was 9 %
+/// of a call's samples on the real CLI's transcripts, whose tool outputs hold typographic quotes
+/// and symbols).
+fn push_ascii(out: &mut String, text: &str) {
+    if text.is_ascii() {
+        out.push_str(text);
+        return;
+    }
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut last = 0;
+    let mut units = [0u16; 2];
+    for (i, c) in text.char_indices() {
+        if c.is_ascii() {
+            continue;
+        }
+        out.push_str(&text[last..i]);
+        for &u in c.encode_utf16(&mut units).iter() {
+            out.push_str("\\u");
+            for shift in [12, 8, 4, 0] {
+                out.push(HEX[usize::from((u >> shift) & 0xf)] as char);
+            }
+        }
+        last = i + c.len_utf8();
+    }
+    out.push_str(&text[last..]);
 }
 
 fn push_opt_str(out: &mut String, key: &str, v: Option<&str>) {
@@ -244,7 +274,7 @@ fn to_json(list: &[OutMessage<'_>], pieces: bool) -> String {
         push_opt_str(&mut out, ",\"session_id\":", m.session_id);
         if let Some(msg) = m.message {
             out.push_str(",\"message\":");
-            out.push_str(msg);
+            push_ascii(&mut out, msg);
         }
         push_opt_str(&mut out, ",\"parent_tool_use_id\":", m.parent_tool_use_id);
         push_opt_str(&mut out, ",\"parent_agent_id\":", m.parent_agent_id);
@@ -257,7 +287,7 @@ fn to_json(list: &[OutMessage<'_>], pieces: bool) -> String {
         }
         if let Some(meta) = &m.tool_result_meta {
             out.push_str(",\"tool_result_meta\":");
-            out.push_str(&serde_json::to_string(meta).unwrap_or_else(|_| "[]".into()));
+            push_ascii(&mut out, &serde_json::to_string(meta).unwrap_or_else(|_| "[]".into()));
         }
         for (flag, key) in [
             (m.is_compact_summary, ",\"isCompactSummary\":true"),
@@ -275,7 +305,7 @@ fn to_json(list: &[OutMessage<'_>], pieces: bool) -> String {
         }
         if let Some(o) = &m.origin {
             out.push_str(",\"origin\":");
-            out.push_str(o);
+            push_ascii(&mut out, o);
         }
         out.push('}');
     }
@@ -408,6 +438,19 @@ fn read_exact_at(f: &std::fs::File, at: usize, out: &mut [u8]) -> std::io::Resul
     }
 }
 
+/// Makes `buf` `size` bytes long for a read to overwrite. A buffer that must grow is allocated
+/// anew, zeroed by the allocator (fresh pages from the kernel for a large one: nothing written,
+/// and the pages a read does not reach are never touched) instead of grown and then filled with
+/// zeros byte by byte; one long enough keeps its bytes (the read overwrites them).
+pub(crate) fn size_buffer(buf: &mut Vec<u8>, size: usize) {
+    if buf.capacity() < size {
+        *buf = vec![0; size];
+    } else {
+        buf.truncate(size);
+        buf.resize(size, 0);
+    }
+}
+
 /// Reads from this size on are shared with a helper thread ([`read_exact_at`]).
 const PARALLEL_READ: usize = 1 << 20;
 
@@ -417,8 +460,7 @@ const PARALLEL_READ: usize = 1 << 20;
 /// transcript being appended to) or less (one rewritten meanwhile).
 fn read_whole(mut f: &std::fs::File, size: usize, buf: &mut Vec<u8>) -> std::io::Result<()> {
     use std::io::{Read, Seek};
-    buf.truncate(size);
-    buf.resize(size, 0);
+    size_buffer(buf, size);
     if size >= PARALLEL_READ {
         match read_exact_at(f, 0, buf) {
             Ok(()) => {
@@ -679,7 +721,23 @@ mod tests {
         let entries = crate::sessions::transcript::parse_entries(text, &["user", "assistant"]);
         assert_eq!(entries.len(), 3);
         let list: Vec<OutMessage<'_>> = entries.iter().map(|e| out_message(e, Some("t\\x"), None)).collect();
-        assert_eq!(to_json(&list, false), serde_json::to_string(&list).unwrap());
+        // serde's text, with what is not ASCII written as \u escapes.
+        let mut expected = String::new();
+        push_ascii(&mut expected, &serde_json::to_string(&list).unwrap());
+        assert_eq!(to_json(&list, false), expected);
+        assert!(expected.is_ascii() && expected.contains("h\\u00e9\\u00e9"));
+    }
+
+    #[test]
+    fn ascii_escapes_read_as_the_characters() {
+        let mut out = String::new();
+        push_ascii(&mut out, "{\"t\":\"a\u{e9}\u{2014}\u{1f600}\\ud800z\"}");
+        assert_eq!(out, "{\"t\":\"a\\u00e9\\u2014\\ud83d\\ude00\\ud800z\"}");
+        let v: serde_json::Value = serde_json::from_str(&crate::sessions::surrogate::mask(&out)).unwrap();
+        assert!(v["t"].as_str().unwrap().starts_with("a\u{e9}\u{2014}\u{1f600}"));
+        let mut plain = String::new();
+        push_ascii(&mut plain, "{\"t\":1}");
+        assert_eq!(plain, "{\"t\":1}");
     }
 
     #[test]

@@ -207,9 +207,10 @@ fn resets_at(line: &[u8], s: usize, l: usize, chunk: usize) -> bool {
 
 /// Reads a transcript of `size` bytes as the official reads one over [`FROM`], into `out`,
 /// from its end backward: `read_at(offset, buf)` fills `buf` with the bytes at `offset` (an
-/// `UnexpectedEof` error when the file has fewer). The last 2 MiB are read first; when the last
-/// plain boundary is not among their whole lines, the part before them (each byte is read
-/// once, into its place). Returns where in `out` the text read begins (`out` ends with it).
+/// `UnexpectedEof` error when the file has fewer). The last 2 MiB are read first; while the last
+/// plain boundary is not among the whole lines read, as much again before them (each byte is
+/// read once, into its place: 2, 4, 8, 16 MiB from the end…). Returns where in `out` the text
+/// read begins (`out` ends with it).
 ///
 /// `out` is resized to `size` without being cleared first: the bytes it already holds (a buffer
 /// kept from an earlier call) are overwritten rather than zero-filled.
@@ -247,8 +248,7 @@ fn read_with_chunk(
 ) -> std::io::Result<usize> {
     static MARKERS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
     let markers = finder(&MARKERS, MARKER);
-    out.truncate(size);
-    out.resize(size, 0);
+    super::messages::size_buffer(out, size);
     // `out[start..]` holds the file's bytes from `start` to the end (indexes are file offsets).
     let mut start = size.saturating_sub(first);
     read_at(start, &mut out[start..])?;
@@ -299,10 +299,12 @@ fn read_with_chunk(
         if start == 0 {
             break None;
         }
-        // Not in the last part: the part before it, read into its place in front (the lines from
-        // `checked` on were looked at already).
-        read_at(0, &mut out[..start])?;
-        start = 0;
+        // Not in what was read: as much again before it, read into its place in front (the lines
+        // from `checked` on were looked at already), so a boundary in the second half of a long
+        // transcript spares reading most of the first.
+        let next = start.saturating_sub(size - start);
+        read_at(next, &mut out[next..start])?;
+        start = next;
     };
     // Keep from the boundary (or the start), without snapshot lines but the last, which goes last.
     let keep_from = found.unwrap_or(start);

@@ -10,9 +10,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::scan;
 use super::skim::Skimmer;
-use super::transcript::{lines, Entry, Made};
+use super::transcript::{Entry, Made};
 
 /// The phrases that mark a user entry as the record of an interruption (official `wF`): such an
 /// entry counts as a reply, not a new prompt.
@@ -173,6 +172,33 @@ fn forwarded(t: Option<&str>) -> bool {
     o.get("lineage").and_then(Value::as_str).is_some_and(|l| !l.is_empty())
 }
 
+/// The lines of `text` (as `transcript::lines` cuts them) that hold one of `needles`, in order: one search
+/// of the whole text per needle (SIMD) instead of two searches started on every line — the
+/// delivery records are a few lines of transcripts that run to tens of megabytes.
+fn lines_holding<'t>(text: &'t str, needles: &[&str]) -> Vec<&'t str> {
+    let b = text.as_bytes();
+    let mut starts: Vec<usize> = Vec::new();
+    for needle in needles {
+        let mut from = 0;
+        while let Some(at) = memchr::memmem::find(&b[from..], needle.as_bytes()).map(|n| from + n) {
+            let start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |n| n + 1);
+            let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |n| at + n);
+            starts.push(start);
+            // The rest of this line holds nothing new.
+            from = end;
+        }
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    starts
+        .into_iter()
+        .map(|s| {
+            let e = memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |n| s + n);
+            &text[s..e]
+        })
+        .collect()
+}
+
 /// The `delivered` map of the official's `MB`/`NB`, from every line of the transcript: how many
 /// copies of a queued command were absorbed mid-turn, and which delivery copies count.
 fn delivered(text: &str) -> HashMap<String, usize> {
@@ -183,10 +209,7 @@ fn delivered(text: &str) -> HashMap<String, usize> {
     let mut delivery_uuids: HashSet<String> = HashSet::new();
     let mut delivery_copies: Vec<(String, Vec<String>)> = Vec::new();
     let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-    for line in lines(text) {
-        if !(scan::has(line, "queue-operation") || scan::has(line, "queued_command")) {
-            continue;
-        }
+    for line in lines_holding(text, &["queue-operation", "queued_command"]) {
         let line = line.trim_start_matches(|c: char| (c as u32) <= 32);
         let Ok(v) = serde_json::from_str::<Value>(line) else {
             continue;
@@ -541,4 +564,38 @@ pub(crate) fn kinds_keep_origin(origin: Option<&str>) -> bool {
         v.get("kind").and_then(|k| k.as_str()),
         Some("channel" | "observer" | "observer-activity" | "slack-ping" | "voice-call" | "peer")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_holding_are_the_lines_a_per_line_search_finds() {
+        let needles = ["queue-operation", "queued_command"];
+        let parts = [
+            "{\"type\":\"queue-operation\"}",
+            "{\"a\":1}",
+            "",
+            "queued_command queue-operation",
+            "x queued_comman",
+            "d",
+            "queued_command",
+        ];
+        let mut seed = 7u32;
+        for _ in 0..300 {
+            let mut text = String::new();
+            for k in 0..(seed % 9) {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                text.push_str(parts[(seed >> 16) as usize % parts.len()]);
+                if k + 1 < seed % 9 || seed.is_multiple_of(2) {
+                    text.push('\n');
+                }
+            }
+            let naive: Vec<&str> = crate::sessions::transcript::lines(&text)
+                .filter(|l| needles.iter().any(|n| l.contains(n)))
+                .collect();
+            assert_eq!(lines_holding(&text, &needles), naive, "{text:?}");
+        }
+    }
 }
