@@ -354,6 +354,16 @@ impl ToolResult {
             Err(e) => Self::error(format!("The tool's result could not be serialized: {e}")),
         }
     }
+
+    /// Its text blocks joined with line feeds (what a test of a tool run with [`Tool::call`]
+    /// usually checks); the model's view of a result is [`ToolResultBlock::text`](crate::ToolResultBlock::text).
+    pub fn to_text(&self) -> String {
+        self.content
+            .iter()
+            .filter_map(Content::as_text)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
 }
 
 /// An MCP content block (`text`, `image`, `audio`, `resource`, `resource_link`), as JSON.
@@ -451,6 +461,17 @@ mod tests {
             .get("annotations")
             .is_none());
         assert_eq!(t.mcp_name("my server"), "mcp__my_server__t");
+    }
+
+    #[test]
+    fn a_results_text() {
+        let r = ToolResult::content(vec![
+            Content::text("a"),
+            Content::image("AAAA", "image/png"),
+            Content::text("b"),
+        ]);
+        assert_eq!(r.to_text(), "a\nb");
+        assert_eq!(ToolResult::error("bad").to_text(), "bad");
     }
 
     #[test]
