@@ -354,7 +354,7 @@ async fn interrupt_ends_a_slow_turn_and_dropping_the_query_ends_the_cli() {
     )
     .unwrap();
     let pid = q.pid().expect("a pid");
-    let started = Instant::now();
+    let mut started = Instant::now();
     let mut interrupted = false;
     while let Some(m) = tokio::time::timeout(Duration::from_secs(30), q.next())
         .await
@@ -362,8 +362,11 @@ async fn interrupt_ends_a_slow_turn_and_dropping_the_query_ends_the_cli() {
     {
         match m.unwrap() {
             Message::System(s) if s.subtype == "init" && !interrupted => {
-                // The request to the model is on its way (or about to be): interrupt it.
-                tokio::time::sleep(Duration::from_millis(300)).await;
+                // Once the model has the request (it answers in 20 s), interrupt it.
+                while model.turn_count() == 0 {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                started = Instant::now(); // the model answers 20 s from about now
                 q.interrupt().await.unwrap();
                 interrupted = true;
             }
