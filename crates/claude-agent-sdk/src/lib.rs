@@ -69,6 +69,8 @@ pub mod sessions;
 pub mod spawn;
 pub mod store;
 mod stored;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod tool;
 
 pub use dialog::{ElicitationRequest, ElicitationResult, UserDialogRequest};
@@ -85,13 +87,16 @@ pub use options::{
 pub use permission::{PermissionContext, PermissionMode, PermissionResult};
 pub use query::{
     query, startup, AccountInfo, AgentInfo, FileContents, InterruptReceipt, McpServerSpec, McpServerStatus,
-    McpSetServersResult, ModelInfo, Prompt, Query, QueryControl, SettingsFile, SlashCommand, WarmQuery,
+    McpSetServersResult, ModelInfo, Prompt, Query, QueryControl, SettingsFile, SlashCommand, TurnResponse, WarmQuery,
 };
 pub use server::{McpServer, McpServerBuilder};
 pub use store::{
     InMemorySessionStore, SessionKey, SessionStore, SessionStoreFlush, SessionSummaryEntry, StoredSession,
 };
-pub use tool::{input_schema, mcp_tool_name, split_mcp_tool_name, tool, Content, IntoToolResult, Tool, ToolResult};
+pub use tool::{
+    input_schema, mcp_tool_name, split_mcp_tool_name, tool, tool_input, Content, IntoToolResult, Tool, ToolAnnotations,
+    ToolResult,
+};
 
 #[cfg(test)]
 mod tests {

@@ -115,7 +115,20 @@ impl PermissionResult {
         }
     }
 
-    /// Allow, with a changed input.
+    /// Allow, with a changed input given as any `Serialize` value (e.g. the tool's own argument
+    /// type, read with [`tool_input`](crate::tool_input)). A value that does not serialize to
+    /// JSON (a map with non-string keys, a failing `Serialize` impl) denies the call instead,
+    /// telling the model why, so the tool never runs with an input nobody chose.
+    pub fn allow_with(input: &impl Serialize) -> Self {
+        match serde_json::to_value(input) {
+            Ok(input) => Self::allow_with_input(input),
+            Err(e) => Self::deny(format!(
+                "The permission callback's updated input could not be serialized to JSON: {e}"
+            )),
+        }
+    }
+
+    /// Allow, with a changed input as JSON.
     pub fn allow_with_input(input: Value) -> Self {
         PermissionResult::Allow {
             updated_input: Some(input),
@@ -196,6 +209,27 @@ mod tests {
             "acceptEdits"
         );
         assert_eq!(PermissionMode::DontAsk.as_str(), "dontAsk");
+    }
+
+    #[test]
+    fn allow_with_a_typed_input_and_a_failing_one() {
+        #[derive(Serialize)]
+        struct Greet {
+            name: &'static str,
+        }
+        assert_eq!(
+            PermissionResult::allow_with(&Greet { name: "Bob" }).to_json(),
+            json!({"behavior":"allow","updatedInput":{"name":"Bob"}})
+        );
+        let mut bad = std::collections::HashMap::new();
+        bad.insert(vec![1], 2);
+        match PermissionResult::allow_with(&bad) {
+            PermissionResult::Deny { message, interrupt } => {
+                assert!(message.contains("could not be serialized"), "{message}");
+                assert!(!interrupt);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

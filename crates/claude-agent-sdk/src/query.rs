@@ -253,6 +253,57 @@ impl Query {
     pub fn control(&self) -> QueryControl {
         self.control.clone()
     }
+
+    /// The messages of one turn: the next messages up to and including the turn's
+    /// [`Result`](Message::Result) (or an error, or the end of the session), then `None`, with the
+    /// query left open for the next turn. The Python SDK's `receive_response()`: with streaming
+    /// input ([`Prompt::stream`] or [`send_message`](QueryControl::send_message)) call it once
+    /// per message sent.
+    ///
+    /// ```no_run
+    /// # async fn demo(mut q: claude_agent_sdk::Query) -> claude_agent_sdk::Result<()> {
+    /// use claude_agent_sdk::{Message, UserInput};
+    /// use futures::StreamExt;
+    ///
+    /// q.send_message(UserInput::text("What is 2 + 2?"))?;
+    /// let mut turn = q.receive_response();
+    /// while let Some(message) = turn.next().await {
+    ///     if let Message::Result(r) = message? {
+    ///         println!("{}", r.result.unwrap_or_default());
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn receive_response(&mut self) -> TurnResponse<'_> {
+        TurnResponse {
+            query: self,
+            done: false,
+        }
+    }
+}
+
+/// The messages of one turn of a [`Query`], up to and including its result
+/// ([`Query::receive_response`]).
+#[derive(Debug)]
+#[must_use = "streams do nothing unless polled"]
+pub struct TurnResponse<'a> {
+    query: &'a mut Query,
+    done: bool,
+}
+
+impl Stream for TurnResponse<'_> {
+    type Item = Result<Message>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if self.done {
+            return Poll::Ready(None);
+        }
+        let next = self.query.poll_next_unpin(cx);
+        if let Poll::Ready(item) = &next {
+            self.done = matches!(item, None | Some(Err(_)) | Some(Ok(Message::Result(_))));
+        }
+        next
+    }
 }
 
 impl Stream for Query {

@@ -105,10 +105,11 @@ pub struct ListSessions {
     pub offset: Option<usize>,
     /// With the project's git worktrees (default: yes).
     pub include_worktrees: Option<bool>,
-    /// With sessions started by programs too (default: yes, as in the TypeScript SDK).
-    /// `Some(false)` leaves out the sessions whose transcript's `entrypoint` is one of the SDKs'
-    /// (`sdk-ts`, `sdk-py`, `sdk-cli`) or whose first prompt came in over stdin in stream-json
-    /// (what every SDK, this one included, starts the CLI with), keeping the ones a person ran.
+    /// With sessions started by programs too (`None`: yes, as in the TypeScript SDK).
+    /// `Some(false)` leaves out the sessions whose transcript's `entrypoint` is an SDK's
+    /// (`sdk-ts`, `sdk-py`, `sdk-cli`, and this SDK's `sdk-rust`) and daemon sessions
+    /// (`sessionKind` `daemon` or `daemon-worker`), keeping the ones a person ran in a terminal
+    /// or an IDE (what `/resume` lists).
     pub include_programmatic: Option<bool>,
 }
 

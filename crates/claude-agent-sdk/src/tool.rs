@@ -9,7 +9,7 @@ use futures::future::BoxFuture;
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 /// A tool the model can call, run in this process. Build one with [`tool`]; serve it with an
@@ -19,7 +19,7 @@ pub struct Tool {
     pub(crate) name: String,
     pub(crate) description: String,
     pub(crate) input_schema: Value,
-    pub(crate) annotations: Option<Value>,
+    pub(crate) annotations: Option<ToolAnnotations>,
     pub(crate) handler: Handler,
 }
 
@@ -42,9 +42,12 @@ impl fmt::Debug for Tool {
 /// calling the handler.
 ///
 /// The handler returns anything [`IntoToolResult`]: a `String`, a [`ToolResult`], or a
-/// `Result` of either whose `Err` (any `Display`) becomes an `isError` result. It runs as its
-/// own tokio task, so many calls run at once; a panic becomes an `isError` result carrying its
-/// message; when the CLI cancels the call (or the query ends), the handler's future is dropped.
+/// `Result` of either whose `Err` (any `Display`) becomes an `isError` result. Each call runs as
+/// its own tokio task, so this process never makes one call wait for another; whether the CLI
+/// asks for the calls of one model turn together or one after the other is the CLI's choice,
+/// and it asks for them together only when the tool is marked read-only
+/// ([`ToolAnnotations::read_only`]). A panic becomes an `isError` result carrying its message;
+/// when the CLI cancels the call (or the query ends), the handler's future is dropped.
 ///
 /// ```
 /// use claude_agent_sdk::{tool, Tool};
@@ -103,11 +106,30 @@ impl Tool {
         &self.input_schema
     }
 
-    /// MCP tool annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
-    /// `openWorldHint`, `title`), sent with the tool.
-    pub fn annotations(mut self, annotations: Value) -> Self {
+    /// The tool's MCP annotations, sent with it (replacing any set before). Of these, Claude
+    /// Code acts on [`read_only`](ToolAnnotations::read_only): see there.
+    ///
+    /// ```
+    /// use claude_agent_sdk::{tool, ToolAnnotations};
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema)] struct Q { city: String }
+    /// let weather = tool("weather", "Today's weather", |q: Q| async move { format!("Sunny in {}", q.city) })
+    ///     .annotations(ToolAnnotations::new().title("Weather").read_only().open_world());
+    /// assert_eq!(weather.tool_annotations().unwrap().read_only_hint, Some(true));
+    /// ```
+    pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
         self.annotations = Some(annotations);
         self
+    }
+
+    /// The annotations set with [`annotations`](Self::annotations).
+    pub fn tool_annotations(&self) -> Option<&ToolAnnotations> {
+        self.annotations.as_ref()
+    }
+
+    /// The name the model and [`can_use_tool`](crate::OptionsBuilder::can_use_tool) see for this
+    /// tool when its server is registered under `server`: [`mcp_tool_name`]`(server, name)`.
+    pub fn mcp_name(&self, server: &str) -> String {
+        mcp_tool_name(server, &self.name)
     }
 
     /// Runs the tool on JSON arguments, exactly as a call from the CLI does (checks included).
@@ -119,9 +141,76 @@ impl Tool {
     pub(crate) fn listing(&self) -> Value {
         let mut entry = json!({ "name": self.name, "description": self.description, "inputSchema": self.input_schema });
         if let Some(a) = &self.annotations {
-            entry["annotations"] = a.clone();
+            entry["annotations"] = serde_json::to_value(a).unwrap_or_default();
         }
         entry
+    }
+}
+
+/// A tool's MCP annotations (`ToolAnnotations` in the MCP specification): hints about what the
+/// tool does, sent with its listing. All are hints; unset ones are not sent.
+///
+/// Claude Code acts on one of them: **`readOnlyHint` is what lets the CLI run calls in
+/// parallel.** When the model asks for several tools in one turn, the CLI runs the consecutive
+/// calls whose tools are read-only concurrently, and every other call on its own, one after
+/// the other. So mark a tool [`read_only`](Self::read_only) when it changes nothing and its
+/// calls may overlap; leave it unmarked when calls must not interleave.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolAnnotations {
+    /// A title for people (`title`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The tool changes nothing (`readOnlyHint`); lets the CLI run its calls in parallel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    /// A change it makes may destroy something (`destructiveHint`; meaningful when not read-only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    /// Calling it again with the same input changes nothing more (`idempotentHint`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    /// It reaches outside this process's world (the web, other services) (`openWorldHint`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+impl ToolAnnotations {
+    /// No hints.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets `title`.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets `readOnlyHint: true`: the tool changes nothing, and the CLI may run several of its
+    /// calls (and other read-only tools') at the same time.
+    pub fn read_only(mut self) -> Self {
+        self.read_only_hint = Some(true);
+        self
+    }
+
+    /// Sets `destructiveHint: true`.
+    pub fn destructive(mut self) -> Self {
+        self.destructive_hint = Some(true);
+        self
+    }
+
+    /// Sets `idempotentHint: true`.
+    pub fn idempotent(mut self) -> Self {
+        self.idempotent_hint = Some(true);
+        self
+    }
+
+    /// Sets `openWorldHint: true`.
+    pub fn open_world(mut self) -> Self {
+        self.open_world_hint = Some(true);
+        self
     }
 }
 
@@ -170,6 +259,32 @@ pub fn input_schema<T: JsonSchema>() -> Value {
 }
 
 /// Deserializes the arguments; an error names the field (`a.b[2]`) and what was wrong.
+/// A call's input as a typed tool's argument type, checked as the tool itself checks it before
+/// its handler runs: for a [`can_use_tool`](crate::OptionsBuilder::can_use_tool) callback
+/// deciding on a call to one of this process's tools by its typed input (and answering with
+/// [`PermissionResult::allow_with`](crate::PermissionResult::allow_with)). `tool` names the
+/// tool in the error; an input that does not fit says which field and why.
+///
+/// ```
+/// use claude_agent_sdk::{mcp_tool_name, tool_input, PermissionResult};
+/// use serde::{Deserialize, Serialize};
+/// # #[derive(Deserialize, Serialize)] struct Transfer { to: String, amount: u64 }
+///
+/// async fn decide(name: String, input: serde_json::Value) -> PermissionResult {
+///     if name != mcp_tool_name("bank", "transfer") {
+///         return PermissionResult::allow();
+///     }
+///     match tool_input::<Transfer>(&name, &input) {
+///         Ok(t) if t.amount > 100 => PermissionResult::allow_with(&Transfer { amount: 100, ..t }),
+///         Ok(_) => PermissionResult::allow(),
+///         Err(why) => PermissionResult::deny(why),
+///     }
+/// }
+/// ```
+pub fn tool_input<T: DeserializeOwned>(tool: &str, input: &Value) -> Result<T, String> {
+    parse_args(tool, input.clone())
+}
+
 fn parse_args<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result<T, String> {
     // No `arguments` from the CLI: an empty object, so a missing required field is named.
     let arguments = if arguments.is_null() {
@@ -238,6 +353,16 @@ impl ToolResult {
             },
             Err(e) => Self::error(format!("The tool's result could not be serialized: {e}")),
         }
+    }
+
+    /// Its text blocks joined with line feeds (what a test of a tool run with [`Tool::call`]
+    /// usually checks); the model's view of a result is [`ToolResultBlock::text`](crate::ToolResultBlock::text).
+    pub fn to_text(&self) -> String {
+        self.content
+            .iter()
+            .filter_map(Content::as_text)
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 }
 
@@ -312,6 +437,51 @@ mod tests {
         assert_eq!(split_mcp_tool_name("mcp__a__b__c"), Some(("a", "b__c")));
         assert_eq!(split_mcp_tool_name("Bash"), None);
         assert_eq!(split_mcp_tool_name("mcp____x"), None);
+    }
+
+    #[test]
+    fn annotations_are_sent_as_mcp_names_them_and_unset_hints_left_out() {
+        let t = tool("t", "d", |_: Inner| async { "" }).annotations(ToolAnnotations::new().read_only().idempotent());
+        assert_eq!(
+            t.listing()["annotations"],
+            json!({ "readOnlyHint": true, "idempotentHint": true })
+        );
+        let all = ToolAnnotations::new()
+            .title("T")
+            .read_only()
+            .destructive()
+            .idempotent()
+            .open_world();
+        assert_eq!(
+            serde_json::to_value(&all).unwrap(),
+            json!({ "title": "T", "readOnlyHint": true, "destructiveHint": true, "idempotentHint": true, "openWorldHint": true })
+        );
+        assert!(tool("u", "d", |_: Inner| async { "" })
+            .listing()
+            .get("annotations")
+            .is_none());
+        assert_eq!(t.mcp_name("my server"), "mcp__my_server__t");
+    }
+
+    #[test]
+    fn a_results_text() {
+        let r = ToolResult::content(vec![
+            Content::text("a"),
+            Content::image("AAAA", "image/png"),
+            Content::text("b"),
+        ]);
+        assert_eq!(r.to_text(), "a\nb");
+        assert_eq!(ToolResult::error("bad").to_text(), "bad");
+    }
+
+    #[test]
+    fn typed_input_for_a_permission_callback_names_the_field() {
+        let ok: Inner = tool_input("mcp__s__t", &json!({ "depth": 3 })).unwrap();
+        assert_eq!(ok.depth, 3);
+        let e = tool_input::<Inner>("mcp__s__t", &json!({ "depth": "deep" }))
+            .err()
+            .unwrap();
+        assert!(e.contains("mcp__s__t") && e.contains("`depth`"), "{e}");
     }
     use super::*;
     use serde::Deserialize;

@@ -10,12 +10,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use claude_agent_sdk::codex::{Codex, CodexOptions, ThreadEvent, ThreadItem, ThreadOptions};
+use claude_agent_sdk::testing::{ScriptedModel, Turn};
 use claude_agent_sdk::{query, tool, McpServer};
 use futures::StreamExt;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use support::{collect, result_text, ScriptedModel};
+use support::{collect, echo_tool_result, result_text};
 
 #[derive(Deserialize, JsonSchema)]
 struct Add {
@@ -96,10 +97,11 @@ async fn one_server_serves_a_claude_query_and_a_codex_thread_at_once() {
       { "functionCalls": [{ "namespace": "calc", "name": "add", "arguments": { "a": 2, "b": 3 } }] },
       { "echoFunctionOutput": "codex got " },
     ]}));
-    let model = ScriptedModel::start(json!({ "turns": [
-      { "toolUses": [{ "name": "mcp__calc__add", "input": { "a": 40, "b": 2 } }] },
-      { "echoToolResult": "claude got " },
-    ]}));
+    let model = ScriptedModel::builder()
+        .turn(Turn::tool_call("mcp__calc__add", &json!({ "a": 40, "b": 2 })))
+        .turn_with(echo_tool_result("claude got "))
+        .start()
+        .unwrap();
 
     let codex = Codex::new(CodexOptions {
         codex_path: Some(codex_path),
@@ -128,6 +130,7 @@ async fn one_server_serves_a_claude_query_and_a_codex_thread_at_once() {
     let claude_turn = async {
         let options = model
             .options()
+            .cli_path(support::cli_path())
             .mcp_server("calc", server.clone())
             .allowed_tools(["mcp__calc__add"])
             .build();

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use claude_agent_sdk::testing::{ScriptedModel, Turn};
 use claude_agent_sdk::{
     query, tool, HookEvent, HookMatcher, HookOutput, McpServer, Message, PermissionMode, PermissionResult, Prompt,
     UserInput,
@@ -14,7 +15,7 @@ use futures::StreamExt;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use support::{collect, result_text, tool_results, ScriptedModel};
+use support::{collect, echo_tool_result, echo_user_text, result_text, tool_results};
 
 #[derive(Deserialize, JsonSchema)]
 struct Greet {
@@ -34,11 +35,12 @@ fn demo_server(calls: Arc<AtomicUsize>) -> McpServer {
     McpServer::builder("demo").tool(greet).build().unwrap()
 }
 
-fn greet_then_echo(name: serde_json::Value) -> serde_json::Value {
-    json!({ "turns": [
-      { "toolUses": [{ "name": "mcp__demo__greet", "input": { "name": name } }] },
-      { "echoToolResult": "Tool said: " },
-    ]})
+fn greet_then_echo(name: serde_json::Value) -> ScriptedModel {
+    ScriptedModel::builder()
+        .turn(Turn::tool_call("mcp__demo__greet", &json!({ "name": name })))
+        .turn_with(echo_tool_result("Tool said: "))
+        .start()
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -49,7 +51,7 @@ async fn tool_round_trip_and_one_server_shared_by_concurrent_sessions() {
     let run = |name: &'static str| {
         let server = server.clone();
         async move {
-            let model = ScriptedModel::start(greet_then_echo(json!(name)));
+            let model = greet_then_echo(json!(name));
             let options = model
                 .options()
                 .mcp_server("demo", server)
@@ -94,9 +96,10 @@ async fn tool_round_trip_and_one_server_shared_by_concurrent_sessions() {
 async fn a_bad_argument_is_an_error_result_naming_the_field_and_the_handler_does_not_run() {
     require_e2e!();
     let calls = Arc::new(AtomicUsize::new(0));
-    let model = ScriptedModel::start(greet_then_echo(json!(42)));
+    let model = greet_then_echo(json!(42));
     let options = model
         .options()
+        .cli_path(support::cli_path())
         .mcp_server("demo", demo_server(calls.clone()))
         .allowed_tools(["mcp__demo__greet"])
         .build();
@@ -122,12 +125,14 @@ async fn a_panicking_handler_is_an_error_result_and_the_session_goes_on() {
         "unreachable"
     });
     let server = McpServer::builder("demo").tool(boom).build().unwrap();
-    let model = ScriptedModel::start(json!({ "turns": [
-      { "toolUses": [{ "name": "mcp__demo__boom", "input": { "name": "x" } }] },
-      { "echoToolResult": "Tool said: " },
-    ]}));
+    let model = ScriptedModel::builder()
+        .turn(Turn::tool_call("mcp__demo__boom", &json!({ "name": "x" })))
+        .turn_with(echo_tool_result("Tool said: "))
+        .start()
+        .unwrap();
     let options = model
         .options()
+        .cli_path(support::cli_path())
         .mcp_server("demo", server)
         .allowed_tools(["mcp__demo__boom"])
         .build();
@@ -145,15 +150,17 @@ async fn a_panicking_handler_is_an_error_result_and_the_session_goes_on() {
 async fn permission_callback_denies_and_allows_with_a_changed_input() {
     require_e2e!();
     let calls = Arc::new(AtomicUsize::new(0));
-    let model = ScriptedModel::start(json!({ "turns": [
-      { "toolUses": [{ "name": "mcp__demo__greet", "input": { "name": "Mallory" } }] },
-      { "toolUses": [{ "name": "mcp__demo__greet", "input": { "name": "Carol" } }] },
-      { "echoToolResult": "Tool said: " },
-    ]}));
+    let model = ScriptedModel::builder()
+        .turn(Turn::tool_call("mcp__demo__greet", &json!({ "name": "Mallory" })))
+        .turn(Turn::tool_call("mcp__demo__greet", &json!({ "name": "Carol" })))
+        .turn_with(echo_tool_result("Tool said: "))
+        .start()
+        .unwrap();
     let asked = Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = asked.clone();
     let options = model
         .options()
+        .cli_path(support::cli_path())
         .mcp_server("demo", demo_server(calls.clone()))
         .can_use_tool(move |tool_name, input, ctx| {
             log.lock()
@@ -198,11 +205,12 @@ async fn permission_callback_denies_and_allows_with_a_changed_input() {
 async fn a_pre_tool_use_hook_blocks_a_call() {
     require_e2e!();
     let calls = Arc::new(AtomicUsize::new(0));
-    let model = ScriptedModel::start(greet_then_echo(json!("Alice")));
+    let model = greet_then_echo(json!("Alice"));
     let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = seen.clone();
     let options = model
         .options()
+        .cli_path(support::cli_path())
         .mcp_server("demo", demo_server(calls.clone()))
         .allowed_tools(["mcp__demo__greet"])
         .hook(
@@ -243,15 +251,17 @@ struct Add {
 #[tokio::test(flavor = "multi_thread")]
 async fn streaming_input_and_control_requests() {
     require_e2e!();
-    let model = ScriptedModel::start(json!({ "turns": [
-      { "echoUserText": "echo: " },
-      { "toolUses": [{ "name": "mcp__calc__add", "input": { "a": 1, "b": 2 } }] },
-      { "echoUserText": "echo: " },
-    ]}));
+    let model = ScriptedModel::builder()
+        .turn_with(echo_user_text("echo: "))
+        .turn(Turn::tool_call("mcp__calc__add", &json!({ "a": 1, "b": 2 })))
+        .turn_with(echo_user_text("echo: "))
+        .start()
+        .unwrap();
     let (tx, rx) = futures::channel::mpsc::unbounded::<UserInput>();
     tx.unbounded_send(UserInput::text("first")).unwrap();
     let options = model
         .options()
+        .cli_path(support::cli_path())
         .mcp_server("demo", demo_server(Default::default()))
         .allowed_tools(["mcp__calc__add"])
         .build();
@@ -335,12 +345,16 @@ async fn streaming_input_and_control_requests() {
 async fn interrupt_ends_a_slow_turn_and_dropping_the_query_ends_the_cli() {
     require_e2e!();
     // The model takes 20 s to answer; the interrupt must not wait for it.
-    let model = ScriptedModel::start(json!({ "turns": [{ "text": "too late", "delayMs": 20000 }] }));
+    let model = ScriptedModel::start([Turn::text("too late").delay(Duration::from_secs(20))]).unwrap();
     let (tx, rx) = futures::channel::mpsc::unbounded::<UserInput>();
     tx.unbounded_send(UserInput::text("take your time")).unwrap();
-    let mut q = query(Prompt::stream(rx), model.options().build()).unwrap();
+    let mut q = query(
+        Prompt::stream(rx),
+        model.options().cli_path(support::cli_path()).build(),
+    )
+    .unwrap();
     let pid = q.pid().expect("a pid");
-    let started = Instant::now();
+    let mut started = Instant::now();
     let mut interrupted = false;
     while let Some(m) = tokio::time::timeout(Duration::from_secs(30), q.next())
         .await
@@ -348,8 +362,11 @@ async fn interrupt_ends_a_slow_turn_and_dropping_the_query_ends_the_cli() {
     {
         match m.unwrap() {
             Message::System(s) if s.subtype == "init" && !interrupted => {
-                // The request to the model is on its way (or about to be): interrupt it.
-                tokio::time::sleep(Duration::from_millis(300)).await;
+                // Once the model has the request (it answers in 20 s), interrupt it.
+                while model.turn_count() == 0 {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                started = Instant::now(); // the model answers 20 s from about now
                 q.interrupt().await.unwrap();
                 interrupted = true;
             }
@@ -382,19 +399,15 @@ async fn interrupt_ends_a_slow_turn_and_dropping_the_query_ends_the_cli() {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_cli_is_found_from_the_working_directory_and_told_it_runs_under_the_rust_sdk() {
     require_e2e!();
-    let mut model = ScriptedModel::start(json!({ "turns": [{ "text": "hi from the model" }] }));
+    let model = ScriptedModel::start([Turn::text("hi from the model")]).unwrap();
     // No cli_path: found from this process's working directory (the crate, inside the repository).
-    let options = claude_agent_sdk::Options::builder()
-        .inherit_env(false)
-        .envs(model.env.clone())
-        .cwd(&model.cwd)
-        .build();
+    let options = model.options().build();
     let messages = collect(query("hello", options).unwrap()).await;
     assert_eq!(result_text(&messages), "hi from the model");
     let requests = model.requests();
-    let turn = requests.iter().find(|r| r["kind"] == "turn").expect("a model turn");
-    let ua = turn["userAgent"].as_str().unwrap();
+    let ua = requests[0].header("user-agent").expect("a user agent");
     assert!(ua.contains("sdk-rust"), "{ua}");
+    assert_eq!(requests[0].last_user_text(), "hello");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -468,12 +481,14 @@ async fn abort_during_a_tool_call_delivers_the_interrupted_tool_result_then_the_
         }
     });
     let server = McpServer::builder("slow").tool(wait).build().unwrap();
-    let model = ScriptedModel::start(json!({ "turns": [
-      { "toolUses": [{ "name": "mcp__slow__wait", "input": {} }] },
-      { "text": "after the abort" },
-    ]}));
+    let model = ScriptedModel::start([
+        Turn::tool_call("mcp__slow__wait", &json!({})),
+        Turn::text("after the abort"),
+    ])
+    .unwrap();
     let options = model
         .options()
+        .cli_path(support::cli_path())
         .mcp_server("slow", server)
         .allowed_tools(["mcp__slow__wait"])
         .build();

@@ -18,8 +18,8 @@ pub struct ListOptions {
     pub offset: Option<i64>,
     /// With the project's git worktrees (default: yes).
     pub include_worktrees: Option<bool>,
-    /// With sessions started by programs (SDK entrypoints: `sdk-ts`, `sdk-py`, `sdk-cli`, ...)
-    /// (default: yes).
+    /// With sessions started by programs (SDK entrypoints `sdk-ts`, `sdk-py`, `sdk-cli`,
+    /// `sdk-rust`, and daemon sessions) (default: yes).
     pub include_programmatic: Option<bool>,
 }
 

@@ -367,10 +367,11 @@ pub(crate) fn attachment_prompt(head: &str) -> &'static str {
     ""
 }
 
-/// Sessions started by an SDK or a daemon (official `dF`).
+/// Sessions started by an SDK or a daemon (official `ZU`), and by the Rust SDK (`sdk-rust`, an
+/// entrypoint the official does not know of, being no SDK of its own).
 pub(crate) fn is_programmatic(head: &str, tail: &str) -> bool {
     let ep = first_string(head, "entrypoint").or_else(|| last_string(tail, "entrypoint"));
-    if matches!(ep.as_deref(), Some("sdk-cli" | "sdk-ts" | "sdk-py")) {
+    if matches!(ep.as_deref(), Some("sdk-cli" | "sdk-ts" | "sdk-py" | "sdk-rust")) {
         return true;
     }
     let line = head.split('\n').find(|l| has(l, "\"parentUuid\":")).unwrap_or(head);
@@ -383,6 +384,23 @@ pub(crate) fn is_programmatic(head: &str, tail: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn programmatic_sessions_by_entrypoint_or_kind() {
+        let ep = |e: &str| format!("{{\"type\":\"user\",\"entrypoint\":\"{e}\",\"parentUuid\":null}}\n");
+        for e in ["sdk-ts", "sdk-py", "sdk-cli", "sdk-rust"] {
+            assert!(is_programmatic(&ep(e), ""), "{e}");
+        }
+        assert!(!is_programmatic(&ep("cli"), ""));
+        assert!(
+            is_programmatic("", &ep("sdk-rust")),
+            "the tail's entrypoint when the head has none"
+        );
+        assert!(is_programmatic(
+            "{\"parentUuid\":null,\"sessionKind\":\"daemon\"}\n",
+            ""
+        ));
+    }
 
     #[test]
     fn searches() {
