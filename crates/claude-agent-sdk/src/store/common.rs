@@ -51,6 +51,11 @@ pub(crate) fn check_key(store: &str, method: &str, key: &SessionKey) -> Result<(
     Ok(())
 }
 
+/// [`check_key`] of a session's main transcript (a subpath in `key` is not looked at).
+pub(crate) fn check_session(store: &str, method: &str, key: &SessionKey) -> Result<(), StoreError> {
+    check_key(store, method, &SessionKey::new(&key.project_key, &key.session_id))
+}
+
 /// An error when `project_key` is empty.
 pub(crate) fn check_project_key(store: &str, method: &str, project_key: &str) -> Result<(), StoreError> {
     if project_key.is_empty() {

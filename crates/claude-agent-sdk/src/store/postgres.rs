@@ -37,8 +37,8 @@ pub use tokio_postgres;
 
 use super::api::{SessionKey, SessionStore, SessionSummaryEntry, StoreError, StoreFuture, StoredSession};
 use super::common::{
-    check_key, check_project_key, delegate_session_store, fold_text, invalid, parse_entry, serialize_entries, uuid_of,
-    Invalid, KnownSummaries,
+    check_key, check_project_key, check_session, delegate_session_store, fold_text, invalid, parse_entry,
+    serialize_entries, uuid_of, Invalid, KnownSummaries,
 };
 
 const NAME: &str = "PostgresSessionStore";
@@ -407,14 +407,7 @@ impl PostgresSessionStore {
     }
 
     async fn subkeys(&self, key: &SessionKey) -> Result<Vec<String>, StoreError> {
-        check_key(
-            NAME,
-            "listSubkeys",
-            &SessionKey {
-                subpath: None,
-                ..key.clone()
-            },
-        )?;
+        check_session(NAME, "listSubkeys", key)?;
         let rows = self
             .client()
             .await?

@@ -41,7 +41,7 @@ pub use ::redis;
 
 use super::api::{SessionKey, SessionStore, SessionSummaryEntry, StoreError, StoreFuture, StoredSession};
 use super::common::{
-    check_key, check_project_key, delegate_session_store, encode_part, fold_text, invalid, parse_entry,
+    check_key, check_project_key, check_session, delegate_session_store, encode_part, fold_text, invalid, parse_entry,
     serialize_entries, Invalid, KnownSummaries,
 };
 
@@ -324,14 +324,7 @@ impl RedisSessionStore {
     }
 
     async fn subkeys(&self, key: &SessionKey) -> Result<Vec<String>, StoreError> {
-        check_key(
-            NAME,
-            "listSubkeys",
-            &SessionKey {
-                subpath: None,
-                ..key.clone()
-            },
-        )?;
+        check_session(NAME, "listSubkeys", key)?;
         let mut conn = self.connection().await?;
         ::redis::cmd("SMEMBERS")
             .arg(self.subkeys_key(key))
