@@ -182,3 +182,25 @@ test('a store-resumed query left with break keeps its folder until the CLI has e
   assert.deepStrictEqual(theirs, { atStop: true, later: true })
   assert.deepStrictEqual(mine, theirs)
 })
+
+test('a resume from a store whose load() throws, answers the wrong shape or holds a corrupt entry fails naming the session: the CLI never starts, nothing is written', async () => {
+  const resumeDirs = () => fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith('claude-resume-'))
+  const before = new Set(resumeDirs())
+  const cases = [
+    [async () => { throw new Error('database down') }, /database down/],
+    [async () => 'some text', new RegExp(`SessionStore\\.load\\(\\) for session ${SESSION} returned string, not an array of entries or null`)],
+    [async () => ({ entries: [] }), new RegExp(`SessionStore\\.load\\(\\) for session ${SESSION} returned object, not an array of entries or null`)],
+    [async () => [{ type: 'user', uuid: 'u1' }, { uuid: 'u2' }], new RegExp(`SessionStore\\.load\\(\\) for session ${SESSION}: corrupt entry 1 \\(not an object with a string "type"\\): \\{"uuid":"u2"\\}`)],
+    [async (key) => (key.subpath ? [null] : [{ type: 'user' }]), new RegExp(`SessionStore\\.load\\(\\) for session ${SESSION} subpath subagents/agent-x: corrupt entry 0`)],
+  ]
+  for (const [load, expected] of cases) {
+    const sessionStore = { async append() {}, load, async listSubkeys() { return ['subagents/agent-x'] } }
+    const { log, options } = mockOptions(SCENARIO, { resume: SESSION, sessionStore })
+    const { error, messages } = await collect(ours.query({ prompt: 'go', options }))
+    assert.match(String(error?.message), expected)
+    assert.deepEqual(messages, [])
+    assert.ok(!fs.existsSync(log) || readLog(log).length === 0, 'the CLI never started')
+  }
+  const written = resumeDirs().filter((d) => !before.has(d) && fs.readdirSync(path.join(os.tmpdir(), d), { recursive: true }).some((f) => String(f).includes(SESSION)))
+  assert.deepEqual(written, [], 'nothing written for the session')
+})

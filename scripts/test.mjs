@@ -78,7 +78,8 @@ if (!only.length) {
   // Lint gate: clippy on the engine and the Rust SDK (with their tests), every warning an error.
   // The component comes with rustup's default profile; a minimal toolchain gets it added.
   if (spawnSync('cargo', ['clippy', '--version'], { cwd: root }).status !== 0) spawnSync('rustup', ['component', 'add', 'clippy'], { cwd: root, stdio: 'inherit' })
-  ok = run('clippy', 'cargo', ['clippy', '-p', 'agent-core', '-p', 'claude-agent-sdk', '--tests', '--', '-D', 'warnings'], {
+  // The Rust SDK's optional features (its database stores and conformance runner) are linted too.
+  ok = run('clippy', 'cargo', ['clippy', '-p', 'agent-core', '-p', 'claude-agent-sdk', '--features', 'claude-agent-sdk/testing,claude-agent-sdk/postgres,claude-agent-sdk/redis', '--tests', '--', '-D', 'warnings'], {
     count: (out) => {
       const clean = !/^(?:error|warning)(?:\[[A-Z0-9]+\])?: /m.test(out)
       const r = { p: clean ? 1 : 0, f: clean ? 0 : 1 }

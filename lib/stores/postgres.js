@@ -14,11 +14,42 @@ const NAME = 'PostgresSessionStore'
 /** Summaries this store last wrote, kept to skip reading them back (per store, at most this many). */
 const SUMMARY_CACHE = 10000
 
-/** The entries' rows as one INSERT of two arrays, in order (ids follow the arrays' order). */
-function insertRows(table, where) {
+/** Rows an INSERT takes as parameters of their own (two each); a larger batch goes as two arrays. */
+const VALUES_ROWS = 1000
+
+/**
+ * The entries' rows as one INSERT, in order (ids follow the entries' order): up to VALUES_ROWS
+ * rows as a VALUES list of parameters ($4/$5 the first entry's uuid and JSON, and so on: the
+ * server parses each entry as json straight from its parameter), more as two arrays unnested
+ * ($4 the uuids, $5 the JSON texts; one array literal to escape and parse, slower per row but
+ * with no limit on the parameter count).
+ */
+function insertRows(table, count, where, { skipReplays = true } = {}) {
+  let from
+  if (count <= VALUES_ROWS) {
+    const rows = []
+    for (let i = 0; i < count; i++) rows.push(`(${i}, $${4 + 2 * i}::text, $${5 + 2 * i}::json)`)
+    from = `(VALUES ${rows.join(', ')}) AS x(n, u, e)`
+  } else {
+    from = 'unnest($4::text[], $5::json[]) WITH ORDINALITY AS x(u, e, n)'
+  }
+  const conflict = skipReplays ? "ON CONFLICT (project_key, session_id, (COALESCE(subpath, '')), uuid) WHERE uuid IS NOT NULL DO NOTHING" : ''
   return `INSERT INTO ${table} (project_key, session_id, subpath, uuid, entry)
-    SELECT $1, $2, $3, x.u, x.e::json FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS x(u, e, n) ${where} ORDER BY x.n
-    ON CONFLICT (project_key, session_id, (COALESCE(subpath, '')), uuid) WHERE uuid IS NOT NULL DO NOTHING`
+    SELECT $1, $2, $3, x.u, x.e FROM ${from} ${where} ORDER BY x.n ${conflict}`
+}
+
+/** A unique_violation: an entry whose uuid the key already holds (a replay). */
+const isReplay = (e) => e?.code === '23505' && String(e?.constraint ?? '').endsWith('_uuid_idx')
+
+/** The parameters of insertRows(): the key's three, then the rows'. */
+function insertParams(key, uuids, lines) {
+  const params = [key.projectKey, key.sessionId, key.subpath ?? null]
+  if (lines.length > VALUES_ROWS) {
+    params.push(uuids, lines)
+    return params
+  }
+  for (let i = 0; i < lines.length; i++) params.push(uuids[i], lines[i])
+  return params
 }
 
 /** A missing table's error, with what to do about it. */
@@ -125,10 +156,11 @@ class PostgresSessionStore {
     const lines = serializeEntries(NAME, key, entries)
     if (lines.length === 0) return
     const uuids = entries.map((e) => (typeof e.uuid === 'string' && e.uuid !== '' ? e.uuid : null))
-    const rows = [key.projectKey, key.sessionId, key.subpath ?? null, uuids, lines]
+    const rows = insertParams(key, uuids, lines)
+    const n = lines.length
     // A subpath: one statement (atomic by itself).
     if (key.subpath !== undefined) {
-      await this.#query(insertRows(this.#table, ''), rows)
+      await this.#query(insertRows(this.#table, n, ''), rows)
       return
     }
     const s = this.#summaries
@@ -138,17 +170,25 @@ class PostgresSessionStore {
       // One statement: the entries and the summary, provided the summary is still the one this
       // store wrote (else another writer appended meanwhile: the transaction below reads it).
       const folded = JSON.stringify(foldSessionSummary({ sessionId: key.sessionId, mtime: 0, data: known.data }, key, entries).data)
-      const { rows: r } = await this.#query(
-        `WITH up AS (UPDATE ${s} SET mtime = GREATEST(mtime + 1, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT), data = $6
-           WHERE project_key = $1 AND session_id = $2 AND data::text = $7 RETURNING 1),
-         ins AS (${insertRows(this.#table, 'WHERE EXISTS (SELECT 1 FROM up)')})
-         SELECT count(*)::int AS updated FROM up`,
-        [...rows, folded, known.text],
-      )
+      // The summary's parameters come after the rows' ($p new, $p+1 expected).
+      const p = rows.length + 1
+      const statement = (skipReplays) => `WITH up AS (UPDATE ${s} SET mtime = GREATEST(mtime + 1, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT), data = $${p}::json
+           WHERE project_key = $1 AND session_id = $2 AND data::text = $${p + 1}::text RETURNING 1),
+         ins AS (${insertRows(this.#table, n, 'WHERE EXISTS (SELECT 1 FROM up)', { skipReplays })})
+         SELECT count(*)::int AS updated FROM up`
+      // First as a plain INSERT (ON CONFLICT's speculative insertion costs about a fifth of an
+      // append); a replayed uuid fails it whole (unique index), and it runs again skipping replays.
+      let r
+      try {
+        r = (await this.#query(statement(false), [...rows, folded, known.text])).rows
+      } catch (e) {
+        if (!isReplay(e)) throw e
+        r = (await this.#query(statement(true), [...rows, folded, known.text])).rows
+      }
       if (r[0].updated === 1) return this.#remember(id, folded)
     }
     await this.#transaction(async (c) => {
-      await c.query(insertRows(this.#table, ''), rows)
+      await c.query(insertRows(this.#table, n, ''), rows)
       // The session's summary, folded under the row's lock (concurrent appends queue here).
       await c.query(`INSERT INTO ${s} (project_key, session_id, mtime, data) VALUES ($1, $2, 0, '{}') ON CONFLICT DO NOTHING`, [key.projectKey, key.sessionId])
       const { rows: r } = await c.query(`SELECT data::text AS data FROM ${s} WHERE project_key = $1 AND session_id = $2 FOR UPDATE`, [key.projectKey, key.sessionId])

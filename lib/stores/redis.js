@@ -14,6 +14,8 @@
 // nothing); the summary is folded here and written only if nobody changed it meanwhile (the one
 // this store last wrote is assumed, and read only when that is wrong). Needs Redis 6.2+.
 const crypto = require('crypto')
+const fs = require('fs')
+const path = require('path')
 const { foldSessionSummary } = require('../session-summary')
 const { encodePart, checkKey, checkProjectKey, serializeEntries, parseEntry } = require('./common')
 
@@ -23,66 +25,16 @@ const CAS_TRIES = 50
 /** Summaries remembered per store. */
 const SUMMARY_CACHE = 10000
 
+// The scripts are files of their own (the Rust SDK's RedisSessionStore runs the same bytes).
 // KEYS: list, uuid set, index (zset of sessions | set of subpaths), summaries hash (main only)
 // ARGV: 'main' | 'sub', member (session id | subpath), summary expected ('' = none), summary new,
 //       then pairs of (uuid or '', entry)
-const APPEND = `
-local main = ARGV[1] == 'main'
-if main then
-  local cur = redis.call('HGET', KEYS[4], ARGV[2])
-  if (cur or '') ~= ARGV[3] then return -1 end
-end
-local uuids, fresh, seen = {}, {}, {}
-for i = 5, #ARGV, 2 do
-  if ARGV[i] ~= '' then uuids[#uuids + 1] = ARGV[i] end
-end
-local present = {}
-for i = 1, #uuids, 1000 do
-  local part = redis.call('SMISMEMBER', KEYS[2], unpack(uuids, i, math.min(i + 999, #uuids)))
-  for j = 1, #part do present[i + j - 1] = part[j] end
-end
-local k, added = 0, {}
-for i = 5, #ARGV, 2 do
-  local u = ARGV[i]
-  if u == '' then
-    fresh[#fresh + 1] = ARGV[i + 1]
-  else
-    k = k + 1
-    if present[k] == 0 and not seen[u] then
-      seen[u] = true
-      added[#added + 1] = u
-      fresh[#fresh + 1] = ARGV[i + 1]
-    end
-  end
-end
-for i = 1, #added, 1000 do redis.call('SADD', KEYS[2], unpack(added, i, math.min(i + 999, #added))) end
-for i = 1, #fresh, 1000 do redis.call('RPUSH', KEYS[1], unpack(fresh, i, math.min(i + 999, #fresh))) end
-if main then
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  local prev = tonumber(redis.call('ZSCORE', KEYS[3], ARGV[2]) or '0')
-  redis.call('ZADD', KEYS[3], math.max(now, prev + 1), ARGV[2])
-  redis.call('HSET', KEYS[4], ARGV[2], ARGV[4])
-else
-  redis.call('SADD', KEYS[3], ARGV[2])
-end
-return #fresh
-`
+const APPEND = fs.readFileSync(path.join(__dirname, 'redis-append.lua'), 'utf8')
 // A whole session, atomically: its lists and uuid sets (the subpaths' found in the script, each
 // percent-encoded as encodePart() does), its subpath set, index entry and summary.
 // KEYS: subpath set, main list, main uuid set, sessions zset, summaries hash
 // ARGV: session id, subpath list key prefix, subpath uuid set key prefix
-const DELETE_SESSION = `
-local subs = redis.call('SMEMBERS', KEYS[1])
-for _, sub in ipairs(subs) do
-  local enc = string.gsub(sub, '[^%w_-]', function(c) return string.format('%%%02X', string.byte(c)) end)
-  redis.call('DEL', ARGV[2] .. enc, ARGV[3] .. enc)
-end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
-redis.call('ZREM', KEYS[4], ARGV[1])
-redis.call('HDEL', KEYS[5], ARGV[1])
-return #subs
-`
+const DELETE_SESSION = fs.readFileSync(path.join(__dirname, 'redis-delete-session.lua'), 'utf8')
 const sha1 = (text) => crypto.createHash('sha1').update(text).digest('hex')
 const SHA = new Map([[APPEND, sha1(APPEND)], [DELETE_SESSION, sha1(DELETE_SESSION)]])
 

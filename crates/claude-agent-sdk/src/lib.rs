@@ -41,6 +41,11 @@
 //! ([`OptionsBuilder::on_elicitation`], [`OptionsBuilder::on_user_dialog`]). A session's
 //! transcript can be mirrored to storage of your own, and resumed from it ([`store`]).
 //!
+//! Cargo features (none on by default): `postgres` and `redis` add `store::postgres` and
+//! `store::redis`, session stores on those databases sharing their tables and keys with the
+//! TypeScript package's stores; `testing` adds `store::conformance`, the conformance runner for
+//! any [`SessionStore`](store::SessionStore).
+//!
 //! Under all of this is [`raw`], the layer for hosts that bring their own callbacks: options as
 //! the TypeScript SDK names them, calls into user code with JSON payloads answered from any
 //! thread, messages as JSON text in batches, session transcripts. The Node.js package's native

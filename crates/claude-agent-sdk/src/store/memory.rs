@@ -17,19 +17,24 @@ pub struct InMemorySessionStore {
     inner: Mutex<Memory>,
 }
 
+/// A transcript's place: project, session, subpath (`None` for the main transcript). Kept apart,
+/// so that no id can stand for another (`a/b` + `c` is not `a` + `b/c`).
+type Slot = (String, String, Option<String>);
+
 #[derive(Debug, Default)]
 struct Memory {
-    entries: BTreeMap<String, Vec<Value>>,
-    mtimes: BTreeMap<String, i64>,
-    summaries: BTreeMap<String, SessionSummaryEntry>,
+    entries: BTreeMap<Slot, Vec<Value>>,
+    mtimes: BTreeMap<Slot, i64>,
+    summaries: BTreeMap<(String, String), SessionSummaryEntry>,
     last_mtime: i64,
 }
 
-fn key_string(key: &SessionKey) -> String {
-    match &key.subpath {
-        Some(sub) if !sub.is_empty() => format!("{}/{}/{}", key.project_key, key.session_id, sub),
-        _ => format!("{}/{}", key.project_key, key.session_id),
-    }
+fn slot(key: &SessionKey) -> Slot {
+    (
+        key.project_key.clone(),
+        key.session_id.clone(),
+        key.subpath.clone().filter(|s| !s.is_empty()),
+    )
 }
 
 impl InMemorySessionStore {
@@ -44,16 +49,12 @@ impl InMemorySessionStore {
 
     /// The entries under `key` (empty when none).
     pub fn entries(&self, key: &SessionKey) -> Vec<Value> {
-        self.memory().entries.get(&key_string(key)).cloned().unwrap_or_default()
+        self.memory().entries.get(&slot(key)).cloned().unwrap_or_default()
     }
 
     /// How many main transcripts it holds.
     pub fn len(&self) -> usize {
-        self.memory()
-            .entries
-            .keys()
-            .filter(|k| k.split('/').count() == 2)
-            .count()
+        self.memory().entries.keys().filter(|k| k.2.is_none()).count()
     }
 
     /// Whether it holds no main transcript.
@@ -72,8 +73,11 @@ impl InMemorySessionStore {
 
 impl SessionStore for InMemorySessionStore {
     fn append<'a>(&'a self, key: &'a SessionKey, entries: &'a [Value]) -> StoreFuture<'a, ()> {
+        if entries.is_empty() {
+            return futures::future::ready(Ok(())).boxed();
+        }
         let mut m = self.memory();
-        let k = key_string(key);
+        let k = slot(key);
         m.entries.entry(k.clone()).or_default().extend(entries.iter().cloned());
         // Each append a later mtime than the one before, as the TypeScript store keeps them.
         let now = std::time::SystemTime::now()
@@ -83,7 +87,7 @@ impl SessionStore for InMemorySessionStore {
         m.last_mtime = mtime;
         m.mtimes.insert(k, mtime);
         if key.subpath.is_none() {
-            let s = key_string(key);
+            let s = (key.project_key.clone(), key.session_id.clone());
             let folded = fold_session_summary(m.summaries.get(&s), key, entries, Some(mtime));
             m.summaries.insert(s, folded);
         }
@@ -91,23 +95,18 @@ impl SessionStore for InMemorySessionStore {
     }
 
     fn load<'a>(&'a self, key: &'a SessionKey) -> StoreFuture<'a, Option<Vec<Value>>> {
-        let found = self.memory().entries.get(&key_string(key)).cloned();
+        let found = self.memory().entries.get(&slot(key)).cloned();
         futures::future::ready(Ok(found)).boxed()
     }
 
     fn list_sessions<'a>(&'a self, project_key: &'a str) -> Option<StoreFuture<'a, Vec<StoredSession>>> {
         let m = self.memory();
-        let prefix = format!("{project_key}/");
         let list = m
             .entries
             .keys()
-            .filter_map(|k| {
-                k.strip_prefix(&prefix)
-                    .filter(|rest| !rest.contains('/'))
-                    .map(|id| (k, id))
-            })
-            .map(|(k, id)| StoredSession {
-                session_id: id.to_string(),
+            .filter(|(p, _, sub)| p == project_key && sub.is_none())
+            .map(|k| StoredSession {
+                session_id: k.1.clone(),
                 mtime: m.mtimes.get(k).copied().unwrap_or(0),
             })
             .collect();
@@ -115,38 +114,37 @@ impl SessionStore for InMemorySessionStore {
     }
 
     fn list_session_summaries<'a>(&'a self, project_key: &'a str) -> Option<StoreFuture<'a, Vec<SessionSummaryEntry>>> {
-        let prefix = format!("{project_key}/");
         let list = self
             .memory()
             .summaries
             .iter()
-            .filter(|(k, _)| k.starts_with(&prefix))
+            .filter(|((p, _), _)| p == project_key)
             .map(|(_, v)| v.clone())
             .collect();
         Some(futures::future::ready(Ok(list)).boxed())
     }
 
     fn list_subkeys<'a>(&'a self, key: &'a SessionKey) -> Option<StoreFuture<'a, Vec<String>>> {
-        let prefix = format!("{}/{}/", key.project_key, key.session_id);
         let subs = self
             .memory()
             .entries
             .keys()
-            .filter_map(|k| k.strip_prefix(&prefix).map(str::to_string))
+            .filter(|(p, s, _)| *p == key.project_key && *s == key.session_id)
+            .filter_map(|k| k.2.clone())
             .collect();
         Some(futures::future::ready(Ok(subs)).boxed())
     }
 
     fn delete<'a>(&'a self, key: &'a SessionKey) -> Option<StoreFuture<'a, ()>> {
         let mut m = self.memory();
-        let k = key_string(key);
+        let k = slot(key);
         m.entries.remove(&k);
         m.mtimes.remove(&k);
         if key.subpath.is_none() {
-            m.summaries.remove(&k);
-            let prefix = format!("{k}/");
-            m.entries.retain(|k, _| !k.starts_with(&prefix));
-            m.mtimes.retain(|k, _| !k.starts_with(&prefix));
+            m.summaries.remove(&(k.0.clone(), k.1.clone()));
+            let same = |s: &Slot| s.0 == k.0 && s.1 == k.1;
+            m.entries.retain(|s, _| !same(s));
+            m.mtimes.retain(|s, _| !same(s));
         }
         Some(futures::future::ready(Ok(())).boxed())
     }

@@ -20,6 +20,11 @@
 //! into a store; [`fold_session_summary`] keeps the per-session summary that lets
 //! [`list_sessions`] list a store without loading every session.
 //!
+//! Stores on real databases, behind cargo features: `postgres::PostgresSessionStore` (feature
+//! `postgres`) and `redis::RedisSessionStore` (feature `redis`), with the TypeScript package's
+//! tables and keys, so TypeScript and Rust workers share one database. `conformance` (feature
+//! `testing`) checks any store against the contracts the SDK relies on.
+//!
 //! ```no_run
 //! use std::sync::Arc;
 //! use claude_agent_sdk::{query, store::{InMemorySessionStore, SessionKey}, Options};
@@ -44,9 +49,17 @@
 //! ```
 
 pub(crate) mod api;
+#[cfg(any(feature = "postgres", feature = "redis"))]
+mod common;
+#[cfg(feature = "testing")]
+pub mod conformance;
 mod fold;
 pub(crate) mod folder;
 mod memory;
+#[cfg(feature = "postgres")]
+pub mod postgres;
+#[cfg(feature = "redis")]
+pub mod redis;
 mod resume;
 
 pub use crate::stored::{

@@ -99,6 +99,7 @@ pub async fn resume_from_store(mut options: Options) -> Result<Options> {
     )
     .await?
     .unwrap_or_default();
+    check_loaded(&entries, &format!("session {session_id}"))?;
     if entries.is_empty() {
         return Ok(options);
     }
@@ -128,6 +129,7 @@ pub async fn resume_from_store(mut options: Options) -> Result<Options> {
             )
             .await?
             .unwrap_or_default();
+            check_loaded(&sub_entries, &format!("session {session_id} subpath {sub}"))?;
             if sub_entries.is_empty() {
                 continue;
             }
@@ -182,6 +184,21 @@ pub async fn resume_from_store(mut options: Options) -> Result<Options> {
     options.data.resume = Some(session_id);
     options.data.continue_conversation = false;
     Ok(options)
+}
+
+/// What a store's `load` gave, checked before anything is written: objects with a string `type`
+/// (the TypeScript SDK's check, with its wording); anything else is an error naming the session
+/// (`about`) and the entry.
+fn check_loaded(entries: &[Value], about: &str) -> Result<()> {
+    for (i, e) in entries.iter().enumerate() {
+        if !e.get("type").is_some_and(Value::is_string) {
+            let shown: String = e.to_string().chars().take(80).collect();
+            return Err(Error::Sessions(format!(
+                "SessionStore.load() for {about}: corrupt entry {i} (not an object with a string \"type\"): {shown}"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// One JSON text per line, each line ended.
