@@ -23,6 +23,7 @@
 pub mod chain;
 pub mod cut;
 pub mod dataflow;
+mod deep;
 pub mod fork;
 pub mod hidden;
 pub mod info;
