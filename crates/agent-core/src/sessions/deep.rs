@@ -65,11 +65,6 @@ impl Deep {
         Value::String(format!("\u{0}deep:{}:{}\u{0}", self.nonce, self.kept.len() - 1))
     }
 
-    /// Whether some subtree was set aside.
-    pub fn any(&self) -> bool {
-        !self.kept.is_empty()
-    }
-
     /// JSON text with each placeholder written back as the text it stands for.
     pub fn restore(&self, text: String) -> String {
         if self.kept.is_empty() {
@@ -127,7 +122,7 @@ mod tests {
         );
         let mut d = Deep::new();
         let mut v = d.read(&line).expect("read");
-        assert!(d.any());
+        assert!(!d.kept.is_empty());
         assert_eq!(v["uuid"], "u1");
         assert_eq!(v["message"]["role"], "user");
         v["uuid"] = Value::String("u2".into());
@@ -144,6 +139,6 @@ mod tests {
         assert_eq!(d.restore(v.to_string()), very);
         let mut plain = Deep::new();
         assert_eq!(plain.read(r#"{"a":1}"#), Some(serde_json::json!({"a":1})));
-        assert!(!plain.any());
+        assert!(plain.kept.is_empty());
     }
 }

@@ -130,6 +130,7 @@ pub fn fork(
         return Err(Failure {
             message: format!("Invalid sessionId: {id}"),
             safe: true,
+            code: None,
         });
     }
     let not_found = || Failure {
@@ -138,9 +139,16 @@ pub fn fork(
             None => format!("Session {id} not found"),
         },
         safe: false,
+        code: None,
     };
     let loc = super::list::locate(cx, id, dir).ok_or_else(not_found)?;
-    let bytes = std::fs::read(&loc.path).map_err(|_| not_found())?;
+    let bytes = match super::fence::read(&loc.path) {
+        Ok(b) => b,
+        Err(r @ (super::fence::Refused::Outside(_) | super::fence::Refused::NotRegular(..))) => {
+            return Err(Failure::refused(id, &r))
+        }
+        Err(_) => return Err(not_found()),
+    };
     if bytes.is_empty() {
         return Err(not_found());
     }
@@ -263,12 +271,14 @@ pub(crate) fn build(
         return Err(Failure {
             message: format!("Session {id} has no messages to fork"),
             safe: false,
+            code: None,
         });
     }
     if let Some(target) = up_to.filter(|t| !t.is_empty()) {
         main = super::cut::cut(main, target).ok_or_else(|| Failure {
             message: format!("Message {target} not found in session {id}"),
             safe: true,
+            code: None,
         })?;
     }
     let mut new_ids: HashMap<String, String> = HashMap::new();
@@ -280,6 +290,7 @@ pub(crate) fn build(
         return Err(Failure {
             message: format!("Session {id} has no messages to fork"),
             safe: false,
+            code: None,
         });
     }
     let kept_ids: HashMap<String, String> = kept
