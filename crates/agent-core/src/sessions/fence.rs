@@ -186,6 +186,17 @@ fn open(path: &Path, append: bool) -> Result<File, Refused> {
     Ok(file)
 }
 
+/// Reading, or appending to an existing file (never creating one).
+fn options(append: bool) -> std::fs::OpenOptions {
+    let mut o = std::fs::OpenOptions::new();
+    if append {
+        o.append(true);
+    } else {
+        o.read(true);
+    }
+    o
+}
+
 /// A file the OS would not open as a regular one: its kind, read without following a link.
 fn not_regular(path: &Path) -> Refused {
     let kind = std::fs::symlink_metadata(path).map_or("not a regular file", |m| kind(&m));
@@ -231,12 +242,7 @@ mod os {
 
     pub fn open_no_follow(path: &Path, append: bool) -> Result<File, OpenError> {
         use std::os::unix::fs::OpenOptionsExt;
-        let mut o = std::fs::OpenOptions::new();
-        if append {
-            o.append(true);
-        } else {
-            o.read(true);
-        }
+        let mut o = super::options(append);
         // O_NONBLOCK: opening a FIFO never waits for its other end (regular files ignore it).
         o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
         o.open(path).map_err(|e| match e.raw_os_error() {
@@ -302,12 +308,7 @@ mod os {
 
     pub fn open_no_follow(path: &Path, append: bool) -> Result<File, OpenError> {
         use std::os::windows::fs::OpenOptionsExt;
-        let mut o = std::fs::OpenOptions::new();
-        if append {
-            o.append(true);
-        } else {
-            o.read(true);
-        }
+        let mut o = super::options(append);
         o.custom_flags(OPEN_REPARSE_POINT | BACKUP_SEMANTICS);
         let f = o.open(path).map_err(OpenError::Io)?;
         match f.metadata() {
