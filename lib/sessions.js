@@ -265,11 +265,11 @@ async function forkSession(sessionId, options) {
     const key = projectKey(o.dir)
     const entries = await o.sessionStore.load({ projectKey: key, sessionId })
     if (!entries || entries.length === 0) throw new Error(`Session ${sessionId} not found`)
-    const forked = await call((n) => n.sessionsForkText(sessionId, toJsonl(entries), str(o.upToMessageId), title || undefined))
+    const forked = await call((n) => n.sessionsForkText(sessionId, toJsonl(entries), str(o.upToMessageId), title ? JSON.stringify(title) : undefined))
     await o.sessionStore.append({ projectKey: key, sessionId: forked.sessionId }, forked.entries)
     return { sessionId: forked.sessionId }
   }
-  return call((n, cx) => n.sessionsFork(cx, sessionId, dirArg(o.dir), str(o.upToMessageId), title || undefined))
+  return call((n, cx) => n.sessionsFork(cx, sessionId, dirArg(o.dir), str(o.upToMessageId), title ? JSON.stringify(title) : undefined))
 }
 
 // ---- session stores ----------------------------------------------------------------------

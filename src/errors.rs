@@ -7,22 +7,29 @@ use napi::{Env, Error, Result, Status};
 
 /// The JS Error for an engine error, ready to throw or to reject with.
 pub fn js_error(env: &Env, e: &claude_agent_sdk::Error) -> Error {
-    build(env, e, None).unwrap_or_else(|failed| failed)
+    build(env, e, None, None).unwrap_or_else(|failed| failed)
 }
 
 /// A session function's failure: the error of [`claude_agent_sdk::Error::Sessions`]
-/// (`SESSIONS_ERROR`), with `safe`: whether the official SDK reports it as a
-/// `TelemetrySafeError`.
+/// (`SESSIONS_ERROR`, or the failure's own code: a session file the fence refused is
+/// `SESSION_OUTSIDE_PROJECTS` or `SESSION_NOT_A_FILE`), with `safe`: whether the official SDK
+/// reports it as a `TelemetrySafeError`.
 pub fn js_sessions_error(env: &Env, f: &claude_agent_sdk::raw::SessionsFailure) -> Error {
-    build(env, &claude_agent_sdk::Error::Sessions(f.message.clone()), Some(f.safe)).unwrap_or_else(|failed| failed)
+    build(
+        env,
+        &claude_agent_sdk::Error::Sessions(f.message.clone()),
+        Some(f.safe),
+        f.code,
+    )
+    .unwrap_or_else(|failed| failed)
 }
 
-fn build(env: &Env, e: &claude_agent_sdk::Error, safe: Option<bool>) -> Result<Error> {
+fn build(env: &Env, e: &claude_agent_sdk::Error, safe: Option<bool>, code: Option<&str>) -> Result<Error> {
     let mut err = env.create_error(Error::new(Status::GenericFailure, e.to_string()))?;
     if let Some(safe) = safe {
         err.set_named_property("safe", safe)?;
     }
-    err.set_named_property("code", e.code())?;
+    err.set_named_property("code", code.unwrap_or(e.code()))?;
     if let Some(code) = e.exit_code() {
         err.set_named_property("exitCode", code)?;
     }

@@ -293,8 +293,11 @@ impl NativeSession {
         body: String,
         request_id: Option<String>,
     ) -> Result<PromiseRaw<'env, String>> {
-        let body: serde_json::Value = serde_json::from_str(&body)
+        let (body, lone): (serde_json::Value, bool) = raw::parse_js_json(&body)
             .map_err(|e| Error::new(Status::InvalidArg, format!("invalid control request: {e}")))?;
+        if lone {
+            self.handle.mark_lone_surrogates();
+        }
         // Queued now, ahead of anything JS sends after this call returns.
         let answer = self.handle.control_as(request_id, body);
         settle(env, async move { answer.await.map(Option::unwrap_or_default) })
@@ -347,8 +350,11 @@ impl NativeSession {
     /// message): a notification or a request of the server (see `SessionHandle::send_mcp_message`).
     #[napi]
     pub fn send_mcp_message(&self, env: Env, server: String, message: String) -> Result<()> {
-        let message: serde_json::Value = serde_json::from_str(&message)
+        let (message, lone): (serde_json::Value, bool) = raw::parse_js_json(&message)
             .map_err(|e| Error::new(Status::InvalidArg, format!("invalid MCP message: {e}")))?;
+        if lone {
+            self.handle.mark_lone_surrogates();
+        }
         self.handle
             .send_mcp_message(server, message)
             .map_err(|e| js_error(&env, &e))

@@ -84,10 +84,22 @@ fn blocking<'env>(
                 &engine::SessionsFailure {
                     message: format!("sessions: worker failed: {e}"),
                     safe: false,
+                    code: None,
                 },
             )),
         },
     )
+}
+
+/// A string argument that crosses as its JSON text (`JSON.stringify(title)`), so that one cut
+/// inside a surrogate pair arrives whole: read masked (the engine writes it back as it came).
+fn string_arg(json: Option<String>) -> Result<Option<String>> {
+    json.map(|j| {
+        claude_agent_sdk::raw::parse_js_json::<String>(&j)
+            .map(|(s, _)| s)
+            .map_err(|e| Error::new(Status::InvalidArg, format!("invalid string argument: {e}")))
+    })
+    .transpose()
 }
 
 /// JSON text of a list of strings.
@@ -316,6 +328,7 @@ pub fn sessions_fork<'env>(
     title: Option<String>,
 ) -> Result<PromiseRaw<'env, Pieces>> {
     let cx = engine::Context::from(cx);
+    let title = string_arg(title)?;
     blocking(env, move || {
         let id = engine::fork(
             &cx,
@@ -337,6 +350,7 @@ pub fn sessions_fork_text<'env>(
     up_to_message_id: Option<String>,
     title: Option<String>,
 ) -> Result<PromiseRaw<'env, Pieces>> {
+    let title = string_arg(title)?;
     blocking(env, move || {
         let forked = engine::fork_text(&session_id, &text, up_to_message_id.as_deref(), title.as_deref())?;
         Ok(Pieces::whole(format!(
@@ -355,6 +369,7 @@ pub fn sessions_materialize<'env>(env: &'env Env, request: String) -> Result<Pro
         let r: engine::MaterializeRequest = serde_json::from_str(&request).map_err(|e| engine::SessionsFailure {
             message: format!("sessions: bad arguments for materialize: {e}"),
             safe: false,
+            code: None,
         })?;
         engine::materialize(&r).map(|()| null())
     })

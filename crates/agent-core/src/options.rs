@@ -135,6 +135,11 @@ pub struct QueryOptions {
     /// `'eager'`: every transcript write goes to the store at once; otherwise (`'batched'`, the
     /// default) in batches.
     pub session_store_flush: Option<String>,
+    /// Some string held a lone surrogate, read masked: lines built from these options go to the
+    /// CLI through [`crate::sessions::surrogate::unmask`], the command line and environment as
+    /// the host's `spawn` would encode them (each one as U+FFFD).
+    #[serde(skip)]
+    pub lone_surrogates: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -220,14 +225,23 @@ impl QueryOptions {
 
     /// Parses the host's JSON; an ill-typed or unknown field is an error naming it.
     pub fn from_json(json: &str) -> Result<Self, Error> {
-        let de = &mut serde_json::Deserializer::from_str(json);
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner().to_string();
-            // serde's position suffix points into our own JSON, which means nothing to the user.
-            let inner = inner.split(" at line ").next().unwrap_or(&inner).to_string();
-            Error::InvalidOption(format!("Invalid option `{path}`: {inner}"))
-        })
+        // Strings cut inside a surrogate pair (`JSON.stringify` writes `\udXXX`) read masked
+        // ([`crate::sessions::surrogate::from_js`]); the session writes them back as they came.
+        let (json, lone) = crate::sessions::surrogate::from_js(json);
+        let de = &mut serde_json::Deserializer::from_str(&json);
+        let parsed: Result<Self, _> = serde_path_to_error::deserialize(de);
+        parsed
+            .map(|o| Self {
+                lone_surrogates: lone,
+                ..o
+            })
+            .map_err(|e| {
+                let path = e.path().to_string();
+                let inner = e.into_inner().to_string();
+                // serde's position suffix points into our own JSON, which means nothing to the user.
+                let inner = inner.split(" at line ").next().unwrap_or(&inner).to_string();
+                Error::InvalidOption(format!("Invalid option `{path}`: {inner}"))
+            })
     }
 }
 
@@ -248,7 +262,27 @@ mod tests {
         let e = QueryOptions::from_json(r#"{"modle":"x"}"#).unwrap_err().to_string();
         assert!(e.contains("modle"), "{e}");
         let ok = QueryOptions::from_json(r#"{"model":"m","maxTurns":3,"continue":true}"#).unwrap();
+        assert!(!ok.lone_surrogates);
         assert_eq!(ok.max_turns, Some(3));
         assert_eq!(ok.continue_conversation, Some(true));
+    }
+
+    #[test]
+    fn strings_cut_inside_a_surrogate_pair_are_read_and_go_out_as_they_came() {
+        let o = QueryOptions::from_json(
+            r#"{"systemPrompt":"sp \ud83d","agents":{"a":{"description":"d","prompt":"p \udc00x"}},"env":{"K":"e \ud83d"}}"#,
+        )
+        .unwrap();
+        assert!(o.lone_surrogates);
+        let init = crate::session::initialize_request(&o, &[]).unwrap().to_string();
+        let line = crate::sessions::surrogate::unmask(&init);
+        assert!(
+            line.contains(r#""sp \ud83d""#) && line.contains(r#""p \udc00x""#),
+            "{line}"
+        );
+        let env = crate::cli::launch::child_env(&o).unwrap();
+        let k = env.iter().find(|(k, _)| k == "K").map(|(_, v)| v.clone()).unwrap();
+        // The environment is encoded as Node's `spawn` encodes it: U+FFFD (see `build_launch`).
+        assert_eq!(crate::sessions::surrogate::unmask_lossy(k), "e \u{FFFD}");
     }
 }

@@ -551,6 +551,16 @@ pub fn build_launch(o: &QueryOptions, exe: &Executable, default_runtime: &str) -
     } else {
         (path, [o.executable_args.clone(), cli].concat())
     };
+    if o.lone_surrogates {
+        // As Node's `spawn` encodes a lone surrogate in an argument or a variable: U+FFFD.
+        let lossy = crate::sessions::surrogate::unmask_lossy;
+        return Ok(Launch {
+            program: lossy(program),
+            args: args.into_iter().map(lossy).collect(),
+            env: env.into_iter().map(|(k, v)| (lossy(k), lossy(v))).collect(),
+            cwd: o.cwd.clone().map(lossy),
+        });
+    }
     Ok(Launch {
         program,
         args,

@@ -23,6 +23,9 @@ pub struct McpServerDef {
     pub name: String,
     forward: bool,
     state: RwLock<State>,
+    /// Its spec (now or once) held a lone surrogate, read masked: what it answers goes out
+    /// through [`crate::sessions::surrogate::unmask`].
+    lone_surrogates: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Debug, Default)]
@@ -227,13 +230,20 @@ impl McpServerDef {
     /// Builds a server from its spec (JSON text): `{name, version?, instructions?, tools:[...],
     /// argsChecks?, resources?, resourceTemplates?, resourcesListInHost?, prompts?, capabilities?}`.
     pub fn from_spec_json(spec: &str) -> Result<Self, String> {
-        let spec: Spec = serde_json::from_str(spec).map_err(|e| format!("invalid MCP server definition: {e}"))?;
+        let (spec, lone) = crate::sessions::surrogate::from_js(spec);
+        let spec: Spec = serde_json::from_str(&spec).map_err(|e| format!("invalid MCP server definition: {e}"))?;
         let (name, state) = State::from_spec(spec)?;
         Ok(Self {
             name,
             forward: false,
             state: RwLock::new(state),
+            lone_surrogates: lone.into(),
         })
+    }
+
+    /// Whether its spec held a lone surrogate (see [`crate::sessions::surrogate::from_js`]).
+    pub fn lone_surrogates(&self) -> bool {
+        self.lone_surrogates.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// A server whose every message the host answers (see [`McpAction`]): no manifest, no lists.
@@ -245,6 +255,7 @@ impl McpServerDef {
             name: name.to_string(),
             forward: true,
             state: RwLock::new(State::default()),
+            lone_surrogates: false.into(),
         })
     }
 
@@ -257,8 +268,12 @@ impl McpServerDef {
                 self.name
             ));
         }
-        let spec: Spec = serde_json::from_str(spec).map_err(|e| format!("invalid MCP server definition: {e}"))?;
+        let (spec, lone) = crate::sessions::surrogate::from_js(spec);
+        let spec: Spec = serde_json::from_str(&spec).map_err(|e| format!("invalid MCP server definition: {e}"))?;
         let (name, state) = State::from_spec(spec)?;
+        if lone {
+            self.lone_surrogates.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         if name != self.name {
             return Err(format!("an MCP server cannot be renamed ({:?} -> {name:?})", self.name));
         }

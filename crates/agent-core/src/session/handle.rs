@@ -124,6 +124,13 @@ impl SessionHandle {
         self.control((*self.initialize).clone())
     }
 
+    /// What this session sends from now on holds strings read masked (JSON from JS with a lone
+    /// surrogate, see [`crate::sessions::surrogate::from_js`]): they reach the CLI as their
+    /// escapes, as `JSON.stringify` wrote them. Call it before sending such a value.
+    pub fn mark_lone_surrogates(&self) {
+        self.abort_now.writer.mark_lone_surrogates();
+    }
+
     /// Writes a user message (one JSON object, no trailing newline needed).
     pub fn send_user_message(&self, json: String) -> Result<(), Error> {
         self.cmd.send(Command::UserMessage(json)).map_err(|_| closed())

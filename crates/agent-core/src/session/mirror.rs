@@ -696,6 +696,7 @@ mod tests {
                 queue_bytes: crate::session::DEFAULT_QUEUE_BYTES,
                 message_text: Default::default(),
                 mirror: Some(spec),
+                lone_surrogates: false,
             },
             Arc::new(Gate(gate_tx)),
         )

@@ -70,6 +70,8 @@ pub struct SessionSpec {
     /// The session store mirror (`sessionStore`): `transcript_mirror` frames go to the host's
     /// store. Without it they are dropped (they never reach the consumer either way).
     pub mirror: Option<mirror::MirrorSpec>,
+    /// The options held a lone surrogate, read masked ([`crate::options::QueryOptions::lone_surrogates`]).
+    pub lone_surrogates: bool,
 }
 
 /// A started session.
@@ -118,6 +120,9 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
     let exit = Arc::new(std::sync::OnceLock::new());
     let child: Box<dyn ChildProcess> = Box::new(crate::cli::child::RecordExit::new(child, exit.clone()));
     let writer = writer::spawn_writer(stdin.0, stdin.1);
+    if spec.lone_surrogates || spec.servers.iter().any(|(_, s)| s.lone_surrogates()) {
+        writer.mark_lone_surrogates();
+    }
 
     let init_id = outgoing::next_request_id();
     writer.write_line(&outgoing::control_request(&init_id, &spec.initialize));

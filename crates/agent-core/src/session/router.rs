@@ -258,6 +258,9 @@ impl Router {
             return Route::Reply(error_response(request_id, "mcp_message without message", None));
         };
         match server.handle(name, message.get()) {
+            McpAction::Reply(response) if server.lone_surrogates() => Route::Reply(crate::sessions::surrogate::unmask(
+                &success_response(request_id, &mcp_response_body(&response)),
+            )),
             McpAction::Reply(response) => Route::Reply(success_response(request_id, &mcp_response_body(&response))),
             McpAction::Cancel(jsonrpc_id) => Route::CancelTool {
                 tool: ToolKey {
@@ -292,6 +295,10 @@ impl Router {
 /// a tree). `"response": null` is a body of `null`, as the official writes it; no `response` at
 /// all is a success without a body.
 fn envelope_answer(request_id: &str, json: &str) -> String {
+    let (masked, lone) = crate::sessions::surrogate::from_js(json);
+    if lone {
+        return crate::sessions::surrogate::unmask(&envelope_answer(request_id, &masked));
+    }
     let envelope = match serde_json::from_str::<Value>(json) {
         Ok(Value::Object(m)) => m,
         Ok(_) => {

@@ -289,7 +289,12 @@ impl Loop {
                 self.write(json);
                 self.p.awaiting_result = true;
             }
-            Command::SetServers(servers) => self.p.router.servers = servers.into_iter().collect(),
+            Command::SetServers(servers) => {
+                if servers.iter().any(|(_, s)| s.lone_surrogates()) {
+                    self.p.writer.mark_lone_surrogates();
+                }
+                self.p.router.servers = servers.into_iter().collect()
+            }
             Command::McpMessage { server, message } => {
                 if !self.stdin_closed {
                     let body =

@@ -17,6 +17,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncWrite, AsyncWriteExt};
@@ -25,6 +26,9 @@ use tokio::sync::Notify;
 pub struct StdinWriter {
     state: Mutex<State>,
     wake: Notify,
+    /// Something this session sent came from JS with a lone surrogate, read masked: every line
+    /// from then on goes out through [`crate::sessions::surrogate::unmask`].
+    lone_surrogates: AtomicBool,
 }
 
 #[derive(Default)]
@@ -67,6 +71,13 @@ impl StdinWriter {
     /// Writes a complete line (terminator included) now if the pipe takes it, else queues it.
     /// `false` when the line was refused because an abort had closed stdin ([`Self::abort`]).
     pub fn write_line(self: &Arc<Self>, line: &str) -> bool {
+        let unmasked;
+        let line = if self.lone_surrogates.load(Ordering::Relaxed) {
+            unmasked = crate::sessions::surrogate::unmask(line);
+            &unmasked
+        } else {
+            line
+        };
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if st.done || st.close_requested {
             return !st.aborted;
@@ -141,6 +152,12 @@ impl StdinWriter {
     }
 
     /// As [`Self::close`], for an abort: later lines are refused as the abort's ([`Self::write_line`]).
+    /// A value read masked ([`crate::sessions::surrogate::from_js`]) is about to be written: the
+    /// lone surrogates go out as their escapes, in this line and every later one.
+    pub fn mark_lone_surrogates(&self) {
+        self.lone_surrogates.store(true, Ordering::Relaxed);
+    }
+
     pub fn abort(&self) {
         self.state.lock().unwrap_or_else(|p| p.into_inner()).aborted = true;
         self.close();
@@ -179,6 +196,7 @@ pub(crate) fn spawn_writer(mut stdin: Box<dyn AsyncWrite + Send + Unpin>, direct
     let w = Arc::new(StdinWriter {
         state: Mutex::new(state),
         wake: Notify::new(),
+        lone_surrogates: AtomicBool::new(false),
     });
     let writer = w.clone();
     tokio::spawn(async move {

@@ -2,6 +2,7 @@
 //! each entry marked `forkedFrom`, the last one stamped now, titled "<title> (fork)". Written
 //! to a temporary file and renamed, so an interrupted fork leaves nothing half-written.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
@@ -129,6 +130,7 @@ pub fn fork(
         return Err(Failure {
             message: format!("Invalid sessionId: {id}"),
             safe: true,
+            code: None,
         });
     }
     let not_found = || Failure {
@@ -137,9 +139,16 @@ pub fn fork(
             None => format!("Session {id} not found"),
         },
         safe: false,
+        code: None,
     };
     let loc = super::list::locate(cx, id, dir).ok_or_else(not_found)?;
-    let bytes = std::fs::read(&loc.path).map_err(|_| not_found())?;
+    let bytes = match super::fence::read(&loc.path) {
+        Ok(b) => b,
+        Err(r @ (super::fence::Refused::Outside(_) | super::fence::Refused::NotRegular(..))) => {
+            return Err(Failure::refused(id, &r))
+        }
+        Err(_) => return Err(not_found()),
+    };
     if bytes.is_empty() {
         return Err(not_found());
     }
@@ -196,12 +205,22 @@ pub(crate) fn build(
     let mut tools: Option<Vec<Value>> = None;
     let mut organizations: Vec<String> = Vec::new();
     let mut flow = super::dataflow::Reader::default();
-    for line in text.split('\n') {
+    // Lone surrogate escapes (which `JSON.parse` takes) masked as characters serde takes, and
+    // lines deeper than serde builds read through `deep`: a fork copies every line the original
+    // has, as `getSessionMessages` reads them (written back as they were at the end).
+    let masked = super::surrogate::has_lone(text);
+    let masked_text = if masked {
+        Cow::Owned(super::surrogate::mask(text))
+    } else {
+        Cow::Borrowed(text)
+    };
+    let mut deep = super::deep::Deep::new();
+    for line in masked_text.split('\n') {
         let line = line.trim_start_matches(|c: char| (c as u32) <= 32);
         if line.is_empty() {
             continue;
         }
-        let Ok(v) = serde_json::from_str::<Value>(line) else {
+        let Some(v) = deep.read(line) else {
             continue;
         };
         let kind = s(&v, "type").unwrap_or("");
@@ -252,12 +271,14 @@ pub(crate) fn build(
         return Err(Failure {
             message: format!("Session {id} has no messages to fork"),
             safe: false,
+            code: None,
         });
     }
     if let Some(target) = up_to.filter(|t| !t.is_empty()) {
         main = super::cut::cut(main, target).ok_or_else(|| Failure {
             message: format!("Message {target} not found in session {id}"),
             safe: true,
+            code: None,
         })?;
     }
     let mut new_ids: HashMap<String, String> = HashMap::new();
@@ -269,6 +290,7 @@ pub(crate) fn build(
         return Err(Failure {
             message: format!("Session {id} has no messages to fork"),
             safe: false,
+            code: None,
         });
     }
     let kept_ids: HashMap<String, String> = kept
@@ -446,13 +468,80 @@ pub(crate) fn build(
         Some(t) => t.to_string(),
         None => {
             let d = match title_from {
-                TitleFrom::File(sidecar) => derived_title(text, sidecar),
-                TitleFrom::Entries => entries_title(text),
+                TitleFrom::File(sidecar) => derived_title(&masked_text, sidecar),
+                TitleFrom::Entries => entries_title(&masked_text),
             };
             format!("{} (fork)", if d.is_empty() { "Forked session" } else { &d })
         }
     };
     out.push_str(&serde_json::json!({ "type": "custom-title", "sessionId": fork_id, "customTitle": name, "uuid": write::uuid_v4(), "timestamp": now }).to_string());
     out.push('\n');
+    let out = deep.restore(out);
+    // The title given crosses from JS masked the same way (see `surrogate::from_js`).
+    let out = if masked || title.is_some_and(super::surrogate::has_masked) {
+        super::surrogate::unmask(&out)
+    } else {
+        out
+    };
     Ok((fork_id, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fork_keeps_lines_with_lone_surrogates_and_any_depth_and_their_links() {
+        let id = "00000000-0000-4000-8000-000000000001";
+        let deep = format!("{}1{}", "[".repeat(300), "]".repeat(300));
+        let lines = [
+            format!(
+                r#"{{"type":"user","uuid":"a","parentUuid":null,"sessionId":"{id}","message":{{"role":"user","content":"hi"}}}}"#
+            ),
+            format!(
+                r#"{{"type":"assistant","uuid":"b","parentUuid":"a","sessionId":"{id}","message":{{"role":"assistant","content":[{{"type":"tool_use","id":"t","name":"X","input":{{"v":{deep}}}}}]}}}}"#
+            ),
+            format!(
+                r#"{{"type":"user","uuid":"c","parentUuid":"b","sessionId":"{id}","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t","content":"cut \ud83d here"}}]}}}}"#
+            ),
+            format!(
+                r#"{{"type":"assistant","uuid":"d","parentUuid":"c","sessionId":"{id}","message":{{"role":"assistant","content":[{{"type":"text","text":"ok"}}]}}}}"#
+            ),
+        ];
+        let (_, out) = build(id, &lines.join("\n"), None, Some("t \u{10F83D}"), TitleFrom::Entries).unwrap();
+        let out: Vec<&str> = out.lines().collect();
+        assert_eq!(out.len(), 5, "four messages and the title: {out:#?}");
+        assert!(out[1].contains(&deep), "the deep input copied as it was");
+        assert!(
+            out[2].contains(r"cut \ud83d here"),
+            "the lone surrogate kept as its escape"
+        );
+        assert!(out[4].contains(r#""customTitle":"t \ud83d""#), "{}", out[4]);
+        let uuid = |l: &str| -> (String, Option<String>) {
+            let (masked, _) = super::super::surrogate::from_js(l);
+            let mut d = super::super::deep::Deep::new();
+            let v = d.read(&masked).unwrap();
+            (
+                v["uuid"].as_str().unwrap().to_string(),
+                v["parentUuid"].as_str().map(str::to_string),
+            )
+        };
+        for n in 1..4 {
+            assert_eq!(
+                uuid(out[n]).1,
+                Some(uuid(out[n - 1]).0),
+                "line {n} links to the one before"
+            );
+        }
+        // A line with a member that is not JSON at all is skipped, as a torn line is.
+        let torn = format!("{}\n{{\"type\":\"user\",\"uu", lines[0]);
+        assert_eq!(
+            build(id, &torn, None, None, TitleFrom::Entries)
+                .unwrap()
+                .1
+                .lines()
+                .count(),
+            2
+        );
+    }
 }

@@ -70,21 +70,17 @@ pub fn decode(bytes: Vec<u8>) -> String {
     }
 }
 
+/// A transcript to read: no link out of the projects tree and no FIFO ([`super::fence`]).
 fn open_regular(path: &Path) -> Option<File> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // No symlink following and no blocking on a FIFO planted where a transcript should be.
-        std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-            .open(path)
-            .ok()
-    }
-    #[cfg(not(unix))]
-    {
-        File::open(path).ok()
-    }
+    super::fence::open_read(path).ok()
+}
+
+/// A small file beside a transcript (a sidecar title, an archive mark), read inside the fence.
+fn read_small(path: &Path, max: u64) -> Option<Vec<u8>> {
+    let f = open_regular(path)?;
+    let mut out = Vec::new();
+    f.take(max + 1).read_to_end(&mut out).ok()?;
+    (out.len() as u64 <= max).then_some(out)
 }
 
 /// The modification time in milliseconds, as the host's `stats.mtime` has it (`floor`: see
@@ -226,8 +222,7 @@ pub fn parse_iso_ms(s: &str) -> Option<i64> {
 /// `<dir>/<sessionId>/custom-title.json`, a title kept beside the transcript.
 pub(crate) fn sidecar_title(transcript: &Path, session_id: &str) -> Option<String> {
     let file = transcript.parent()?.join(session_id).join("custom-title.json");
-    let text = std::fs::read_to_string(file).ok()?;
-    let v: Value = serde_json::from_str(&text).ok()?;
+    let v: Value = serde_json::from_slice(&read_small(&file, 1 << 20)?).ok()?;
     let t = v.get("customTitle")?.as_str()?;
     let cleaned: String = t
     .trim()
@@ -246,11 +241,7 @@ pub(crate) fn sidecar_title(transcript: &Path, session_id: &str) -> Option<Strin
 /// The archive mark: `(archived, at)` from `<dir>/<sessionId>/archived.json`.
 pub(crate) fn archive_mark(transcript: &Path, session_id: &str) -> Option<(bool, i64)> {
     let file = transcript.parent()?.join(session_id).join("archived.json");
-    let meta = std::fs::metadata(&file).ok()?;
-    if !meta.is_file() || meta.len() > 4096 {
-        return None;
-    }
-    let v: Value = serde_json::from_slice(&std::fs::read(&file).ok()?).ok()?;
+    let v: Value = serde_json::from_slice(&read_small(&file, 4096)?).ok()?;
     let archived = v.get("archived")?.as_bool()?;
     let at = parse_iso_ms(v.get("at")?.as_str()?)?;
     Some((archived, at))

@@ -228,6 +228,7 @@ pub fn materialize(r: &Request) -> Result<(), Failure> {
         Err(Failure {
             message: format!("sessionStore: cannot resume: {what}"),
             safe: false,
+            code: None,
         })
     };
     if !plain_name(&r.project_key) {
@@ -249,6 +250,7 @@ pub fn materialize(r: &Request) -> Result<(), Failure> {
                     r.dir.display()
                 ),
                 safe: false,
+                code: None,
             })
         }
     }

@@ -510,21 +510,23 @@ fn with_text_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&str) -> R) -> 
         .try_lock()
         .map(|mut b| std::mem::take(&mut *b))
         .unwrap_or_default();
-    let read = std::fs::File::open(path).and_then(|file| {
-        let size = file.metadata()?.len() as usize;
-        if skip && size > super::precompact::FROM {
-            match super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, at, out)) {
-                // Shorter than it was a moment ago (rewritten meanwhile): read as it is now.
-                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-                    let size = file.metadata()?.len() as usize;
-                    super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, at, out))
+    let read = super::fence::open_read(path)
+        .map_err(std::io::Error::from)
+        .and_then(|file| {
+            let size = file.metadata()?.len() as usize;
+            if skip && size > super::precompact::FROM {
+                match super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, at, out)) {
+                    // Shorter than it was a moment ago (rewritten meanwhile): read as it is now.
+                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                        let size = file.metadata()?.len() as usize;
+                        super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, at, out))
+                    }
+                    r => r,
                 }
-                r => r,
+            } else {
+                read_whole(&file, size, &mut buf).map(|()| 0)
             }
-        } else {
-            read_whole(&file, size, &mut buf).map(|()| 0)
-        }
-    });
+        });
     let out = match read {
         Err(_) => None,
         Ok(from) => {
@@ -577,6 +579,11 @@ fn subagents_dir(cx: &paths::Context, session_id: &str, dir: Option<&str>) -> Op
 /// `agent-<id>.jsonl` files under the subagents folder, recursively, in directory order.
 pub(crate) fn agent_files(root: &Path) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
+    // A subagents folder that is a link out of the projects tree lists nothing (its files would
+    // be refused when opened; their names are not listed either).
+    if super::fence::dir_inside(root).is_err() {
+        return out;
+    }
     fn walk(dir: &Path, out: &mut Vec<(String, PathBuf)>) {
         for ent in paths::read_dir_sorted(dir) {
             let Ok(ft) = ent.file_type() else { continue };
@@ -617,9 +624,9 @@ pub fn subagent_messages(cx: &paths::Context, session_id: &str, agent_id: &str, 
     let Some((_, file)) = agent_files(&root).into_iter().find(|(id, _)| id == agent_id) else {
         return "[]".into();
     };
-    let meta: serde_json::Value = std::fs::read_to_string(file.with_extension("meta.json"))
+    let meta: serde_json::Value = super::fence::read(&file.with_extension("meta.json"))
         .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
+        .and_then(|t| serde_json::from_slice(&t).ok())
         .unwrap_or_default();
     let tool_use_id = meta.get("toolUseId").and_then(|v| v.as_str());
     let parent_agent = meta.get("parentAgentId").and_then(|v| v.as_str());

@@ -23,6 +23,8 @@
 pub mod chain;
 pub mod cut;
 pub mod dataflow;
+mod deep;
+pub(crate) mod fence;
 pub mod fork;
 pub mod hidden;
 pub mod info;
@@ -60,7 +62,7 @@ pub(crate) fn cpus() -> usize {
 
 /// Lines of a file that parse as JSON (for importing into a store).
 fn json_lines(path: &Path) -> Vec<String> {
-    let Ok(bytes) = std::fs::read(path) else {
+    let Ok(bytes) = fence::read(path) else {
         return Vec::new();
     };
     let text = String::from_utf8_lossy(&bytes);
@@ -234,8 +236,9 @@ pub fn export(cx: &Context, session_id: &str, dir: Option<&str>, include_subagen
                 .map(|p| p.to_string_lossy().replace('\\', "/"))
                 .unwrap_or_default();
             let subpath = rel.strip_suffix(".jsonl").unwrap_or(&rel).to_string();
-            let meta = std::fs::read_to_string(file.with_extension("meta.json"))
+            let meta = fence::read(&file.with_extension("meta.json"))
                 .ok()
+                .and_then(|b| String::from_utf8(b).ok())
                 .filter(|t| serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok());
             out.subagents.push(ExportedAgent {
                 subpath,

@@ -16,6 +16,9 @@ pub struct Failure {
     pub message: String,
     /// Whether the official reports it as safe to send to telemetry (it names nothing private).
     pub safe: bool,
+    /// The error's `code` when it is more precise than the binding's general one: a session
+    /// file the fence refused ([`super::fence`]).
+    pub code: Option<&'static str>,
 }
 
 impl Failure {
@@ -23,10 +26,24 @@ impl Failure {
         Failure {
             message: m,
             safe: false,
+            code: None,
         }
     }
     fn safe(m: String) -> Self {
-        Failure { message: m, safe: true }
+        Failure {
+            message: m,
+            safe: true,
+            code: None,
+        }
+    }
+
+    /// A session file the fence refused: its code, and a message naming the session and file.
+    pub(crate) fn refused(id: &str, r: &super::fence::Refused) -> Self {
+        Failure {
+            message: r.describe(&format!("Session {id}")),
+            safe: false,
+            code: r.code(),
+        }
     }
 }
 
@@ -84,8 +101,11 @@ pub(crate) fn append_line(cx: &Context, id: &str, dir: Option<&str>, line: &str)
     };
     let file = format!("{id}.jsonl");
     for d in dirs {
-        if write::append_existing(&d.join(&file), line)? {
-            return Ok(());
+        match write::append_existing(&d.join(&file), line) {
+            Ok(true) => return Ok(()),
+            Ok(false) => {}
+            Err(super::fence::Refused::Io(e)) => return Err(e.into()),
+            Err(r) => return Err(Failure::refused(id, &r)),
         }
     }
     Err(Failure::plain(not_found(id, dir)))
@@ -100,8 +120,11 @@ pub fn set_archived(cx: &Context, id: &str, dir: Option<&str>, archived: bool) -
     let mut found: Vec<PathBuf> = Vec::new();
     for d in folders(cx, dir).unwrap_or_default() {
         let p = d.join(&file);
-        if std::fs::metadata(&p).is_ok_and(|m| m.len() > 0) && !found.contains(&p) {
-            found.push(p);
+        // Opened inside the fence: a transcript that is a link out, or a FIFO, is refused.
+        match super::fence::open_read(&p) {
+            Ok(f) if f.metadata().is_ok_and(|m| m.len() > 0) && !found.contains(&p) => found.push(p),
+            Ok(_) | Err(super::fence::Refused::Io(_)) => {}
+            Err(r) => return Err(Failure::refused(id, &r)),
         }
     }
     if found.is_empty() {
@@ -118,6 +141,8 @@ pub fn set_archived(cx: &Context, id: &str, dir: Option<&str>, archived: bool) -
             b.mode(0o700);
         }
         b.create(&folder)?;
+        // The session's folder may be a link out of the tree: nothing is written through it.
+        super::fence::dir_inside(&folder).map_err(|r| Failure::refused(id, &r))?;
         write::replace_file(&folder.join("archived.json"), line.as_bytes())?;
     }
     Ok(())

@@ -56,9 +56,12 @@ impl Context {
         PathBuf::from(home).join(".claude")
     }
 
-    /// `<config>/projects`.
+    /// `<config>/projects`: the tree session functions read and write in, and nowhere else
+    /// ([`super::fence`], which learns its real path here).
     pub(crate) fn projects_dir(&self) -> PathBuf {
-        self.config_dir().join("projects")
+        let projects = self.config_dir().join("projects");
+        super::fence::enter(&projects);
+        projects
     }
 
     /// The folder a project path's sessions are in: the override when a valid one is set, else

@@ -56,6 +56,23 @@ pub(crate) fn has_lone(text: &str) -> bool {
     })
 }
 
+/// Whether `s` holds a character [`mask`] puts in for a lone surrogate.
+pub fn has_masked(s: &str) -> bool {
+    s.chars().any(|c| c as u32 >= BASE)
+}
+
+/// JSON text from JavaScript (`JSON.stringify` writes a lone surrogate as its escape), ready for
+/// serde: masked when it has a lone surrogate escape (then `true`), borrowed as it is otherwise.
+/// What is built from it goes back out through [`unmask`] (to the CLI, or into a file), so the
+/// value arrives as `JSON.stringify` wrote it.
+pub fn from_js(json: &str) -> (std::borrow::Cow<'_, str>, bool) {
+    if has_lone(json) {
+        (std::borrow::Cow::Owned(mask(json)), true)
+    } else {
+        (std::borrow::Cow::Borrowed(json), false)
+    }
+}
+
 /// JSON text with its lone surrogate escapes replaced by that of U+FFFD, the replacement
 /// character: for a reader whose strings cannot hold them (the Rust SDK's `serde_json` values),
 /// as `String::from_utf16_lossy` reads them. Borrowed as it is when it has none.

@@ -6,13 +6,16 @@ use std::path::Path;
 
 /// Appends `text` to an existing, non-empty file in one write. `Ok(false)` when the file is
 /// missing or empty (the caller tries the next candidate).
-pub(crate) fn append_existing(path: &Path, text: &str) -> std::io::Result<bool> {
-    let mut f = match std::fs::OpenOptions::new().append(true).open(path) {
+/// A file the fence refuses (a link out of the projects tree, a FIFO) is an error.
+pub(crate) fn append_existing(path: &Path, text: &str) -> Result<bool, super::fence::Refused> {
+    let mut f = match super::fence::open_append(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ENOTDIR) => {
+        Err(super::fence::Refused::Io(e))
+            if e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ENOTDIR) =>
+        {
             return Ok(false)
         }
-        Err(e) => return Err(e),
+        Err(r) => return Err(r),
     };
     if f.metadata()?.len() == 0 {
         return Ok(false);

@@ -130,6 +130,17 @@ pub struct Started {
     pub feed: Option<ProcessFeed>,
 }
 
+/// Reads JSON text a JavaScript host made (`JSON.stringify`, which writes a string cut inside a
+/// surrogate pair as a lone `\udXXX` escape): `(value, lone)`. With `lone`, the value's strings
+/// hold stand-ins for those surrogates; send it through a session after
+/// [`Session::mark_lone_surrogates`] and the CLI gets the escapes back, exactly as written. The
+/// one way every JSON value from the host enters the engine (options, control requests, MCP
+/// messages and server specs, session-function arguments).
+pub fn parse_js_json<T: serde::de::DeserializeOwned>(json: &str) -> serde_json::Result<(T, bool)> {
+    let (text, lone) = agent_core::sessions::surrogate::from_js(json);
+    Ok((serde_json::from_str(&text)?, lone))
+}
+
 /// Starts a session: the CLI (or the host's process), then `initialize` (and the prompt). Must
 /// be called within a tokio runtime. Fails on options the CLI cannot be started with, on two
 /// in-process servers under one name, or when the process cannot be spawned.
@@ -176,6 +187,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started> {
             MessageText::Latin1Json => core::MessageText::Latin1Json,
         },
         mirror,
+        lone_surrogates: o.lone_surrogates,
     };
     let started = core::start(core_spec, host).map_err(error)?;
     Ok(Started {

@@ -48,6 +48,12 @@ impl Session {
         async move { answer.await.map_err(error) }
     }
 
+    /// What is sent from now on holds strings read masked from JSON with lone surrogates
+    /// ([`parse_js_json`](super::parse_js_json)): they reach the CLI as their escapes.
+    pub fn mark_lone_surrogates(&self) {
+        self.0.mark_lone_surrogates()
+    }
+
     /// Withdraws the control request `id` (see [`control_as`](Self::control_as)) if the CLI has not
     /// answered it: the CLI gets a `control_cancel_request`, the request's future fails.
     pub fn cancel_control(&self, id: String) {
