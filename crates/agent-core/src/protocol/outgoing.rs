@@ -38,6 +38,27 @@ pub(crate) fn error_response(request_id: &str, message: &str, error_code: Option
     line
 }
 
+/// An answer line built under the id's `key` (see [`RequestId`](super::incoming::RequestId)),
+/// with the id put back as the CLI wrote it (`json`): the first `"request_id":` of every answer
+/// line is the envelope's (bodies come after it, and a string value cannot hold an unescaped `"`).
+pub(crate) fn echo_request_id(line: String, key: &str, json: &str) -> String {
+    let built = format!("\"request_id\":{}", quoted(key));
+    match line.find(&built) {
+        Some(at) => {
+            let start = at + "\"request_id\":".len();
+            let mut out = String::with_capacity(line.len() + json.len());
+            out.push_str(&line[..start]);
+            out.push_str(json);
+            out.push_str(&line[start + built.len() - "\"request_id\":".len()..]);
+            out
+        }
+        None => {
+            debug_assert!(false, "an answer line without its request_id: {line}");
+            line
+        }
+    }
+}
+
 /// A control request of ours: `{"request_id":..,"type":"control_request","request":BODY}`.
 pub fn control_request(request_id: &str, body: &Value) -> String {
     format!(

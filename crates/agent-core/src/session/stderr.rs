@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::task::JoinHandle;
 
-use crate::host::Host;
+use crate::host::{Host, StderrGate};
 
 /// How much of the end of stderr error messages quote (the official SDK keeps 2048 chars).
 pub(crate) const TAIL_CHARS: usize = 2048;
@@ -58,12 +58,16 @@ pub fn redact_keys(s: &str) -> String {
     out
 }
 
+/// Reads the CLI's stderr to its end: its tail is kept, and each chunk goes to the host when it
+/// asked, within the host's [`StderrGate`] if it has one (the reader then waits for room, and the
+/// CLI for the reader, as stdout waits for its consumer).
 pub fn spawn_stderr(
     mut stderr: impl AsyncRead + Send + Unpin + 'static,
-    host: Option<Arc<dyn Host>>,
+    mut host: Option<Arc<dyn Host>>,
 ) -> (JoinHandle<()>, StderrTail) {
     let tail = StderrTail::default();
     let t = tail.clone();
+    let gate = host.as_ref().and_then(|h| h.stderr_gate());
     let task = tokio::spawn(async move {
         let mut buf = vec![0u8; 8192];
         let mut carry: Vec<u8> = Vec::new();
@@ -82,19 +86,27 @@ pub fn spawn_stderr(
             let text = String::from_utf8_lossy(&carry[..valid]).into_owned();
             carry.drain(..valid);
             t.push(&text);
-            if let Some(h) = &host {
-                h.stderr(&text);
-            }
+            forward(&mut host, gate.as_deref(), &text).await;
         }
         if !carry.is_empty() {
             let text = String::from_utf8_lossy(&carry).into_owned();
             t.push(&text);
-            if let Some(h) = &host {
-                h.stderr(&text);
-            }
+            forward(&mut host, gate.as_deref(), &text).await;
         }
     });
     (task, tail)
+}
+
+/// Hands a chunk to the host, once its gate has room; a closed gate ends the forwarding.
+async fn forward(host: &mut Option<Arc<dyn Host>>, gate: Option<&StderrGate>, text: &str) {
+    let Some(h) = host else { return };
+    if let Some(gate) = gate {
+        if !gate.room(text.len()).await {
+            *host = None;
+            return;
+        }
+    }
+    h.stderr(text);
 }
 
 #[cfg(test)]
