@@ -163,6 +163,8 @@ pub trait Host: Send + Sync + 'static {
 #[derive(Debug)]
 pub struct StderrGate {
     room: Semaphore,
+    /// Its size: a chunk larger than the whole gate takes all of it.
+    bytes: usize,
 }
 
 impl StderrGate {
@@ -171,18 +173,20 @@ impl StderrGate {
     pub const BYTES: usize = 256 * 1024;
 
     pub fn new(bytes: usize) -> Arc<Self> {
+        let bytes = bytes.clamp(1, Semaphore::MAX_PERMITS);
         Arc::new(Self {
             room: Semaphore::new(bytes),
+            bytes,
         })
     }
 
-    fn cost(len: usize) -> u32 {
-        len.clamp(1, Self::BYTES) as u32
+    fn cost(&self, len: usize) -> u32 {
+        len.clamp(1, self.bytes.min(u32::MAX as usize)) as u32
     }
 
     /// Waits for room for a chunk of `len` bytes; false once the gate is closed.
     pub async fn room(&self, len: usize) -> bool {
-        match self.room.acquire_many(Self::cost(len)).await {
+        match self.room.acquire_many(self.cost(len)).await {
             Ok(permit) => {
                 permit.forget();
                 true
@@ -194,7 +198,7 @@ impl StderrGate {
     /// A chunk of `len` bytes the reader had room for was delivered or dropped.
     pub fn delivered(&self, len: usize) {
         if !self.room.is_closed() {
-            self.room.add_permits(Self::cost(len) as usize);
+            self.room.add_permits(self.cost(len) as usize);
         }
     }
 

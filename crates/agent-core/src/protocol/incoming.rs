@@ -323,7 +323,7 @@ mod tests {
         );
         match req {
             Incoming::ControlRequest { request_id, request } => {
-                assert_eq!(request_id, "r1");
+                assert_eq!(request_id.key, "r1");
                 let head: RequestHead = serde_json::from_str(request.get()).unwrap();
                 assert_eq!(head.subtype, "mcp_message");
                 assert_eq!(head.server_name.as_deref(), Some("s"));
@@ -380,5 +380,98 @@ mod tests {
         assert!(matches!(classify("{not json"), Incoming::Malformed(_)));
         assert!(matches!(classify("[1,2]"), Incoming::Malformed(_)));
         assert!(matches!(classify(r#"{"no_type":1}"#), Incoming::Malformed(_)));
+    }
+
+    fn request_id(line: &str) -> (RequestId, String) {
+        match classify(line) {
+            Incoming::ControlRequest { request_id, request } => (request_id, request.get().to_string()),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Every id JSON can hold is read, as `JSON.parse` reads it; the answer echoes its bytes.
+    #[test]
+    fn control_requests_are_read_under_any_json_id() {
+        let plain = |key: &str| RequestId {
+            key: key.into(),
+            json: None,
+        };
+        let echoed = |key: &str, json: &str| RequestId {
+            key: key.into(),
+            json: Some(json.into()),
+        };
+        let req = r#""request":{"subtype":"x"}"#;
+        let with_id = |id: &str| request_id(&format!(r#"{{"type":"control_request","request_id":{id},{req}}}"#)).0;
+        assert_eq!(with_id(r#""r1""#), plain("r1"));
+        assert_eq!(with_id("7"), echoed("7", "7"));
+        assert_eq!(with_id("-1.5e3"), echoed("-1.5e3", "-1.5e3"));
+        // A lone surrogate: no Rust string holds it; the id's text names it.
+        assert_eq!(with_id(r#""x\ud800""#), echoed(r#""x\ud800""#, r#""x\ud800""#));
+        // Valid escapes: the string itself, the bytes kept for the answer.
+        assert_eq!(with_id(r#""a\u0041""#), echoed("aA", r#""a\u0041""#));
+        assert_eq!(with_id("null"), echoed("null", "null"));
+        // A repeated key counts with its last value (any key: `type` too).
+        let (id, request) = request_id(
+            r#"{"type":"control_request","request_id":"first","request":{"subtype":"a"},"request_id":"last","request":{"subtype":"b"}}"#,
+        );
+        assert_eq!(id, plain("last"));
+        assert_eq!(request, r#"{"subtype":"b"}"#);
+        assert!(matches!(
+            classify(r#"{"type":"control_request","type":"keep_alive","request_id":"r"}"#),
+            Incoming::HostOnly
+        ));
+        // A null or missing request is still a request (answered with an error).
+        assert_eq!(
+            request_id(r#"{"type":"control_request","request_id":"n","request":null}"#).1,
+            "null"
+        );
+        assert_eq!(request_id(r#"{"type":"control_request","request_id":"n"}"#).1, "null");
+        // No id: nothing to answer under.
+        assert!(matches!(
+            classify(r#"{"type":"control_request","request":{"subtype":"x"}}"#),
+            Incoming::Malformed(_)
+        ));
+        // Cancels and answers name the same keys.
+        same(
+            classify(r#"{"type":"control_cancel_request","request_id":7}"#),
+            Incoming::ControlCancel { request_id: "7".into() },
+        );
+        match classify(r#"{"type":"control_response","response":{"subtype":"success","request_id":7}}"#) {
+            Incoming::ControlResponse { request_id, .. } => assert_eq!(request_id, "7"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_result_whose_errors_is_not_an_array_is_named() {
+        assert_eq!(
+            result_problem(r#"{"type":"result","subtype":"success","result":"ok"}"#),
+            None
+        );
+        assert_eq!(
+            result_problem(r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["a"]}"#),
+            None
+        );
+        assert_eq!(
+            result_problem(r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":null}"#),
+            None
+        );
+        // Not read by anyone when it is not an error result.
+        assert_eq!(
+            result_problem(r#"{"type":"result","subtype":"success","is_error":false,"errors":"x"}"#),
+            None
+        );
+        let problem =
+            result_problem(r#"{"type":"result","subtype":"error_max_turns","is_error":true,"errors":"ran away"}"#)
+                .unwrap();
+        assert_eq!(
+            problem,
+            r#"Claude Code sent a malformed result (subtype error_max_turns): its `errors` is a string, not an array of strings: "ran away""#
+        );
+        assert!(
+            result_problem(r#"{"type":"result","subtype":"error_max_turns","is_error":true,"errors":{"a":1}}"#)
+                .unwrap()
+                .contains("is an object")
+        );
     }
 }

@@ -138,4 +138,19 @@ mod tests {
       "{\"type\":\"user\",\"session_id\":\"\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"greet Alice\"}]},\"parent_tool_use_id\":null}\n"
     );
     }
+
+    #[test]
+    fn an_answer_echoes_the_id_as_the_cli_wrote_it() {
+        let key = r#""x\ud800""#;
+        let line = echo_request_id(success_response(key, r#"{"request_id":"x"}"#), key, key);
+        assert_eq!(
+            line,
+            r#"{"type":"control_response","response":{"subtype":"success","request_id":"x\ud800","response":{"request_id":"x"}}}"#.to_string() + "\n"
+        );
+        let message = r#"bad "request_id":"7""#;
+        let line = echo_request_id(error_response("7", message, None), "7", "7");
+        let v: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["response"]["request_id"], 7);
+        assert_eq!(v["response"]["error"], message);
+    }
 }

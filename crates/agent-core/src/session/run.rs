@@ -909,4 +909,216 @@ mod tests {
         );
         assert_eq!(tool_results(r#"{"type":"system","subtype":"init"}"#), 0);
     }
+
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use serde_json::{json, Value};
+    use tokio::sync::mpsc;
+
+    use crate::cli::child::ExitInfo;
+    use crate::cli::custom::{host_process, HostProcessEvent, HostProcessFeed};
+    use crate::host::{Host, HostCall, Reply};
+    use crate::session::queue::Messages;
+    use crate::session::{start, ProcessSpec, SessionSpec};
+
+    /// A host that answers every call with an error.
+    struct Refuse;
+
+    impl Host for Refuse {
+        fn invoke(&self, calls: Vec<(HostCall, Reply)>) {
+            for (_, reply) in calls {
+                reply.send(Err("refused".into()));
+            }
+        }
+        fn cancel(&self, _: &str) {}
+    }
+
+    /// A session on a fed process: what it writes arrives as lines (`None`: stdin closed).
+    struct Fake {
+        feed: HostProcessFeed,
+        written: mpsc::UnboundedReceiver<Option<String>>,
+        /// Lines written and not looked at yet (`None`: stdin closed).
+        lines: std::collections::VecDeque<Option<String>>,
+        messages: Messages,
+        init_id: String,
+        /// Held: the session closes when every handle is dropped.
+        _handle: crate::session::SessionHandle,
+    }
+
+    impl Fake {
+        async fn start(can_use_tool: bool) -> Self {
+            let (tx, mut written) = mpsc::unbounded_channel();
+            let (process, feed) = host_process(Arc::new(move |e| {
+                let _ = tx.send(match e {
+                    HostProcessEvent::Write(bytes) => Some(String::from_utf8(bytes).unwrap()),
+                    _ => None,
+                });
+            }));
+            let started = start(
+                SessionSpec {
+                    process: ProcessSpec::Host(process),
+                    initialize: json!({ "subtype": "initialize" }),
+                    servers: vec![],
+                    prompt: Some("hi".into()),
+                    can_use_tool,
+                    allowed_control_requests: None,
+                    dialogs: Default::default(),
+                    token_callbacks: false,
+                    forward_stderr: false,
+                    initialize_timeout: Duration::from_secs(60),
+                    queue_bytes: crate::session::DEFAULT_QUEUE_BYTES,
+                    message_text: Default::default(),
+                    mirror: None,
+                },
+                Arc::new(Refuse),
+            )
+            .unwrap();
+            let mut fake = Self {
+                feed,
+                written,
+                lines: Default::default(),
+                messages: started.messages,
+                init_id: String::new(),
+                _handle: started.handle,
+            };
+            let init: Value = serde_json::from_str(&fake.next_written().await.unwrap()).unwrap();
+            fake.init_id = init["request_id"].as_str().unwrap().to_string();
+            assert!(fake.next_written().await.unwrap().contains("\"type\":\"user\""));
+            fake.send(&format!(
+                r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"{}","response":{{}}}}}}"#,
+                fake.init_id
+            ));
+            fake
+        }
+
+        fn send(&self, line: &str) {
+            self.feed.stdout(format!("{line}\n").into_bytes());
+        }
+
+        async fn next_written(&mut self) -> Option<String> {
+            self.next_within(10_000).await.expect("the session writes")
+        }
+
+        /// The next line written (`None`: stdin closed) within `ms`.
+        async fn next_within(&mut self, ms: u64) -> Option<Option<String>> {
+            while self.lines.is_empty() {
+                match tokio::time::timeout(Duration::from_millis(ms), self.written.recv()).await {
+                    Ok(Some(Some(text))) => self.lines.extend(text.lines().map(|l| Some(l.to_string()))),
+                    Ok(Some(None)) | Ok(None) => self.lines.push_back(None),
+                    Err(_) => return None,
+                }
+            }
+            self.lines.pop_front()
+        }
+
+        /// Whether stdin closes within `ms` (nothing else written meanwhile).
+        async fn stdin_closes_within(&mut self, ms: u64) -> bool {
+            match self.next_within(ms).await {
+                Some(None) => true,
+                Some(Some(line)) => panic!("wrote {line}"),
+                None => false,
+            }
+        }
+
+        /// The message types up to the end, and how it ended.
+        async fn rest(mut self) -> (Vec<String>, Result<(), crate::error::Error>) {
+            self.feed.stdout_end();
+            self.feed.exited(ExitInfo {
+                code: Some(0),
+                signal: None,
+            });
+            let mut types = vec![];
+            loop {
+                match self.messages.next_batch(16, 1 << 20).await {
+                    Some(Ok(lines)) => types.extend(lines.iter().map(|l| {
+                        let v: Value = serde_json::from_slice(l).unwrap();
+                        v["type"].as_str().unwrap().to_string()
+                    })),
+                    Some(Err(e)) => return (types, Err(e)),
+                    None => return (types, Ok(())),
+                }
+            }
+        }
+    }
+
+    /// Every request with a readable id is answered under that id, byte for byte.
+    #[tokio::test]
+    async fn requests_under_any_json_id_are_answered_under_it() {
+        let mut cli = Fake::start(false).await;
+        for (line, id) in [
+            (
+                r#"{"type":"control_request","request_id":7,"request":{"subtype":"can_use_tool"}}"#,
+                "7",
+            ),
+            (
+                r#"{"type":"control_request","request_id":"x\ud800","request":{"subtype":"hook_callback","callback_id":"h"}}"#,
+                r#""x\ud800""#,
+            ),
+            (
+                r#"{"type":"control_request","request_id":"first","request":{"subtype":"nope"},"request_id":"last"}"#,
+                r#""last""#,
+            ),
+            (
+                r#"{"type":"control_request","request_id":"n","request":null}"#,
+                r#""n""#,
+            ),
+        ] {
+            cli.send(line);
+            let answer = cli.next_written().await.unwrap();
+            assert!(answer.contains(&format!(r#""request_id":{id},"#)), "{answer}");
+            // (A lone surrogate is no Rust string: the line is looked at as text.)
+            assert!(
+                answer.starts_with(r#"{"type":"control_response","response":{"subtype":"error","#),
+                "{answer}"
+            );
+        }
+        cli.send(r#"{"type":"result","subtype":"success"}"#);
+        let (types, end) = cli.rest().await;
+        assert_eq!(types, ["result"]);
+        assert!(end.is_ok());
+    }
+
+    /// A second answer to a request of ours (initialize's, with an error) changes nothing.
+    #[tokio::test]
+    async fn a_second_answer_is_ignored() {
+        let cli = Fake::start(false).await;
+        cli.send(&format!(
+            r#"{{"type":"control_response","response":{{"subtype":"error","request_id":"{}","error":"again"}}}}"#,
+            cli.init_id
+        ));
+        cli.send(r#"{"type":"assistant","message":{"content":[]}}"#);
+        cli.send(r#"{"type":"result","subtype":"success"}"#);
+        let (types, end) = cli.rest().await;
+        assert_eq!(types, ["assistant", "result"]);
+        assert!(end.is_ok(), "{end:?}");
+    }
+
+    /// After a result with the CLI still `running`, stdin closes unless a callback may be called.
+    #[tokio::test]
+    async fn stdin_closes_at_a_result_unless_a_callback_may_still_be_called() {
+        for can_use_tool in [false, true] {
+            let mut cli = Fake::start(can_use_tool).await;
+            cli.send(r#"{"type":"system","subtype":"session_state_changed","state":"running","sdk_host_only":true}"#);
+            cli.send(r#"{"type":"result","subtype":"success"}"#);
+            assert_eq!(cli.stdin_closes_within(300).await, !can_use_tool);
+            if can_use_tool {
+                cli.send(r#"{"type":"system","subtype":"session_state_changed","state":"idle","sdk_host_only":true}"#);
+                assert!(cli.stdin_closes_within(5000).await);
+            }
+        }
+    }
+
+    /// A result whose `errors` is a string ends the stream with an error, after what came before.
+    #[tokio::test]
+    async fn a_malformed_result_ends_the_stream_after_what_came_before() {
+        let cli = Fake::start(false).await;
+        cli.send(r#"{"type":"assistant","message":{"content":[]}}"#);
+        cli.send(r#"{"type":"assistant","message":{"content":[]}}"#);
+        cli.send(r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":"boom"}"#);
+        let (types, end) = cli.rest().await;
+        assert_eq!(types, ["assistant", "assistant"]);
+        let message = end.unwrap_err().to_string();
+        assert!(message.contains("`errors` is a string"), "{message}");
+    }
 }
