@@ -123,28 +123,27 @@ const NO_IDLE_CLI = (waitMs) => `
     }
   }`
 
-test('after a result with no idle state following, stdin closes at once when nothing can still need it, as the official', { timeout: 30000 }, async () => {
+/** Each SDK on NO_IDLE_CLI: whether stdin closed within `waitMs` of the result, and the messages. */
+async function noIdleRuns(waitMs, extra = {}) {
   const runs = {}
   for (const [label, sdk] of SDKS) {
-    const { log, options } = mockOptions(NO_IDLE_CLI(5000))
+    const { log, options } = mockOptions(NO_IDLE_CLI(waitMs), extra)
     const { messages, error } = await collect(sdk.query({ prompt: 'hi', options }))
     assert.equal(error, null, `${label}: ${error?.message}`)
     const [record] = scenarioRecords(log)
     runs[label] = { closed: record.closed, types: messages.map((m) => m.type) }
   }
+  return runs
+}
+
+test('after a result with no idle state following, stdin closes at once when nothing can still need it, as the official', { timeout: 30000 }, async () => {
+  const runs = await noIdleRuns(5000)
   assert.deepEqual(runs.ours, { closed: true, types: ['system', 'assistant', 'result'] })
   assert.deepEqual(runs.ours, runs.official)
 })
 
 test('with a callback the CLI may still call (canUseTool), stdin stays open after such a result until the CLI says idle, as the official', async () => {
-  const runs = {}
-  for (const [label, sdk] of SDKS) {
-    const { log, options } = mockOptions(NO_IDLE_CLI(600), { canUseTool: async () => ({ behavior: 'allow', updatedInput: {} }) })
-    const { messages, error } = await collect(sdk.query({ prompt: 'hi', options }))
-    assert.equal(error, null, `${label}: ${error?.message}`)
-    const [record] = scenarioRecords(log)
-    runs[label] = { closed: record.closed, types: messages.map((m) => m.type) }
-  }
+  const runs = await noIdleRuns(600, { canUseTool: async () => ({ behavior: 'allow', updatedInput: {} }) })
   assert.deepEqual(runs.ours, { closed: false, types: ['system', 'assistant', 'result'] })
   assert.deepEqual(runs.ours, runs.official)
 })
@@ -155,8 +154,7 @@ const TWO_TURNS_NO_IDLE_CLI = `
   export default async function (cli) {
     await cli.initialize()
     for (let turn = 1; ; turn++) {
-      let msg
-      try { msg = await cli.nextUserMessage() } catch { return }
+      try { await cli.nextUserMessage() } catch { return }
       cli.sessionState('running')
       if (turn === 1) cli.systemInit()
       cli.assistantText('turn ' + turn)

@@ -948,7 +948,7 @@ mod tests {
 
     impl Fake {
         async fn start(can_use_tool: bool) -> Self {
-            let (tx, mut written) = mpsc::unbounded_channel();
+            let (tx, written) = mpsc::unbounded_channel();
             let (process, feed) = host_process(Arc::new(move |e| {
                 let _ = tx.send(match e {
                     HostProcessEvent::Write(bytes) => Some(String::from_utf8(bytes).unwrap()),
