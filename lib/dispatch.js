@@ -285,7 +285,8 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
           return
         }
         case 'cancel': return running.get(requestId)?.abort()
-        case 'stderr': return stderr?.(payload)
+        // '' : a chunk queued before the stream ended, withheld since (src/js_host.rs).
+        case 'stderr': return payload === '' ? undefined : stderr?.(payload)
         // I/O of a process the app started itself (spawnClaudeCodeProcess).
         case 'stdin': return hostProcess.proc?.stdin.write(payload)
         case 'stdin_end': return hostProcess.proc?.stdin.end()

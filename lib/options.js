@@ -96,6 +96,7 @@ function splitOptions(options) {
   data.canUseTool = typeof options.canUseTool === 'function'
   data.onElicitation = typeof options.onElicitation === 'function'
   data.onUserDialog = typeof options.onUserDialog === 'function'
+  data.tokenCallbacks = typeof options.getOAuthToken === 'function' || typeof options.getHostAuthToken === 'function'
   // A session store: the engine mirrors the CLI's transcript writes to its append().
   data.sessionStore = Boolean(options.sessionStore)
 

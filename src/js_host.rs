@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use claude_agent_sdk::raw::{Call, CallResult, Host, Reply};
+use claude_agent_sdk::raw::{Call, CallResult, Host, Reply, StderrGate};
 use napi::bindgen_prelude::{FnArgs, Function};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode, UnknownReturnValue};
 use napi::Status;
@@ -26,6 +26,34 @@ pub enum Dispatch {
     Event(String, String, String),
     /// `dispatch('calls', '', batch)` with every call in the batch when it runs.
     Calls,
+    /// `dispatch('stderr', '', chunk)`: a chunk of the CLI's stderr, within the session's
+    /// [`StderrGate`]; the empty string once the gate is closed (JS skips it).
+    Stderr(StderrChunk),
+}
+
+/// A chunk of stderr on its way to JS. Its room in the gate comes back when it is dropped: once
+/// delivered, or never run (a Worker's JS thread gone with items still queued).
+pub struct StderrChunk {
+    text: String,
+    len: usize,
+    gate: Arc<StderrGate>,
+}
+
+impl StderrChunk {
+    /// The text, unless the gate closed since (the query's stream ended): nothing then.
+    fn take(mut self) -> String {
+        if self.gate.is_closed() {
+            String::new()
+        } else {
+            std::mem::take(&mut self.text)
+        }
+    }
+}
+
+impl Drop for StderrChunk {
+    fn drop(&mut self) {
+        self.gate.delivered(self.len);
+    }
 }
 
 /// JS's `dispatch` as it is passed to `startSession`.
@@ -51,6 +79,8 @@ pub struct JsHost {
     /// The replies of the calls JS has not answered yet, by the CLI's request id.
     replies: Mutex<HashMap<String, Reply>>,
     batch: Arc<Mutex<Batch>>,
+    /// Bounds the CLI's stderr queued for JS (the JS thread may be busy; see [`StderrGate`]).
+    stderr_gate: Arc<StderrGate>,
 }
 
 impl JsHost {
@@ -66,6 +96,7 @@ impl JsHost {
                 Ok(match ctx.value {
                     Dispatch::Event(kind, id, payload) => (kind, id, payload).into(),
                     Dispatch::Calls => ("calls".to_string(), String::new(), take_batch(&pending)).into(),
+                    Dispatch::Stderr(chunk) => ("stderr".to_string(), String::new(), chunk.take()).into(),
                 })
             })?;
         Ok(Self {
@@ -73,6 +104,7 @@ impl JsHost {
             dispatch: Mutex::new(Some(Arc::new(dispatch))),
             replies: Mutex::default(),
             batch,
+            stderr_gate: StderrGate::new(StderrGate::BYTES),
         })
     }
 
@@ -98,6 +130,12 @@ impl JsHost {
         if let Some(reply) = reply {
             reply.send(result);
         }
+    }
+
+    /// The query's stream has ended (or was closed): no stderr chunk reaches JS any more, even
+    /// one already queued.
+    pub fn end_stderr(&self) {
+        self.stderr_gate.close();
     }
 
     pub fn forwards_stderr(&self) -> bool {
@@ -204,7 +242,19 @@ impl Host for JsHost {
     }
 
     fn stderr(&self, chunk: &str) {
-        self.notify("stderr", "", chunk.to_string());
+        let chunk = StderrChunk {
+            text: chunk.to_string(),
+            len: chunk.len(),
+            gate: self.stderr_gate.clone(),
+        };
+        if !self.queue(Dispatch::Stderr(chunk)) {
+            // JS can no longer be reached: the reader must not wait for room that never comes.
+            self.stderr_gate.close();
+        }
+    }
+
+    fn stderr_gate(&self) -> Option<Arc<StderrGate>> {
+        Some(self.stderr_gate.clone())
     }
 
     fn release(&self) {

@@ -257,9 +257,14 @@ impl NativeSession {
             Some(Ok(chunk)) => Ok(Some(crossing(chunk))),
             Some(Err(e)) => {
                 *self.end.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                // The stream is over for JS: no stderr chunk after it.
+                self.host.end_stderr();
                 Ok(None)
             }
-            None => Ok(None),
+            None => {
+                self.host.end_stderr();
+                Ok(None)
+            }
         }
     }
 
@@ -390,6 +395,8 @@ impl NativeSession {
     /// stopped in the background.
     #[napi]
     pub fn close(&self, abort: Option<bool>) {
+        // The iterator has ended for JS (break, return(), close(), abort).
+        self.host.end_stderr();
         if abort == Some(true) {
             self.handle.abort();
         } else {

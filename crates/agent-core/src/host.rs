@@ -6,6 +6,10 @@
 //! The session loop owns every call in flight (its cancellation, whether stdin may close); the
 //! host holds only each call's [`Reply`] until it answers.
 
+use std::sync::Arc;
+
+use tokio::sync::Semaphore;
+
 /// What the host is asked to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CallKind {
@@ -133,7 +137,77 @@ pub trait Host: Send + Sync + 'static {
     /// A chunk of the CLI's stderr, for hosts that asked for it.
     fn stderr(&self, _chunk: &str) {}
 
+    /// For a host that delivers stderr later, on another thread (a JavaScript host: its event loop
+    /// may be busy): the gate that bounds what it holds undelivered. Each chunk waits for room
+    /// before [`Host::stderr`] gets it, so a flood waits in the pipe (the CLI's writes block) rather
+    /// than in memory. `None` (the default): chunks are taken as they come.
+    fn stderr_gate(&self) -> Option<Arc<StderrGate>> {
+        None
+    }
+
     /// The session is over and will make no more calls: drop whatever keeps the host busy
     /// (unanswered replies answer with an error as they drop).
     fn release(&self) {}
+}
+
+/// Bounds the stderr a host holds undelivered ([`Host::stderr_gate`]), in bytes. The session's
+/// stderr reader takes room for a chunk before it hands the chunk over; the host gives the room
+/// back once the chunk is delivered (or dropped). Closed, it hands nothing more over and waits
+/// for nothing: the reader goes on reading (keeping only the tail for error messages).
+///
+/// It cannot deadlock the session: only the stderr reader waits on it, and room comes back from
+/// the host's own thread as it runs, not from anything the CLI or the session loop does. A CLI
+/// blocked writing stderr while the loop waits for its stdout stays blocked only until the host's
+/// thread takes the chunks it holds; the loop itself never waits on stderr (it gives the reader at
+/// most a moment at the end), and closing the gate frees the reader at once.
+#[derive(Debug)]
+pub struct StderrGate {
+    room: Semaphore,
+    /// Its size: a chunk larger than the whole gate takes all of it.
+    bytes: usize,
+}
+
+impl StderrGate {
+    /// What a JavaScript host may hold undelivered: small next to the 64 KiB a pipe holds times
+    /// the chunks in flight, large enough that a host keeping up never makes the reader wait.
+    pub const BYTES: usize = 256 * 1024;
+
+    pub fn new(bytes: usize) -> Arc<Self> {
+        let bytes = bytes.clamp(1, Semaphore::MAX_PERMITS);
+        Arc::new(Self {
+            room: Semaphore::new(bytes),
+            bytes,
+        })
+    }
+
+    fn cost(&self, len: usize) -> u32 {
+        len.clamp(1, self.bytes.min(u32::MAX as usize)) as u32
+    }
+
+    /// Waits for room for a chunk of `len` bytes; false once the gate is closed.
+    pub async fn room(&self, len: usize) -> bool {
+        match self.room.acquire_many(self.cost(len)).await {
+            Ok(permit) => {
+                permit.forget();
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// A chunk of `len` bytes the reader had room for was delivered or dropped.
+    pub fn delivered(&self, len: usize) {
+        if !self.room.is_closed() {
+            self.room.add_permits(self.cost(len) as usize);
+        }
+    }
+
+    /// Nothing more is delivered: the query's stream has ended, or the host is gone.
+    pub fn close(&self) {
+        self.room.close()
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.room.is_closed()
+    }
 }

@@ -49,6 +49,10 @@ pub struct QueryOptions {
     /// The host has an `onUserDialog` callback (`request_user_dialog` requests go to it).
     #[serde(default)]
     pub on_user_dialog: bool,
+    /// The host has a `getOAuthToken` or `getHostAuthToken` callback (the CLI's token refreshes go
+    /// to it).
+    #[serde(default)]
+    pub token_callbacks: bool,
     #[serde(rename = "continue")]
     pub continue_conversation: Option<bool>,
     pub resume: Option<String>,

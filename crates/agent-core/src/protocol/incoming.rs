@@ -3,23 +3,150 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 /// Only the envelope fields routing needs. Everything else in a line is skipped by serde without
-/// being materialised, and consumer messages are passed on as the original text.
-#[derive(Deserialize)]
+/// being materialised, and consumer messages are passed on as the original text. A key the line
+/// repeats counts with its last value, as `JSON.parse` (the official SDK's reader) takes it.
+#[derive(Default)]
 struct Envelope<'a> {
-    #[serde(rename = "type", borrow, default)]
     kind: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
     subtype: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    request_id: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
+    /// Any JSON value: the CLI's ids are strings, but a number (or anything else) is answered too.
+    request_id: Option<&'a RawValue>,
+    /// Kept even when `null` (such a request gets an error answer).
     request: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     response: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     state: Option<Cow<'a, str>>,
-    #[serde(default)]
     sdk_host_only: Option<bool>,
+}
+
+impl<'de> Deserialize<'de> for Envelope<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(EnvelopeVisitor)
+    }
+}
+
+struct EnvelopeVisitor;
+
+impl<'de> serde::de::Visitor<'de> for EnvelopeVisitor {
+    type Value = Envelope<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Envelope<'de>, A::Error> {
+        let mut env = Envelope::default();
+        while let Some(key) = map.next_key::<Field>()? {
+            match key {
+                Field::Kind => env.kind = map.next_value::<Option<Text>>()?.map(|t| t.0),
+                Field::Subtype => env.subtype = map.next_value::<Option<Text>>()?.map(|t| t.0),
+                Field::RequestId => env.request_id = Some(map.next_value()?),
+                Field::Request => env.request = Some(map.next_value()?),
+                Field::Response => env.response = Some(map.next_value()?),
+                Field::State => env.state = map.next_value::<Option<Text>>()?.map(|t| t.0),
+                Field::SdkHostOnly => env.sdk_host_only = map.next_value()?,
+                Field::Other => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(env)
+    }
+}
+
+enum Field {
+    Kind,
+    Subtype,
+    RequestId,
+    Request,
+    Response,
+    State,
+    SdkHostOnly,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Field {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Field;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E>(self, key: &str) -> Result<Field, E> {
+                Ok(match key {
+                    "type" => Field::Kind,
+                    "subtype" => Field::Subtype,
+                    "request_id" => Field::RequestId,
+                    "request" => Field::Request,
+                    "response" => Field::Response,
+                    "state" => Field::State,
+                    "sdk_host_only" => Field::SdkHostOnly,
+                    _ => Field::Other,
+                })
+            }
+        }
+        d.deserialize_identifier(V)
+    }
+}
+
+/// A string value, borrowed from the line when it has no escapes.
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(s.to_string())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(s)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// The CLI's id for one of its requests. `key` names it here (in the set of calls in flight, to
+/// the host, in cancels): the string itself for a string id (what the CLI sends), else the id's
+/// JSON text. `json` is the id exactly as the CLI wrote it, when its answer must echo those bytes
+/// rather than `key` quoted: a number, a string with escapes (a lone surrogate such as
+/// `"x\ud800"`, which no Rust string holds), or any other JSON value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestId {
+    pub key: String,
+    pub json: Option<Box<str>>,
+}
+
+impl RequestId {
+    fn read(raw: &RawValue) -> Self {
+        let text = raw.get();
+        if text.starts_with('"') {
+            if !text.contains('\\') {
+                return Self {
+                    key: text[1..text.len() - 1].to_string(),
+                    json: None,
+                };
+            }
+            if let Ok(key) = serde_json::from_str::<String>(text) {
+                return Self {
+                    key,
+                    json: Some(text.into()),
+                };
+            }
+        }
+        Self {
+            key: text.to_string(),
+            json: Some(text.into()),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -27,7 +154,7 @@ struct ResponseBody<'a> {
     #[serde(borrow, default)]
     subtype: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
-    request_id: Option<Cow<'a, str>>,
+    request_id: Option<&'a RawValue>,
     #[serde(borrow, default)]
     response: Option<&'a RawValue>,
     #[serde(default)]
@@ -38,7 +165,11 @@ struct ResponseBody<'a> {
 #[derive(Debug)]
 pub enum Incoming {
     /// The CLI asks us something (`can_use_tool`, `mcp_message`, `hook_callback`, ...).
-    ControlRequest { request_id: String, request: Box<RawValue> },
+    /// `request` is kept as sent, `null` included (answered with an error).
+    ControlRequest {
+        request_id: RequestId,
+        request: Box<RawValue>,
+    },
     /// The CLI answers a request of ours.
     ControlResponse {
         request_id: String,
@@ -69,17 +200,22 @@ pub(crate) fn classify(line: &str) -> Incoming {
         Err(e) => return Incoming::Malformed(e.to_string()),
     };
     match env.kind.as_deref() {
-        Some("control_request") => match (env.request_id, env.request) {
-            (Some(id), Some(req)) => Incoming::ControlRequest {
-                request_id: id.into_owned(),
-                request: req.to_owned(),
+        // Answered whenever it has an id to answer under, as the official SDK answers it (an error
+        // when `request` is missing or not a request).
+        Some("control_request") => match env.request_id {
+            Some(id) => Incoming::ControlRequest {
+                request_id: RequestId::read(id),
+                request: env
+                    .request
+                    .map(RawValue::to_owned)
+                    .unwrap_or_else(|| RawValue::from_string("null".into()).expect("null is JSON")),
             },
-            _ => Incoming::Malformed("control_request without request_id or request".into()),
+            None => Incoming::Malformed("control_request without request_id".into()),
         },
         Some("control_response") => classify_response(env.response),
         Some("control_cancel_request") => match env.request_id {
             Some(id) => Incoming::ControlCancel {
-                request_id: id.into_owned(),
+                request_id: RequestId::read(id).key,
             },
             None => Incoming::Malformed("control_cancel_request without request_id".into()),
         },
@@ -108,6 +244,8 @@ fn classify_response(response: Option<&RawValue>) -> Incoming {
     let Some(request_id) = body.request_id else {
         return Incoming::Malformed("control_response without request_id".into());
     };
+    // Ours are plain strings; any other id matches none of them.
+    let request_id = RequestId::read(request_id).key;
     let outcome = if body.subtype.as_deref() == Some("error") {
         Err(match body.error {
             Some(serde_json::Value::String(s)) => s,
@@ -117,10 +255,46 @@ fn classify_response(response: Option<&RawValue>) -> Incoming {
     } else {
         Ok(body.response.map(|r| r.to_owned()))
     };
-    Incoming::ControlResponse {
-        request_id: request_id.into_owned(),
-        outcome,
+    Incoming::ControlResponse { request_id, outcome }
+}
+
+/// What is wrong with a `result` line the consumer could not read, if anything: an error result
+/// whose `errors` is neither an array nor absent (the official SDK throws a TypeError reading it).
+/// Only lines that mention `"errors"` are parsed.
+pub(crate) fn result_problem(line: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Head<'a> {
+        #[serde(default)]
+        is_error: Option<bool>,
+        #[serde(borrow, default)]
+        subtype: Option<Cow<'a, str>>,
+        #[serde(borrow, default)]
+        errors: Option<&'a RawValue>,
     }
+    if !line.contains("\"errors\"") {
+        return None;
+    }
+    let head: Head = serde_json::from_str(line).ok()?;
+    let errors = head.errors?.get();
+    if head.is_error != Some(true)
+        || head.subtype.as_deref() == Some("success")
+        || errors.starts_with('[')
+        || errors == "null"
+    {
+        return None;
+    }
+    let kind = match errors.as_bytes()[0] {
+        b'"' => "a string",
+        b'{' => "an object",
+        b't' | b'f' => "a boolean",
+        _ => "a number",
+    };
+    let shown: String = errors.chars().take(200).collect();
+    let more = if shown.len() < errors.len() { "…" } else { "" };
+    Some(format!(
+        "Claude Code sent a malformed result (subtype {}): its `errors` is {kind}, not an array of strings: {shown}{more}",
+        head.subtype.as_deref().unwrap_or("missing")
+    ))
 }
 
 /// The fields of a control request that routing looks at.
@@ -149,7 +323,7 @@ mod tests {
         );
         match req {
             Incoming::ControlRequest { request_id, request } => {
-                assert_eq!(request_id, "r1");
+                assert_eq!(request_id.key, "r1");
                 let head: RequestHead = serde_json::from_str(request.get()).unwrap();
                 assert_eq!(head.subtype, "mcp_message");
                 assert_eq!(head.server_name.as_deref(), Some("s"));
@@ -206,5 +380,98 @@ mod tests {
         assert!(matches!(classify("{not json"), Incoming::Malformed(_)));
         assert!(matches!(classify("[1,2]"), Incoming::Malformed(_)));
         assert!(matches!(classify(r#"{"no_type":1}"#), Incoming::Malformed(_)));
+    }
+
+    fn request_id(line: &str) -> (RequestId, String) {
+        match classify(line) {
+            Incoming::ControlRequest { request_id, request } => (request_id, request.get().to_string()),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Every id JSON can hold is read, as `JSON.parse` reads it; the answer echoes its bytes.
+    #[test]
+    fn control_requests_are_read_under_any_json_id() {
+        let plain = |key: &str| RequestId {
+            key: key.into(),
+            json: None,
+        };
+        let echoed = |key: &str, json: &str| RequestId {
+            key: key.into(),
+            json: Some(json.into()),
+        };
+        let req = r#""request":{"subtype":"x"}"#;
+        let with_id = |id: &str| request_id(&format!(r#"{{"type":"control_request","request_id":{id},{req}}}"#)).0;
+        assert_eq!(with_id(r#""r1""#), plain("r1"));
+        assert_eq!(with_id("7"), echoed("7", "7"));
+        assert_eq!(with_id("-1.5e3"), echoed("-1.5e3", "-1.5e3"));
+        // A lone surrogate: no Rust string holds it; the id's text names it.
+        assert_eq!(with_id(r#""x\ud800""#), echoed(r#""x\ud800""#, r#""x\ud800""#));
+        // Valid escapes: the string itself, the bytes kept for the answer.
+        assert_eq!(with_id(r#""a\u0041""#), echoed("aA", r#""a\u0041""#));
+        assert_eq!(with_id("null"), echoed("null", "null"));
+        // A repeated key counts with its last value (any key: `type` too).
+        let (id, request) = request_id(
+            r#"{"type":"control_request","request_id":"first","request":{"subtype":"a"},"request_id":"last","request":{"subtype":"b"}}"#,
+        );
+        assert_eq!(id, plain("last"));
+        assert_eq!(request, r#"{"subtype":"b"}"#);
+        assert!(matches!(
+            classify(r#"{"type":"control_request","type":"keep_alive","request_id":"r"}"#),
+            Incoming::HostOnly
+        ));
+        // A null or missing request is still a request (answered with an error).
+        assert_eq!(
+            request_id(r#"{"type":"control_request","request_id":"n","request":null}"#).1,
+            "null"
+        );
+        assert_eq!(request_id(r#"{"type":"control_request","request_id":"n"}"#).1, "null");
+        // No id: nothing to answer under.
+        assert!(matches!(
+            classify(r#"{"type":"control_request","request":{"subtype":"x"}}"#),
+            Incoming::Malformed(_)
+        ));
+        // Cancels and answers name the same keys.
+        same(
+            classify(r#"{"type":"control_cancel_request","request_id":7}"#),
+            Incoming::ControlCancel { request_id: "7".into() },
+        );
+        match classify(r#"{"type":"control_response","response":{"subtype":"success","request_id":7}}"#) {
+            Incoming::ControlResponse { request_id, .. } => assert_eq!(request_id, "7"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_result_whose_errors_is_not_an_array_is_named() {
+        assert_eq!(
+            result_problem(r#"{"type":"result","subtype":"success","result":"ok"}"#),
+            None
+        );
+        assert_eq!(
+            result_problem(r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["a"]}"#),
+            None
+        );
+        assert_eq!(
+            result_problem(r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":null}"#),
+            None
+        );
+        // Not read by anyone when it is not an error result.
+        assert_eq!(
+            result_problem(r#"{"type":"result","subtype":"success","is_error":false,"errors":"x"}"#),
+            None
+        );
+        let problem =
+            result_problem(r#"{"type":"result","subtype":"error_max_turns","is_error":true,"errors":"ran away"}"#)
+                .unwrap();
+        assert_eq!(
+            problem,
+            r#"Claude Code sent a malformed result (subtype error_max_turns): its `errors` is a string, not an array of strings: "ran away""#
+        );
+        assert!(
+            result_problem(r#"{"type":"result","subtype":"error_max_turns","is_error":true,"errors":{"a":1}}"#)
+                .unwrap()
+                .contains("is an object")
+        );
     }
 }

@@ -38,6 +38,27 @@ pub(crate) fn error_response(request_id: &str, message: &str, error_code: Option
     line
 }
 
+/// An answer line built under the id's `key` (see [`RequestId`](super::incoming::RequestId)),
+/// with the id put back as the CLI wrote it (`json`): the first `"request_id":` of every answer
+/// line is the envelope's (bodies come after it, and a string value cannot hold an unescaped `"`).
+pub(crate) fn echo_request_id(line: String, key: &str, json: &str) -> String {
+    let built = format!("\"request_id\":{}", quoted(key));
+    match line.find(&built) {
+        Some(at) => {
+            let start = at + "\"request_id\":".len();
+            let mut out = String::with_capacity(line.len() + json.len());
+            out.push_str(&line[..start]);
+            out.push_str(json);
+            out.push_str(&line[start + built.len() - "\"request_id\":".len()..]);
+            out
+        }
+        None => {
+            debug_assert!(false, "an answer line without its request_id: {line}");
+            line
+        }
+    }
+}
+
 /// A control request of ours: `{"request_id":..,"type":"control_request","request":BODY}`.
 pub fn control_request(request_id: &str, body: &Value) -> String {
     format!(
@@ -116,5 +137,20 @@ mod tests {
       user_text_message("greet Alice"),
       "{\"type\":\"user\",\"session_id\":\"\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"greet Alice\"}]},\"parent_tool_use_id\":null}\n"
     );
+    }
+
+    #[test]
+    fn an_answer_echoes_the_id_as_the_cli_wrote_it() {
+        let key = r#""x\ud800""#;
+        let line = echo_request_id(success_response(key, r#"{"request_id":"x"}"#), key, key);
+        assert_eq!(
+            line,
+            r#"{"type":"control_response","response":{"subtype":"success","request_id":"x\ud800","response":{"request_id":"x"}}}"#.to_string() + "\n"
+        );
+        let message = r#"bad "request_id":"7""#;
+        let line = echo_request_id(error_response("7", message, None), "7", "7");
+        let v: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["response"]["request_id"], 7);
+        assert_eq!(v["response"]["error"], message);
     }
 }

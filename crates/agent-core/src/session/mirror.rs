@@ -691,6 +691,7 @@ mod tests {
                 can_use_tool: false,
                 allowed_control_requests: None,
                 dialogs: Default::default(),
+                token_callbacks: false,
                 forward_stderr: false,
                 initialize_timeout: Duration::from_secs(60),
                 queue_bytes: crate::session::DEFAULT_QUEUE_BYTES,

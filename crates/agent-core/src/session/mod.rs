@@ -61,6 +61,9 @@ pub struct SessionSpec {
     pub allowed_control_requests: Option<Vec<String>>,
     /// Which dialog callbacks the host has (see [`router::Dialogs`]).
     pub dialogs: router::Dialogs,
+    /// The host answers the CLI's token refreshes (`getOAuthToken`, `getHostAuthToken`): after a
+    /// result, stdin stays open while the CLI reports work, as for any callback.
+    pub token_callbacks: bool,
     /// Forward the CLI's stderr to [`Host::stderr`].
     pub forward_stderr: bool,
     pub initialize_timeout: Duration,
@@ -128,6 +131,10 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
     writer.write_line(&outgoing::control_request(&init_id, &spec.initialize));
     let initialize = Arc::new(spec.initialize);
     let prompt_sent = spec.prompt.is_some();
+    let has_hooks = initialize
+        .get("hooks")
+        .and_then(|h| h.as_object())
+        .is_some_and(|h| !h.is_empty());
     if let Some(prompt) = &spec.prompt {
         writer.write_line(&outgoing::user_text_message(prompt));
     }
@@ -164,6 +171,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
         init_timeout: spec.initialize_timeout,
         input_done: prompt_sent,
         awaiting_result: prompt_sent,
+        host_callbacks: has_hooks || spec.token_callbacks,
         stderr_task,
         stderr_tail,
     });

@@ -150,6 +150,13 @@ impl Answer {
 
 impl Router {
     pub fn route(&self, request_id: &str, request: Box<RawValue>) -> Route {
+        if request.get() == "null" {
+            return Route::Reply(error_response(
+                request_id,
+                "Malformed control request: `request` is missing or null",
+                None,
+            ));
+        }
         let head: RequestHead = match serde_json::from_str(request.get()) {
             Ok(h) => h,
             Err(e) => {

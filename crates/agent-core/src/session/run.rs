@@ -20,7 +20,7 @@ use crate::cli::process;
 use crate::codec::{LineReader, ReadLine};
 use crate::error::Error;
 use crate::host::{Host, HostCall, Reply};
-use crate::protocol::incoming::{classify, Incoming};
+use crate::protocol::incoming::{classify, result_problem, Incoming, RequestId};
 use crate::protocol::outgoing::{self, next_request_id};
 use crate::session::finished::Finished;
 use crate::session::handle::{Command, InitState};
@@ -47,6 +47,9 @@ pub(crate) struct LoopParts {
     pub init_timeout: Duration,
     pub input_done: bool,
     pub awaiting_result: bool,
+    /// The host has callbacks the router does not know of that the CLI may call (hooks, token
+    /// callbacks): see [`Loop::bidirectional`].
+    pub host_callbacks: bool,
     pub stderr_task: JoinHandle<()>,
     pub stderr_tail: StderrTail,
     /// The session store mirror, when the query has a store.
@@ -65,6 +68,8 @@ enum Stop {
     InitFailed(String),
     /// The consumer fell behind past the backlog's bound.
     Backlog(Error),
+    /// The CLI wrote a message the consumer could not read (a malformed `result`).
+    Malformed(Error),
 }
 
 pub(crate) struct Loop {
@@ -84,7 +89,14 @@ pub(crate) struct Loop {
     result_seen: bool,
     /// Keeps the loop's thread awake for a moment after it hands the host a call.
     spin: Spin,
+    /// Our requests the CLI answered lately: a second answer to one is ignored quietly.
+    answered: std::collections::VecDeque<String>,
+    /// A `remote_control` request of ours carried a work secret: the CLI may ask to refresh it.
+    work_secret: bool,
 }
+
+/// How many of our answered requests [`Loop::answered`] remembers.
+const ANSWERED_KEPT: usize = 64;
 
 /// A request of the CLI's running in the host.
 struct Call {
@@ -115,6 +127,8 @@ impl Loop {
             idle: false,
             result_seen: false,
             spin: Spin::new(),
+            answered: std::collections::VecDeque::new(),
+            work_secret: false,
         }
     }
 
@@ -173,15 +187,20 @@ impl Loop {
     }
 
     /// A control request from the CLI. Skipped when one with the same id is still running (the
-    /// official SDK skips such duplicates).
-    fn control_request(&mut self, request_id: String, request: Box<RawValue>) {
+    /// official SDK skips such duplicates). Its answer carries its id as the CLI wrote it.
+    fn control_request(&mut self, id: RequestId, request: Box<RawValue>) {
+        let RequestId { key: request_id, json } = id;
+        let echo = |line: String| match &json {
+            Some(json) => outgoing::echo_request_id(line, &request_id, json),
+            None => line,
+        };
         self.forget_finished(self.p.finished.take());
         if self.calls.contains_key(&request_id) {
             tracing::warn!(request_id = %request_id, "duplicate control request id while the first is in flight (ignored)");
             return;
         }
         match self.p.router.route(&request_id, request) {
-            Route::Reply(line) => self.write(line),
+            Route::Reply(line) => self.write(echo(line)),
             Route::Call { kind, payload, answer } => {
                 self.calls.insert(
                     request_id.clone(),
@@ -190,7 +209,7 @@ impl Loop {
                         cancelled: false,
                     },
                 );
-                let reply = self.reply(request_id.clone(), answer);
+                let reply = self.reply(request_id.clone(), json.clone(), answer);
                 self.outbox.push((
                     HostCall {
                         request_id,
@@ -211,7 +230,7 @@ impl Loop {
                     tracing::debug!(request_id = %target, "MCP notifications/cancelled: aborting the tool call");
                     self.cancel_call(&target);
                 }
-                self.write(ack);
+                self.write(echo(ack));
                 // The cancel may come after the turn's result: stdin no longer waits for this call.
                 self.maybe_close_stdin();
             }
@@ -235,11 +254,15 @@ impl Loop {
 
     /// How the host answers a call: the control response `answer` builds is written on the
     /// answering thread, then the loop hears that the call finished.
-    fn reply(&self, request_id: String, answer: Answer) -> Reply {
+    fn reply(&self, request_id: String, json: Option<Box<str>>, answer: Answer) -> Reply {
         let writer = self.p.writer.clone();
         let finished = self.p.finished.clone();
         Reply::new(request_id.clone(), move |result| {
-            if writer.write_line(&answer.line(&request_id, result)) {
+            let mut line = answer.line(&request_id, result);
+            if let Some(json) = &json {
+                line = outgoing::echo_request_id(line, &request_id, json);
+            }
+            if writer.write_line(&line) {
                 finished.push(request_id);
             } else {
                 finished.push_unanswered(request_id);
@@ -268,6 +291,13 @@ impl Loop {
                     return;
                 }
                 let id = id.unwrap_or_else(next_request_id);
+                // With a work secret the CLI may ask for a fresh one: a need for stdin (see
+                // `Loop::bidirectional`).
+                if body.get("subtype").and_then(|s| s.as_str()) == Some("remote_control")
+                    && body.get("work_secret").is_some_and(|s| !s.is_null())
+                {
+                    self.work_secret = true;
+                }
                 self.write(outgoing::control_request(&id, &body));
                 self.pending.insert(id, reply);
             }
@@ -342,8 +372,9 @@ impl Loop {
             }
             Incoming::ControlRequest { request_id, request } => self.control_request(request_id, request),
             Incoming::ControlResponse { request_id, outcome } => {
-                if request_id == self.p.init_id {
+                if request_id == self.p.init_id && self.p.init_tx.borrow().is_none() {
                     self.init_deadline = None;
+                    self.remember_answered(request_id);
                     match outcome {
                         Ok(body) => {
                             let body = body.map(|b| b.get().to_string()).unwrap_or_else(|| "{}".into());
@@ -353,6 +384,10 @@ impl Loop {
                     }
                 } else if let Some(reply) = self.pending.remove(&request_id) {
                     let _ = reply.send(outcome.map(|b| b.map(|b| b.get().to_string())).map_err(Error::Control));
+                    self.remember_answered(request_id);
+                } else if request_id == self.p.init_id || self.answered.contains(&request_id) {
+                    // The official SDK ignores it too: the request was settled by the first answer.
+                    tracing::debug!(request_id = %request_id, error = outcome.err().as_deref(), "a second control_response for a request already answered (ignored)");
                 } else if !request_id.starts_with("mcp_req_") {
                     tracing::warn!(request_id = %request_id, "control_response for a request we did not send (ignored)");
                 }
@@ -391,6 +426,11 @@ impl Loop {
     /// A message for the consumer.
     fn message(&mut self, line: String, is_result: bool) -> Option<Stop> {
         if is_result {
+            // Everything before it is delivered; the stream then ends with what was wrong.
+            if let Some(problem) = result_problem(&line) {
+                tracing::warn!(problem = %problem, "ending the session on a malformed result");
+                return Some(Stop::Malformed(Error::Protocol(problem)));
+            }
             self.result_seen = true;
             self.p.awaiting_result = false;
         }
@@ -439,14 +479,17 @@ impl Loop {
     }
 
     /// stdin closes when nothing can need it any more: the input has ended, every turn has its
-    /// result, the CLI reports idle (when it reports state), and no callback is still running
-    /// (its answer must reach the CLI) nor any request of ours awaiting its answer.
+    /// result, no callback is still running (its answer must reach the CLI) nor any request of
+    /// ours awaiting its answer, and, when the session has callbacks the CLI may still call, the
+    /// CLI reports idle (when it reports state: background work after a result may ask). As the
+    /// official SDK ends a run at a result "when the state is unknown or idle, or nothing is
+    /// bidirectional", and otherwise at the `idle` after it.
     fn maybe_close_stdin(&mut self) {
         if self.stdin_closed
             || !self.p.input_done
             || self.p.awaiting_result
             || !self.pending.is_empty()
-            || (self.state_reported && !self.idle)
+            || (self.state_reported && !self.idle && self.bidirectional())
             || self.calls_running()
         {
             return;
@@ -454,6 +497,26 @@ impl Loop {
         tracing::debug!("closing Claude Code's stdin: input ended and the session is idle");
         self.stdin_closed = true;
         self.p.writer.close();
+    }
+
+    /// Whether the CLI may still send a request only the host can answer (the official SDK's
+    /// `hasBidirectionalNeeds`): in-process MCP servers, `canUseTool`, hooks, dialog callbacks,
+    /// token callbacks, a remote-control work secret.
+    fn bidirectional(&self) -> bool {
+        let r = &self.p.router;
+        self.p.host_callbacks
+            || self.work_secret
+            || !r.servers.is_empty()
+            || r.can_use_tool
+            || r.dialogs.elicitation
+            || r.dialogs.user_dialog
+    }
+
+    fn remember_answered(&mut self, request_id: String) {
+        if self.answered.len() == ANSWERED_KEPT {
+            self.answered.pop_front();
+        }
+        self.answered.push_back(request_id);
     }
 
     /// Rejects our pending requests and fires the abort signal of every call still running.
@@ -535,7 +598,7 @@ impl Loop {
                 self.p.child.end_leftovers();
                 return;
             }
-            Stop::Backlog(e) => {
+            Stop::Backlog(e) | Stop::Malformed(e) => {
                 // What the consumer's channel holds is still delivered, then the error.
                 drop(reader);
                 self.p.queue.drop_backlog();
@@ -850,5 +913,217 @@ mod tests {
             0
         );
         assert_eq!(tool_results(r#"{"type":"system","subtype":"init"}"#), 0);
+    }
+
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use serde_json::{json, Value};
+    use tokio::sync::mpsc;
+
+    use crate::cli::child::ExitInfo;
+    use crate::cli::custom::{host_process, HostProcessEvent, HostProcessFeed};
+    use crate::host::{Host, HostCall, Reply};
+    use crate::session::queue::Messages;
+    use crate::session::{start, ProcessSpec, SessionSpec};
+
+    /// A host that answers every call with an error.
+    struct Refuse;
+
+    impl Host for Refuse {
+        fn invoke(&self, calls: Vec<(HostCall, Reply)>) {
+            for (_, reply) in calls {
+                reply.send(Err("refused".into()));
+            }
+        }
+        fn cancel(&self, _: &str) {}
+    }
+
+    /// A session on a fed process: what it writes arrives as lines (`None`: stdin closed).
+    struct Fake {
+        feed: HostProcessFeed,
+        written: mpsc::UnboundedReceiver<Option<String>>,
+        /// Lines written and not looked at yet (`None`: stdin closed).
+        lines: std::collections::VecDeque<Option<String>>,
+        messages: Messages,
+        init_id: String,
+        /// Held: the session closes when every handle is dropped.
+        _handle: crate::session::SessionHandle,
+    }
+
+    impl Fake {
+        async fn start(can_use_tool: bool) -> Self {
+            let (tx, written) = mpsc::unbounded_channel();
+            let (process, feed) = host_process(Arc::new(move |e| {
+                let _ = tx.send(match e {
+                    HostProcessEvent::Write(bytes) => Some(String::from_utf8(bytes).unwrap()),
+                    _ => None,
+                });
+            }));
+            let started = start(
+                SessionSpec {
+                    process: ProcessSpec::Host(process),
+                    initialize: json!({ "subtype": "initialize" }),
+                    servers: vec![],
+                    prompt: Some("hi".into()),
+                    can_use_tool,
+                    allowed_control_requests: None,
+                    dialogs: Default::default(),
+                    token_callbacks: false,
+                    forward_stderr: false,
+                    initialize_timeout: Duration::from_secs(60),
+                    queue_bytes: crate::session::DEFAULT_QUEUE_BYTES,
+                    message_text: Default::default(),
+                    mirror: None,
+                },
+                Arc::new(Refuse),
+            )
+            .unwrap();
+            let mut fake = Self {
+                feed,
+                written,
+                lines: Default::default(),
+                messages: started.messages,
+                init_id: String::new(),
+                _handle: started.handle,
+            };
+            let init: Value = serde_json::from_str(&fake.next_written().await.unwrap()).unwrap();
+            fake.init_id = init["request_id"].as_str().unwrap().to_string();
+            assert!(fake.next_written().await.unwrap().contains("\"type\":\"user\""));
+            fake.send(&format!(
+                r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"{}","response":{{}}}}}}"#,
+                fake.init_id
+            ));
+            fake
+        }
+
+        fn send(&self, line: &str) {
+            self.feed.stdout(format!("{line}\n").into_bytes());
+        }
+
+        async fn next_written(&mut self) -> Option<String> {
+            self.next_within(10_000).await.expect("the session writes")
+        }
+
+        /// The next line written (`None`: stdin closed) within `ms`.
+        async fn next_within(&mut self, ms: u64) -> Option<Option<String>> {
+            while self.lines.is_empty() {
+                match tokio::time::timeout(Duration::from_millis(ms), self.written.recv()).await {
+                    Ok(Some(Some(text))) => self.lines.extend(text.lines().map(|l| Some(l.to_string()))),
+                    Ok(Some(None)) | Ok(None) => self.lines.push_back(None),
+                    Err(_) => return None,
+                }
+            }
+            self.lines.pop_front()
+        }
+
+        /// Whether stdin closes within `ms` (nothing else written meanwhile).
+        async fn stdin_closes_within(&mut self, ms: u64) -> bool {
+            match self.next_within(ms).await {
+                Some(None) => true,
+                Some(Some(line)) => panic!("wrote {line}"),
+                None => false,
+            }
+        }
+
+        /// The message types up to the end, and how it ended.
+        async fn rest(mut self) -> (Vec<String>, Result<(), crate::error::Error>) {
+            self.feed.stdout_end();
+            self.feed.exited(ExitInfo {
+                code: Some(0),
+                signal: None,
+            });
+            let mut types = vec![];
+            loop {
+                match self.messages.next_batch(16, 1 << 20).await {
+                    Some(Ok(lines)) => types.extend(lines.iter().map(|l| {
+                        let v: Value = serde_json::from_slice(l).unwrap();
+                        v["type"].as_str().unwrap().to_string()
+                    })),
+                    Some(Err(e)) => return (types, Err(e)),
+                    None => return (types, Ok(())),
+                }
+            }
+        }
+    }
+
+    /// Every request with a readable id is answered under that id, byte for byte.
+    #[tokio::test]
+    async fn requests_under_any_json_id_are_answered_under_it() {
+        let mut cli = Fake::start(false).await;
+        for (line, id) in [
+            (
+                r#"{"type":"control_request","request_id":7,"request":{"subtype":"can_use_tool"}}"#,
+                "7",
+            ),
+            (
+                r#"{"type":"control_request","request_id":"x\ud800","request":{"subtype":"hook_callback","callback_id":"h"}}"#,
+                r#""x\ud800""#,
+            ),
+            (
+                r#"{"type":"control_request","request_id":"first","request":{"subtype":"nope"},"request_id":"last"}"#,
+                r#""last""#,
+            ),
+            (
+                r#"{"type":"control_request","request_id":"n","request":null}"#,
+                r#""n""#,
+            ),
+        ] {
+            cli.send(line);
+            let answer = cli.next_written().await.unwrap();
+            assert!(answer.contains(&format!(r#""request_id":{id},"#)), "{answer}");
+            // (A lone surrogate is no Rust string: the line is looked at as text.)
+            assert!(
+                answer.starts_with(r#"{"type":"control_response","response":{"subtype":"error","#),
+                "{answer}"
+            );
+        }
+        cli.send(r#"{"type":"result","subtype":"success"}"#);
+        let (types, end) = cli.rest().await;
+        assert_eq!(types, ["result"]);
+        assert!(end.is_ok());
+    }
+
+    /// A second answer to a request of ours (initialize's, with an error) changes nothing.
+    #[tokio::test]
+    async fn a_second_answer_is_ignored() {
+        let cli = Fake::start(false).await;
+        cli.send(&format!(
+            r#"{{"type":"control_response","response":{{"subtype":"error","request_id":"{}","error":"again"}}}}"#,
+            cli.init_id
+        ));
+        cli.send(r#"{"type":"assistant","message":{"content":[]}}"#);
+        cli.send(r#"{"type":"result","subtype":"success"}"#);
+        let (types, end) = cli.rest().await;
+        assert_eq!(types, ["assistant", "result"]);
+        assert!(end.is_ok(), "{end:?}");
+    }
+
+    /// After a result with the CLI still `running`, stdin closes unless a callback may be called.
+    #[tokio::test]
+    async fn stdin_closes_at_a_result_unless_a_callback_may_still_be_called() {
+        for can_use_tool in [false, true] {
+            let mut cli = Fake::start(can_use_tool).await;
+            cli.send(r#"{"type":"system","subtype":"session_state_changed","state":"running","sdk_host_only":true}"#);
+            cli.send(r#"{"type":"result","subtype":"success"}"#);
+            assert_eq!(cli.stdin_closes_within(300).await, !can_use_tool);
+            if can_use_tool {
+                cli.send(r#"{"type":"system","subtype":"session_state_changed","state":"idle","sdk_host_only":true}"#);
+                assert!(cli.stdin_closes_within(5000).await);
+            }
+        }
+    }
+
+    /// A result whose `errors` is a string ends the stream with an error, after what came before.
+    #[tokio::test]
+    async fn a_malformed_result_ends_the_stream_after_what_came_before() {
+        let cli = Fake::start(false).await;
+        cli.send(r#"{"type":"assistant","message":{"content":[]}}"#);
+        cli.send(r#"{"type":"assistant","message":{"content":[]}}"#);
+        cli.send(r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":"boom"}"#);
+        let (types, end) = cli.rest().await;
+        assert_eq!(types, ["assistant", "assistant"]);
+        let message = end.unwrap_err().to_string();
+        assert!(message.contains("`errors` is a string"), "{message}");
     }
 }

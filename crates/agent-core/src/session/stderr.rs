@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::task::JoinHandle;
 
-use crate::host::Host;
+use crate::host::{Host, StderrGate};
 
 /// How much of the end of stderr error messages quote (the official SDK keeps 2048 chars).
 pub(crate) const TAIL_CHARS: usize = 2048;
@@ -58,12 +58,16 @@ pub fn redact_keys(s: &str) -> String {
     out
 }
 
+/// Reads the CLI's stderr to its end: its tail is kept, and each chunk goes to the host when it
+/// asked, within the host's [`StderrGate`] if it has one (the reader then waits for room, and the
+/// CLI for the reader, as stdout waits for its consumer).
 pub fn spawn_stderr(
     mut stderr: impl AsyncRead + Send + Unpin + 'static,
-    host: Option<Arc<dyn Host>>,
+    mut host: Option<Arc<dyn Host>>,
 ) -> (JoinHandle<()>, StderrTail) {
     let tail = StderrTail::default();
     let t = tail.clone();
+    let gate = host.as_ref().and_then(|h| h.stderr_gate());
     let task = tokio::spawn(async move {
         let mut buf = vec![0u8; 8192];
         let mut carry: Vec<u8> = Vec::new();
@@ -82,24 +86,33 @@ pub fn spawn_stderr(
             let text = String::from_utf8_lossy(&carry[..valid]).into_owned();
             carry.drain(..valid);
             t.push(&text);
-            if let Some(h) = &host {
-                h.stderr(&text);
-            }
+            forward(&mut host, gate.as_deref(), &text).await;
         }
         if !carry.is_empty() {
             let text = String::from_utf8_lossy(&carry).into_owned();
             t.push(&text);
-            if let Some(h) = &host {
-                h.stderr(&text);
-            }
+            forward(&mut host, gate.as_deref(), &text).await;
         }
     });
     (task, tail)
 }
 
+/// Hands a chunk to the host, once its gate has room; a closed gate ends the forwarding.
+async fn forward(host: &mut Option<Arc<dyn Host>>, gate: Option<&StderrGate>, text: &str) {
+    let Some(h) = host else { return };
+    if let Some(gate) = gate {
+        if !gate.room(text.len()).await {
+            *host = None;
+            return;
+        }
+    }
+    h.stderr(text);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Mutex;
 
     #[test]
     fn keys_are_masked() {
@@ -116,5 +129,53 @@ mod tests {
         let s = t.get();
         assert!(s.ends_with("line 1999"));
         assert!(s.chars().count() <= TAIL_CHARS);
+    }
+
+    /// A host that holds every chunk until the test delivers it.
+    struct Slow {
+        gate: Arc<StderrGate>,
+        chunks: Mutex<Vec<String>>,
+    }
+
+    impl Host for Slow {
+        fn invoke(&self, _: Vec<(crate::host::HostCall, crate::host::Reply)>) {}
+        fn cancel(&self, _: &str) {}
+        fn stderr(&self, chunk: &str) {
+            self.chunks.lock().unwrap().push(chunk.to_string());
+        }
+        fn stderr_gate(&self) -> Option<Arc<StderrGate>> {
+            Some(self.gate.clone())
+        }
+    }
+
+    /// The reader waits for room in the host's gate (so the writer waits for the pipe); a closed
+    /// gate lets it read on, keeping only the tail.
+    #[tokio::test]
+    async fn a_gate_makes_the_reader_wait_and_closing_it_frees_the_reader() {
+        use tokio::io::AsyncWriteExt;
+        let host = Arc::new(Slow {
+            gate: StderrGate::new(8),
+            chunks: Mutex::default(),
+        });
+        let (mut cli, stderr) = tokio::io::duplex(4);
+        let (task, tail) = spawn_stderr(stderr, Some(host.clone() as Arc<dyn Host>));
+        cli.write_all(b"abcdef").await.unwrap();
+        let wait = || tokio::time::sleep(std::time::Duration::from_millis(50));
+        wait().await;
+        let taken: usize = host.chunks.lock().unwrap().iter().map(String::len).sum();
+        assert!((1..=8).contains(&taken), "{taken}");
+        // The gate is full: what the CLI writes now stays in the pipe (4 bytes), then blocks it.
+        let blocked = tokio::time::timeout(std::time::Duration::from_millis(200), cli.write_all(&[b'x'; 64])).await;
+        assert!(blocked.is_err(), "the writer waits");
+        assert!(host.chunks.lock().unwrap().iter().map(String::len).sum::<usize>() <= 8);
+        host.gate.delivered(taken);
+        wait().await;
+        assert!(host.chunks.lock().unwrap().iter().map(String::len).sum::<usize>() > taken);
+        host.gate.close();
+        cli.write_all(b"the end").await.unwrap();
+        drop(cli);
+        task.await.unwrap();
+        assert!(tail.get().ends_with("the end"));
+        assert!(!host.chunks.lock().unwrap().concat().contains("the end"));
     }
 }

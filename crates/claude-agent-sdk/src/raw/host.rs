@@ -16,7 +16,7 @@
 //! user, [`crate::raw::codex`]: payload `{"method","params"}` as Codex sent them; answer the
 //! JSON-RPC result Codex expects, a failure answering with the method's safe default, a decline).
 
-pub use agent_core::host::{CallKind, Host, HostCall as Call, HostResult as CallResult, Reply};
+pub use agent_core::host::{CallKind, Host, HostCall as Call, HostResult as CallResult, Reply, StderrGate};
 
 /// From now on, the answers [`Reply::send`] writes on this thread wait, and leave together at
 /// [`release_answers`]: one write per session for all of them. For a host that answers many calls

@@ -51,7 +51,7 @@ use agent_core::cli::custom::host_process;
 use agent_core::session::{self as core, ProcessSpec};
 
 pub use config::{LaunchSpec, QueryConfig};
-pub use host::{hold_answers, release_answers, Call, CallKind, CallResult, Host, Reply};
+pub use host::{hold_answers, release_answers, Call, CallKind, CallResult, Host, Reply, StderrGate};
 pub use process::{ProcessEvent, ProcessFeed, ProcessSink};
 pub use server::{ServerAction, ServerDef};
 pub use session::{AbortHandle, Chunk, MessageQueue, ProcessExit, Session};
@@ -176,6 +176,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started> {
             elicitation: o.on_elicitation,
             user_dialog: o.on_user_dialog,
         },
+        token_callbacks: o.token_callbacks,
         forward_stderr: spec.forward_stderr,
         initialize_timeout: o
             .initialize_timeout_ms
