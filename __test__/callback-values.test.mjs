@@ -207,3 +207,43 @@ test('an abort reason that throws on every look, for a control request with a si
     q.close()
   }
 })
+
+test('issue 31 item 11: a session store append that never settles does not keep the host alive after break', async () => {
+  const { runHost, entry, sdkHelpers } = await import('./helpers/process.mjs')
+  const SID = '11111111-2222-4333-8444-555555555555'
+  const config = fs.mkdtempSync(path.join(os.tmpdir(), 'callback-values-'))
+  let host
+  try {
+    host = runHost(`
+      import { query } from ${JSON.stringify(entry)}
+      import { mockOptions } from ${JSON.stringify(sdkHelpers)}
+      const { options } = mockOptions(\`
+        import path from 'node:path'
+        export default async function (cli) {
+          await cli.initialize()
+          await cli.nextUserMessage()
+          cli.systemInit({ session_id: '${SID}' })
+          cli.send({ type: 'transcript_mirror', filePath: path.join(process.env.CLAUDE_CONFIG_DIR, 'projects', 'p', '${SID}.jsonl'), entries: [{ type: 'user', uuid: 'u1', sessionId: '${SID}' }] })
+          await cli.sleep(200)
+          cli.assistantText('hi', { session_id: '${SID}' })
+          cli.result({ session_id: '${SID}' })
+        }\`)
+      options.env.CLAUDE_CONFIG_DIR = ${JSON.stringify(config)}
+      options.sessionStoreFlush = 'eager'
+      let appends = 0
+      options.sessionStore = { append: () => { appends++; return new Promise(() => {}) }, load: async () => null }
+      for await (const m of query({ prompt: 'go', options })) {
+        if (m.type === 'assistant') break
+      }
+      report({ broke: true, appends, at: Date.now() })
+    `)
+    const broke = await host.next((r) => r.broke, 20000)
+    assert.equal(broke.appends, 1, 'the append was called and is still pending')
+    const exited = await within(host.exited, 15000, `the host to exit after break (it stayed alive for the pending append); stderr: ${host.stderr()}`)
+    assert.equal(exited.code, 0, host.stderr())
+    assert.ok(Date.now() - broke.at < 10000, `the host exited ${Date.now() - broke.at} ms after break`)
+  } finally {
+    if (host && host.child.exitCode === null) host.child.kill('SIGKILL')
+    fs.rmSync(config, { recursive: true, force: true })
+  }
+})

@@ -135,6 +135,8 @@ pub struct QueryOptions {
     /// `'eager'`: every transcript write goes to the store at once; otherwise (`'batched'`, the
     /// default) in batches.
     pub session_store_flush: Option<String>,
+    /// Bounds on the memory and CPU time of the CLI and everything it starts.
+    pub resource_limits: Option<crate::cli::limits::ResourceLimits>,
 }
 
 #[derive(Debug, Deserialize)]

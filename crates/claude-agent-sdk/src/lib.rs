@@ -59,6 +59,7 @@ mod dialog;
 mod engine;
 mod error;
 mod hooks;
+mod limits;
 mod message;
 mod options;
 mod permission;
@@ -74,6 +75,7 @@ mod tool;
 pub use dialog::{ElicitationRequest, ElicitationResult, UserDialogRequest};
 pub use error::{Error, Result};
 pub use hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
+pub use limits::ResourceLimits;
 pub use message::{
     ApiMessage, AssistantMessage, ContentBlock, McpServerState, Message, ResultMessage, StreamEvent, SystemInit,
     SystemMessage, ToolResultBlock, UserInput, UserMessage,
