@@ -12,19 +12,21 @@ pub(super) fn tree(child: &LocalChild, _limits: &ResourceLimits) -> io::Result<B
     let pid = child
         .id()
         .ok_or_else(|| io::Error::other("Claude Code exited before its limits could be set"))? as i32;
-    #[allow(deprecated)] // libc points to the mach2 crate; this one call needs no more
+    let (numer, denom) = timebase();
+    Ok(Box::new(ProcTree::new(pid, LibProc { numer, denom })))
+}
+
+/// Mach time units to nanoseconds: `numer / denom` (1/1 on Intel).
+#[allow(deprecated)] // libc points to the mach2 crate; this one call needs no more
+fn timebase() -> (u64, u64) {
     let mut base = libc::mach_timebase_info { numer: 0, denom: 0 };
     // SAFETY: fills the struct it is given.
-    #[allow(deprecated)]
-    unsafe {
-        libc::mach_timebase_info(&mut base)
-    };
-    let (numer, denom) = if base.numer == 0 || base.denom == 0 {
+    unsafe { libc::mach_timebase_info(&mut base) };
+    if base.numer == 0 || base.denom == 0 {
         (1, 1)
     } else {
         (base.numer as u64, base.denom as u64)
-    };
-    Ok(Box::new(ProcTree::new(pid, LibProc { numer, denom })))
+    }
 }
 
 struct LibProc {
