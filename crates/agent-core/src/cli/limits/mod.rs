@@ -328,24 +328,14 @@ pub fn limit(
     let Some(limits) = limits.filter(ResourceLimits::any) else {
         return Ok(Box::new(child));
     };
-    let tree = match platform::tree(&child, &limits) {
-        Ok(tree) => tree,
+    let guard = match platform::tree(&child, &limits).and_then(|tree| Guard::start(limits, tree)) {
+        Ok(g) => g,
         Err(e) => {
+            // Not left running unbounded: the query fails, naming why.
             let mut child = child;
             child.signal(crate::cli::signal::SIGKILL);
             return Err(Error::spawn_io(
                 format!("Could not put Claude Code under its resourceLimits: {e}"),
-                e,
-            ));
-        }
-    };
-    let guard = match Guard::start(limits, tree) {
-        Ok(g) => g,
-        Err(e) => {
-            let mut child = child;
-            child.signal(crate::cli::signal::SIGKILL);
-            return Err(Error::spawn_io(
-                format!("Could not start the watchdog of Claude Code's resourceLimits: {e}"),
                 e,
             ));
         }

@@ -11,8 +11,8 @@ use windows_sys::Win32::Foundation::{HANDLE, INVALID_HANDLE_VALUE};
 use windows_sys::Win32::System::JobObjects::{
     JobObjectAssociateCompletionPortInformation, JobObjectBasicAccountingInformation,
     JobObjectExtendedLimitInformation, QueryInformationJobObject, SetInformationJobObject, TerminateJobObject,
-    JOBOBJECT_ASSOCIATE_COMPLETION_PORT, JOBOBJECT_BASIC_ACCOUNTING_INFORMATION, JOBOBJECT_EXTENDED_LIMIT_INFORMATION,
-    JOB_OBJECT_LIMIT_JOB_MEMORY, JOB_OBJECT_LIMIT_JOB_TIME,
+    JOBOBJECTINFOCLASS, JOBOBJECT_ASSOCIATE_COMPLETION_PORT, JOBOBJECT_BASIC_ACCOUNTING_INFORMATION,
+    JOBOBJECT_EXTENDED_LIMIT_INFORMATION, JOB_OBJECT_LIMIT_JOB_MEMORY, JOB_OBJECT_LIMIT_JOB_TIME,
 };
 use windows_sys::Win32::System::IO::{CreateIoCompletionPort, GetQueuedCompletionStatus, OVERLAPPED};
 
@@ -98,39 +98,30 @@ impl Job {
         self.job.as_raw_handle() as HANDLE
     }
 
-    fn accounting(&self) -> Option<JOBOBJECT_BASIC_ACCOUNTING_INFORMATION> {
-        let mut info = JOBOBJECT_BASIC_ACCOUNTING_INFORMATION::default();
-        // SAFETY: the structure this class expects, with its size.
+    /// One of the job's information classes: a plain C structure, all-zero until filled.
+    fn query<T: Copy>(&self, class: JOBOBJECTINFOCLASS) -> Option<T> {
+        // SAFETY: only used with the plain-data JOBOBJECT_* structures, valid when zeroed.
+        let mut info: T = unsafe { std::mem::zeroed() };
+        // SAFETY: `info` is the structure `class` expects, with its exact size.
         let ok = unsafe {
             QueryInformationJobObject(
                 self.raw(),
-                JobObjectBasicAccountingInformation,
-                (&mut info as *mut JOBOBJECT_BASIC_ACCOUNTING_INFORMATION).cast(),
-                std::mem::size_of::<JOBOBJECT_BASIC_ACCOUNTING_INFORMATION>() as u32,
+                class,
+                (&mut info as *mut T).cast(),
+                std::mem::size_of::<T>() as u32,
                 std::ptr::null_mut(),
             )
         };
         (ok != 0).then_some(info)
     }
 
+    fn accounting(&self) -> Option<JOBOBJECT_BASIC_ACCOUNTING_INFORMATION> {
+        self.query(JobObjectBasicAccountingInformation)
+    }
+
     fn peak_memory(&self) -> u64 {
-        // SAFETY: plain data, filled by the call.
-        let mut info: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = unsafe { std::mem::zeroed() };
-        // SAFETY: the structure this class expects, with its size.
-        let ok = unsafe {
-            QueryInformationJobObject(
-                self.raw(),
-                JobObjectExtendedLimitInformation,
-                (&mut info as *mut JOBOBJECT_EXTENDED_LIMIT_INFORMATION).cast(),
-                std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32,
-                std::ptr::null_mut(),
-            )
-        };
-        if ok == 0 {
-            0
-        } else {
-            info.PeakJobMemoryUsed as u64
-        }
+        self.query::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>(JobObjectExtendedLimitInformation)
+            .map_or(0, |i| i.PeakJobMemoryUsed as u64)
     }
 
     fn cpu_ns(info: &JOBOBJECT_BASIC_ACCOUNTING_INFORMATION) -> u64 {
