@@ -3,6 +3,7 @@
 // local process — POST /sessions creates the session, then its messages flow as NDJSON over a
 // WebSocket. Same protocol, results and errors as the official SDK's class of that name.
 const { AbortError } = require('./errors')
+const { errorText, isError, safeString } = require('./thrown')
 
 const CONNECT_TIMEOUT_MS = 15000
 
@@ -50,7 +51,7 @@ async function createSession(options) {
   try {
     res = await fetch(`${options.serverUrl}/sessions`, { method: 'POST', headers, body: JSON.stringify(body) })
   } catch (e) {
-    throw new DirectConnectError(`Failed to connect to server at ${options.serverUrl}: ${e instanceof Error ? e.message : String(e)}`, 'session_create_failed')
+    throw new DirectConnectError(`Failed to connect to server at ${options.serverUrl}: ${errorText(e)}`, 'session_create_failed')
   }
   if (!res.ok) {
     const text = await res.text().catch(() => '')
@@ -160,7 +161,7 @@ class DirectConnectTransport {
       this.workDir = s.workDir
       wsUrl = s.wsUrl
     } catch (e) {
-      this.failInit(e instanceof Error ? e : new Error(String(e)))
+      this.failInit(isError(e) ? e : new Error(safeString(e)))
       return
     }
     if (this.closed) {

@@ -14,6 +14,7 @@
 // (__test__/async-context.test.mjs).
 const { runMcpCall } = require('./mcp-calls')
 const { loadNative } = require('./native')
+const { errorText, safeString, field } = require('./thrown')
 
 /**
  * A call in flight. Its AbortSignal is made only if the user code asks for it (most never do,
@@ -39,29 +40,13 @@ class RunningCall {
   }
 }
 
-/** A value's text for a message, whatever it is (String() throws for some objects). */
-function safeString(v) {
-  try {
-    return String(v)
-  } catch {
-    return Object.prototype.toString.call(v)
-  }
-}
-
-/** The message of what user code threw, always a string (an Error's `message` may be anything). */
-function errorText(err) {
-  if (!(err instanceof Error)) return safeString(err)
-  if (typeof err.message === 'string') return err.message
-  return `threw an Error whose message is not a string: ${safeString(err.message)}`
-}
-
 /** What a value is, for a message about it. */
 function describe(v) {
   if (typeof v === 'symbol') return `a Symbol (${safeString(v)})`
   if (typeof v === 'function') return 'a function'
   if (typeof v === 'bigint') return 'a BigInt'
   if (v === undefined) return 'undefined'
-  if (v !== null && typeof v === 'object' && typeof v.toJSON === 'function') return 'an object whose toJSON() returned undefined'
+  if (typeof field(v, 'toJSON') === 'function') return 'an object whose toJSON() returned undefined'
   return typeof v
 }
 

@@ -1,4 +1,5 @@
 'use strict'
+const { isError, field } = require('./thrown')
 
 /**
  * Thrown when a query is aborted, as the official SDK's AbortError: a plain subclass of Error,
@@ -12,10 +13,12 @@ class AbortError extends Error {}
  * AbortError, keeping those fields. `fromEngine` takes a thrown native error or an EndReason.
  */
 function fromEngine(e) {
-  if (!e || typeof e.code !== 'string') return e
-  if (e.code !== 'ABORTED' && e instanceof Error) return e
-  const err = e.code === 'ABORTED' ? new AbortError(e.message) : new Error(e.message)
-  for (const key of ['code', 'exitCode', 'signal', 'stderr']) if (e[key] != null) err[key] = e[key]
+  // What a callback threw may pass here too (spawnClaudeCodeProcess): read it without throwing.
+  const code = field(e, 'code')
+  if (typeof code !== 'string') return e
+  if (code !== 'ABORTED' && isError(e)) return e
+  const err = code === 'ABORTED' ? new AbortError(field(e, 'message')) : new Error(field(e, 'message'))
+  for (const key of ['code', 'exitCode', 'signal', 'stderr']) if (field(e, key) != null) err[key] = field(e, key)
   return err
 }
 

@@ -9,7 +9,7 @@ const { normalizeToolResult, errorResultFromThrow, toolNotFoundMessage } = requi
 const answer = (result) => JSON.stringify({ result })
 const rpcError = (code, message, data) => JSON.stringify({ error: data === undefined ? { code, message } : { code, message, data } })
 const errorResult = (text) => ({ content: [{ type: 'text', text }], isError: true })
-const errorText = (err) => (err instanceof Error ? err.message : String(err))
+const { errorText, field } = require('./thrown')
 
 const INVALID_PARAMS = -32602
 const INTERNAL_ERROR = -32603
@@ -73,7 +73,7 @@ async function callTool(server, payload, controller, channel) {
     normalized = normalizeToolResult(result)
   } catch (err) {
     // Where the official server answers with a JSON-RPC error (an invalid result).
-    if (typeof err.toJsonRpcError === 'function') return JSON.stringify({ error: err.toJsonRpcError() })
+    if (typeof field(err, 'toJsonRpcError') === 'function') return JSON.stringify({ error: err.toJsonRpcError() })
     return answer(errorResultFromThrow(err))
   }
   if (entry.output && !normalized.isError) {
@@ -101,7 +101,8 @@ async function otherRequest(server, payload, controller, channel) {
       default: return rpcError(-32601, `Method not found: ${method}`)
     }
   } catch (err) {
-    if (err && typeof err.code === 'number' && Number.isInteger(err.code)) return rpcError(err.code, errorText(err), err.data)
+    const code = field(err, 'code')
+    if (Number.isInteger(code)) return rpcError(code, errorText(err), field(err, 'data'))
     return rpcError(INTERNAL_ERROR, errorText(err))
   }
 }

@@ -32,7 +32,7 @@ const OFFICIAL_UNTYPED = [
 ]
 
 /** Options of ours that the official SDK does not have. */
-const OURS = ['initializeTimeoutMs']
+const OURS = ['initializeTimeoutMs', 'resourceLimits']
 
 const KNOWN = new Set([...OFFICIAL, ...OFFICIAL_UNTYPED, ...OURS])
 

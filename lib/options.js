@@ -21,6 +21,7 @@ const DATA_KEYS = [
   'resumeDropsTurn', 'managedSettings', 'skills', 'sessionStoreFlush',
   'allowedControlRequests', 'rapidFollowupPreempt', 'forwardNestedSubagentToolCalls', 'offersBypassSwitchBack', 'keepsBypassHeld',
   'managedSettingsDelivery', 'settingsDelivery', 'disallowedToolsDelivery',
+  'resourceLimits',
 ]
 
 const INHERIT_NEVER = new Set(['CLAUDE_CODE_QUESTION_EXTENDED', 'CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS', 'CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES'])

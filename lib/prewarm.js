@@ -9,6 +9,7 @@ const fs = require('fs')
 const os = require('os')
 const path = require('path')
 const { Query, WARM } = require('./query')
+const { errorText } = require('./thrown')
 const { checkWorkspaceTrust, debugLog, agentsForCli } = require('./notices')
 
 const DEFAULT_INITIALIZE_TIMEOUT_MS = 60000
@@ -49,7 +50,7 @@ function claimCwd(cwd) {
 }
 
 function commandsError(e) {
-  debugLog(undefined, 'error', `SpareProcess.onCommands() could not report the commands (${e instanceof Error ? e.message : e === undefined ? 'unknown' : String(e)})`)
+  debugLog(undefined, 'error', `SpareProcess.onCommands() could not report the commands (${e === undefined ? 'unknown' : errorText(e)})`)
 }
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -182,12 +183,12 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
         removeParking()
         const info = { cwd: r?.cwd ?? cwd, sessionId: r?.session_id, parkedMs: r?.parked_ms, sdkMcpSettled: r?.sdk_mcp_settled }
         const results = await Promise.allSettled(pending.map(([, p]) => p))
-        const failures = results.flatMap((res, k) => (res.status === 'rejected' ? [`${pending[k][0]}: ${res.reason?.message ?? String(res.reason)}`] : []))
+        const failures = results.flatMap((res, k) => (res.status === 'rejected' ? [`${pending[k][0]}: ${errorText(res.reason)}`] : []))
         const settingsResult = settingsDone === undefined ? undefined : results[pending.findIndex(([name]) => name === 'settings')]
         if (settingsResult?.status === 'rejected') {
           closed = true
           q.close()
-          settle.reject(reasonError(`settings_not_applied: ${settingsResult.reason?.message ?? String(settingsResult.reason)} — the prompt was not sent and the process was closed; start the session with query()`, info))
+          settle.reject(reasonError(`settings_not_applied: ${errorText(settingsResult.reason)} — the prompt was not sent and the process was closed; start the session with query()`, info))
         } else if (failures.length > 0) {
           settle.reject(reasonError(`option_not_applied: ${failures.join('; ')} — the prompt was sent and the session runs without these options`, info))
         } else {

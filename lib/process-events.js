@@ -5,6 +5,7 @@
 // `exit` event code: `null` when a signal ended the process. A callback that throws (or rejects)
 // is logged when debugging is on, never fatal, as in the official.
 const { debugLog } = require('./notices')
+const { errorText } = require('./thrown')
 
 function safely(fn, args, options, name) {
   try {
@@ -15,9 +16,7 @@ function safely(fn, args, options, name) {
   }
 }
 
-function describe(e) {
-  try { return e instanceof Error ? e.message : String(e) } catch { return 'an unprintable value' }
-}
+const describe = errorText
 
 /** Reports the spawn of `session`'s CLI and, later, its exit, to the app's callbacks. */
 function watchProcess(session, options, spawnSyncMs) {

@@ -8,6 +8,7 @@ const { AsyncResource } = require('async_hooks')
 const { makeDispatch } = require('./dispatch')
 const { makeHostRequests } = require('./host-requests')
 const { AbortError, fromEngine } = require('./errors')
+const { isError, safeString } = require('./thrown')
 const { McpLink } = require('./mcp-link')
 const { pendingPreload } = require('./schema/zod-loader')
 const { holdsPrompt, afterLaunchFieldsApplied, checkDeliveries } = require('./mcp-delivery')
@@ -401,7 +402,7 @@ class Query {
    */
   _controlWithSignal(request, signal) {
     if (!signal) return this._control(request)
-    const reason = () => (signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? 'Control request aborted')))
+    const reason = () => (isError(signal.reason) ? signal.reason : new Error(safeString(signal.reason ?? 'Control request aborted')))
     if (signal.aborted) return Promise.reject(reason())
     const id = `sdk_ctl_${++controlIds}`
     return new Promise((resolve, reject) => {

@@ -10,6 +10,7 @@ const os = require('os')
 const path = require('path')
 const crypto = require('crypto')
 const { projectKey, toJsonl, materializeSession } = require('./sessions')
+const { safeString } = require('./thrown')
 
 function withTimeout(promise, ms, message) {
   let timer
@@ -37,7 +38,7 @@ function checkLoaded(entries, sessionId, subpath) {
       try {
         shown = JSON.stringify(e)?.slice(0, 80)
       } catch {
-        shown = String(e)
+        shown = safeString(e)
       }
       throw new Error(`SessionStore.load() for ${where}: corrupt entry ${i} (not an object with a string "type"): ${shown}`)
     }

@@ -29,6 +29,9 @@ pub enum Dispatch {
     /// `dispatch('stderr', '', chunk)`: a chunk of the CLI's stderr, within the session's
     /// [`StderrGate`]; the empty string once the gate is closed (JS skips it).
     Stderr(StderrChunk),
+    /// On the JS thread: the ThreadsafeFunction stops keeping the event loop alive
+    /// ([`Host::detach`]); JS gets an `unref` event it ignores.
+    Unref,
 }
 
 /// A chunk of stderr on its way to JS. Its room in the gate comes back when it is dropped: once
@@ -89,6 +92,9 @@ impl JsHost {
     pub fn new(dispatch: DispatchJs<'_>, forward_stderr: bool) -> napi::Result<Self> {
         let batch = Arc::new(Mutex::new(Batch::default()));
         let pending = batch.clone();
+        // The function's own handle, for the `Unref` item (set once it is built).
+        let raw = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let raw_in = raw.clone();
         let dispatch: DispatchFn = dispatch
             .build_threadsafe_function::<Dispatch>()
             .callee_handled::<false>()
@@ -97,8 +103,18 @@ impl JsHost {
                     Dispatch::Event(kind, id, payload) => (kind, id, payload).into(),
                     Dispatch::Calls => ("calls".to_string(), String::new(), take_batch(&pending)).into(),
                     Dispatch::Stderr(chunk) => ("stderr".to_string(), String::new(), chunk.take()).into(),
+                    Dispatch::Unref => {
+                        let f = raw_in.load(std::sync::atomic::Ordering::Acquire);
+                        if f != 0 {
+                            // SAFETY: on the JS thread of this function's env; the function is
+                            // alive (this item is one of its calls).
+                            unsafe { napi::sys::napi_unref_threadsafe_function(ctx.env.raw(), f as _) };
+                        }
+                        ("unref".to_string(), String::new(), String::new()).into()
+                    }
                 })
             })?;
+        raw.store(dispatch.raw() as usize, std::sync::atomic::Ordering::Release);
         Ok(Self {
             forward_stderr,
             dispatch: Mutex::new(Some(Arc::new(dispatch))),
@@ -255,6 +271,10 @@ impl Host for JsHost {
 
     fn stderr_gate(&self) -> Option<Arc<StderrGate>> {
         Some(self.stderr_gate.clone())
+    }
+
+    fn detach(&self) {
+        self.queue(Dispatch::Unref);
     }
 
     fn release(&self) {

@@ -274,6 +274,19 @@ export type SessionStore = {
 
 export type SessionStoreFlush = 'batched' | 'eager'
 
+/**
+ * Ours (not in the official SDK): bounds on the Claude Code process **and everything it starts**,
+ * together. Past one, the whole tree is stopped and the query ends with an `Error` whose `code`
+ * is `'RESOURCE_LIMIT'` (its message names the limit and the figure reached), after every
+ * message before it. Each must be a positive number.
+ */
+export type ResourceLimits = {
+  /** Memory (resident; a cgroup's charge where one is used), in megabytes (MiB). */
+  maxMemoryMb?: number
+  /** CPU time, user and system, in seconds. */
+  maxCpuSeconds?: number
+}
+
 // --- custom process spawning --------------------------------------------------------------------
 
 /** What `spawnClaudeCodeProcess` is asked to start. */
@@ -436,4 +449,6 @@ export type Options = {
   title?: string
   /** Starts the Claude Code process yourself (e.g. in a container or VM). */
   spawnClaudeCodeProcess?: (options: SpawnOptions) => SpawnedProcess
+  /** Ours: bounds on the memory and CPU time of Claude Code and what it starts. */
+  resourceLimits?: ResourceLimits
 }

@@ -43,8 +43,10 @@ export declare function assignable<A, B>(a: A): B
 type WithoutInstance<T> = T extends { instance: unknown } ? Omit<T, 'instance'> : T
 same<WithoutInstance<O.McpSdkServerConfigWithInstance>, WithoutInstance<N.McpSdkServerConfigWithInstance>>(true)
 same<WithoutInstance<O.McpServerConfig>, WithoutInstance<N.McpServerConfig>>(true)
-same<Omit<O.Options, 'mcpServers'>, Omit<N.Options, 'mcpServers'>>(true)
-same<keyof O.Options, keyof N.Options>(true)
+// Options of ours the official SDK does not have (issue 31: resourceLimits).
+type OurOptions = 'resourceLimits'
+same<Omit<O.Options, 'mcpServers'>, Omit<N.Options, 'mcpServers' | OurOptions>>(true)
+same<keyof O.Options, Exclude<keyof N.Options, OurOptions>>(true)
 same<Omit<O.Query, 'setMcpServers' | typeof Symbol.asyncIterator | 'next' | 'return' | 'throw'>, Omit<N.Query, 'setMcpServers' | typeof Symbol.asyncIterator | 'next' | 'return' | 'throw'>>(true)
 same<keyof O.Query, keyof N.Query>(true)
 same<Parameters<O.Query['next']>, Parameters<N.Query['next']>>(true)
@@ -91,7 +93,7 @@ same<typeof O.resolveSettings, typeof N.resolveSettings>(true)
 same<typeof O.filterEscalatingDefaultMode, typeof N.filterEscalatingDefaultMode>(true)
 same<typeof O.matchDeniedModels, typeof N.matchDeniedModels>(true)
 same<Omit<NonNullable<Parameters<typeof O.prewarm>[0]>, 'options'>, Omit<NonNullable<Parameters<typeof N.prewarm>[0]>, 'options'>>(true)
-same<Omit<NonNullable<NonNullable<Parameters<typeof O.prewarm>[0]>['options']>, 'mcpServers'>, Omit<NonNullable<NonNullable<Parameters<typeof N.prewarm>[0]>['options']>, 'mcpServers'>>(true)
+same<Omit<NonNullable<NonNullable<Parameters<typeof O.prewarm>[0]>['options']>, 'mcpServers'>, Omit<NonNullable<NonNullable<Parameters<typeof N.prewarm>[0]>['options']>, 'mcpServers' | OurOptions>>(true)
 same<keyof O.SpareProcess, keyof N.SpareProcess>(true)
 same<Omit<O.SpareProcess, 'claim'>, Omit<N.SpareProcess, 'claim'>>(true)
 same<Parameters<O.SpareProcess['claim']>, Parameters<N.SpareProcess['claim']>>(true)

@@ -7,9 +7,7 @@ const {
   emptyObjectJsonSchema, inputValidationMessage, toolDisabledMessage, toolNotFoundMessage, parseErrorMessage, UNCONVERTIBLE_WARNING_CODE,
 } = require('./messages')
 
-function errorText(err) {
-  return err instanceof Error ? err.message : String(err)
-}
+const { errorText } = require('../thrown')
 
 function plainJson(value) {
   try {

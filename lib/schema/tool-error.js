@@ -1,24 +1,13 @@
 'use strict'
 // A handler that throws or rejects: the official McpServer catches it and answers
 // { content: [{ type: 'text', text: err instanceof Error ? err.message : String(err) }], isError: true }.
+// (Read through ../thrown, which never throws, whatever the value.)
+const { isError, field, safeString } = require('../thrown')
 
 /** The isError tool result for anything a handler throws (or rejects with). */
 function errorResultFromThrow(err) {
-  let text
-  if (err instanceof Error) {
-    text = err.message
-  } else {
-    try {
-      text = String(err)
-    } catch {
-      text = Object.prototype.toString.call(err) // e.g. Object.create(null); the official fails here
-    }
-  }
-  if (typeof text !== 'string') {
-    let shown
-    try { shown = String(text) } catch { shown = Object.prototype.toString.call(text) }
-    text = `The tool threw an Error whose message is not a string: ${shown}`
-  }
+  let text = isError(err) ? field(err, 'message') : safeString(err) // Object.create(null): the official fails here
+  if (typeof text !== 'string') text = `The tool threw an Error whose message is not a string: ${safeString(text)}`
   return { content: [{ type: 'text', text }], isError: true }
 }
 

@@ -7,6 +7,7 @@
 // JSON-RPC error (not a tool result): code -32602, message
 // "MCP error -32602: Invalid tools/call result: <zod issues>".
 const { INVALID_PARAMS, mcpErrorMessage } = require('./messages')
+const { errorText } = require('../thrown')
 const { loadZod4Classic } = require('./zod-loader')
 
 /** Thrown by normalizeToolResult for a value the official server refuses to send. */
@@ -149,7 +150,7 @@ function normalizeToolResult(value) {
   if (isCanonical(value)) return value
   const parsed = callToolResultSchema().safeParse(value)
   if (parsed.success) return parsed.data
-  throw new InvalidToolResultError(parsed.error instanceof Error ? parsed.error.message : String(parsed.error))
+  throw new InvalidToolResultError(errorText(parsed.error))
 }
 
 module.exports = { normalizeToolResult, InvalidToolResultError, callToolResultSchema }

@@ -6,9 +6,7 @@ const { isZod4 } = require('./detect')
 
 const { UNCONVERTIBLE_WARNING_CODE } = require('./messages')
 
-function errorText(err) {
-  return err instanceof Error ? err.message : String(err)
-}
+const { errorText, isError } = require('../thrown')
 
 function stripSuffix(text, suffix) {
   return text.endsWith(suffix) ? text.slice(0, text.length - suffix.length) : text
@@ -16,7 +14,7 @@ function stripSuffix(text, suffix) {
 
 /** The hints after the first sentence (official `_We`), for `converter` = {major, minor, patch}. */
 function hints(inputSchema, err, converter) {
-  if (err instanceof ReferenceError) {
+  if (isError(err, ReferenceError)) {
     return ["Something this tool's schema reads, such as a z.lazy target or a default value, is not defined yet. Define every schema this tool uses before passing the server to query(), startup() or setMcpServers(). A zod 4 z.lazy whose function has thrown once stays broken, so create the schema, its tool and the server again to get the tool back."]
   }
   const own = `${converter.major}.${converter.minor}.${converter.patch}`
@@ -24,7 +22,7 @@ function hints(inputSchema, err, converter) {
     .find((v) => typeof v?.major === 'number' && (v.major !== converter.major || v.minor !== converter.minor || v.patch !== converter.patch))
   const differs = other && `this tool's schema was built with zod ${other.major}.${other.minor}.${other.patch}, and this SDK converts schemas with its own zod ${own}`
   const minor = `${converter.major}.${converter.minor}`
-  if (!(err instanceof TypeError)) {
+  if (!isError(err, TypeError)) {
     const out = ["Change this tool's schema so that every field can be converted."]
     if (differs) out.push(`A different zod version can also cause this: ${differs}, so building the schema with zod ${minor} may fix it.`)
     return out

@@ -46,6 +46,15 @@ pub enum Error {
     /// bound (see `session::queue`): the session was ended rather than stall or grow without limit.
     #[error("The query's consumer fell behind: about {held} bytes of messages were waiting unread when Claude Code wrote another of {line} bytes, past the bound; the session was ended (iterate the query while it runs, or close it)")]
     Backlog { held: usize, line: usize },
+    /// The CLI's process tree passed its `resourceLimits` and was stopped: `message` names the
+    /// limit and the figure reached; `code`/`signal` are how the CLI ended.
+    #[error("{message}{}", stderr_suffix(.stderr_tail))]
+    ResourceLimit {
+        message: String,
+        code: Option<i32>,
+        signal: Option<i32>,
+        stderr_tail: String,
+    },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -65,6 +74,7 @@ impl Error {
             Error::InitializeTimeout(_) => "INITIALIZE_TIMEOUT",
             Error::Protocol(_) => "PROTOCOL_ERROR",
             Error::Backlog { .. } => "MESSAGE_BACKLOG",
+            Error::ResourceLimit { .. } => "RESOURCE_LIMIT",
         }
     }
 
@@ -72,6 +82,7 @@ impl Error {
     pub fn exit_code(&self) -> Option<i32> {
         match self {
             Error::Exited { code, .. } => Some(*code),
+            Error::ResourceLimit { code, .. } => *code,
             _ => None,
         }
     }
@@ -80,6 +91,9 @@ impl Error {
     pub fn signal(&self) -> Option<String> {
         match self {
             Error::Signaled { signal, .. } => Some(signal_name(*signal)),
+            Error::ResourceLimit {
+                signal: Some(signal), ..
+            } => Some(signal_name(*signal)),
             _ => None,
         }
     }
@@ -87,7 +101,9 @@ impl Error {
     /// The end of the CLI's stderr (keys masked), when the CLI died.
     pub fn stderr(&self) -> Option<&str> {
         match self {
-            Error::Exited { stderr_tail, .. } | Error::Signaled { stderr_tail, .. } => Some(stderr_tail),
+            Error::Exited { stderr_tail, .. }
+            | Error::Signaled { stderr_tail, .. }
+            | Error::ResourceLimit { stderr_tail, .. } => Some(stderr_tail),
             _ => None,
         }
     }

@@ -148,6 +148,12 @@ pub trait Host: Send + Sync + 'static {
     /// The session is over and will make no more calls: drop whatever keeps the host busy
     /// (unanswered replies answer with an error as they drop).
     fn release(&self) {}
+
+    /// The session is over for its consumer, but it still makes calls in the background (a store
+    /// mirror's last appends): from now on nothing it left pending may keep the host process
+    /// alive (an append that never settles is abandoned if the process has nothing else to do).
+    /// [`Host::release`] follows once those calls are done.
+    fn detach(&self) {}
 }
 
 /// Bounds the stderr a host holds undelivered ([`Host::stderr_gate`]), in bytes. The session's

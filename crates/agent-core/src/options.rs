@@ -144,6 +144,8 @@ pub struct QueryOptions {
     /// the host's `spawn` would encode them (each one as U+FFFD).
     #[serde(skip)]
     pub lone_surrogates: bool,
+    /// Bounds on the memory and CPU time of the CLI and everything it starts.
+    pub resource_limits: Option<crate::cli::limits::ResourceLimits>,
 }
 
 #[derive(Debug, Deserialize)]

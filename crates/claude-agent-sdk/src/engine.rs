@@ -301,6 +301,7 @@ fn core_options(o: &Options) -> Result<(QueryOptions, HashMap<String, HookFn>)> 
     q.permission_prompt_tool_name = d.permission_prompt_tool_name.clone();
     q.max_turns = d.max_turns;
     q.max_budget_usd = d.max_budget_usd;
+    q.resource_limits = d.resource_limits.map(|l| l.to_core()).transpose()?;
     q.thinking = d.thinking.map(|t| {
         let (kind, budget_tokens) = match t {
             Thinking::Adaptive => ("adaptive", None),

@@ -73,6 +73,19 @@ pub enum Error {
     /// session was ended before the prompt was sent.
     #[error("{0}")]
     CliTooOld(String),
+    /// The CLI and what it started passed their
+    /// [`resource_limits`](crate::OptionsBuilder::resource_limits) and were stopped.
+    #[error("{message}")]
+    ResourceLimit {
+        /// The full message: the limit, the figure reached, and the end of the CLI's stderr.
+        message: String,
+        /// The CLI's exit code, when it exited with one.
+        exit_code: Option<i32>,
+        /// The signal that ended it, when one did.
+        signal: Option<i32>,
+        /// The end of the CLI's stderr (API keys masked).
+        stderr: String,
+    },
     /// [`query`](crate::query) was called outside a tokio runtime.
     #[error("claude_agent_sdk::query must be called from within a tokio runtime (e.g. under #[tokio::main])")]
     NoRuntime,
@@ -82,7 +95,7 @@ impl Error {
     /// A short stable name to match on (the Node.js package's `error.code`): `INVALID_OPTION`,
     /// `CLI_NOT_FOUND`, `SPAWN_FAILED`, `PROCESS_EXITED`, `PROCESS_SIGNALED`, `ABORTED`,
     /// `SESSION_CLOSED`, `CONTROL_ERROR`, `INITIALIZE_TIMEOUT`, `PROTOCOL_ERROR`, `MESSAGE_BACKLOG`,
-    /// `CLI_TOO_OLD`, `SESSIONS_ERROR`, `NO_RUNTIME`.
+    /// `CLI_TOO_OLD`, `SESSIONS_ERROR`, `NO_RUNTIME`, `RESOURCE_LIMIT`.
     pub fn code(&self) -> &'static str {
         match self {
             Error::InvalidOption(_) => "INVALID_OPTION",
@@ -96,6 +109,7 @@ impl Error {
             Error::InitializeTimeout(_) => "INITIALIZE_TIMEOUT",
             Error::Protocol(_) => "PROTOCOL_ERROR",
             Error::Backlog(_) => "MESSAGE_BACKLOG",
+            Error::ResourceLimit { .. } => "RESOURCE_LIMIT",
             Error::CliTooOld(_) => "CLI_TOO_OLD",
             Error::Sessions(_) => "SESSIONS_ERROR",
             Error::NoRuntime => "NO_RUNTIME",
@@ -106,6 +120,7 @@ impl Error {
     pub fn exit_code(&self) -> Option<i32> {
         match self {
             Error::ProcessExited { code, .. } => Some(*code),
+            Error::ResourceLimit { exit_code, .. } => *exit_code,
             _ => None,
         }
     }
@@ -115,6 +130,9 @@ impl Error {
     pub fn signal(&self) -> Option<String> {
         match self {
             Error::ProcessSignaled { signal, .. } => Some(agent_core::error::signal_name(*signal)),
+            Error::ResourceLimit {
+                signal: Some(signal), ..
+            } => Some(agent_core::error::signal_name(*signal)),
             _ => None,
         }
     }
@@ -122,7 +140,9 @@ impl Error {
     /// The end of the CLI's stderr, when the CLI died.
     pub fn stderr(&self) -> Option<&str> {
         match self {
-            Error::ProcessExited { stderr, .. } | Error::ProcessSignaled { stderr, .. } => Some(stderr),
+            Error::ProcessExited { stderr, .. }
+            | Error::ProcessSignaled { stderr, .. }
+            | Error::ResourceLimit { stderr, .. } => Some(stderr),
             _ => None,
         }
     }

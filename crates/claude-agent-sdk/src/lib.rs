@@ -64,6 +64,7 @@ mod dialog;
 mod engine;
 mod error;
 mod hooks;
+mod limits;
 mod message;
 mod options;
 mod permission;
@@ -81,6 +82,7 @@ mod tool;
 pub use dialog::{ElicitationRequest, ElicitationResult, UserDialogRequest};
 pub use error::{Error, Result};
 pub use hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
+pub use limits::ResourceLimits;
 pub use message::{
     ApiMessage, AssistantMessage, ContentBlock, McpServerState, Message, ResultMessage, StreamEvent, SystemInit,
     SystemMessage, ToolResultBlock, UserInput, UserMessage,

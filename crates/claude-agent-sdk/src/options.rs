@@ -332,6 +332,7 @@ pub(crate) struct OptionsData {
     pub permission_prompt_tool_name: Option<String>,
     pub max_turns: Option<u64>,
     pub max_budget_usd: Option<f64>,
+    pub resource_limits: Option<crate::limits::ResourceLimits>,
     pub thinking: Option<Thinking>,
     pub effort: Option<Effort>,
     pub system_prompt: Option<SystemPrompt>,
@@ -532,6 +533,13 @@ impl OptionsBuilder {
     /// Stop once the session has cost this much.
     pub fn max_budget_usd(mut self, usd: f64) -> Self {
         self.o.data.max_budget_usd = Some(usd);
+        self
+    }
+
+    /// Bounds on the memory and CPU time of the CLI and everything it starts; past one, the
+    /// query ends with [`Error::ResourceLimit`](crate::Error::ResourceLimit).
+    pub fn resource_limits(mut self, limits: crate::ResourceLimits) -> Self {
+        self.o.data.resource_limits = Some(limits);
         self
     }
 

@@ -24,6 +24,12 @@ pub trait ChildProcess: Send {
 
     /// After the process exited: end what it started and left behind (MCP servers, shells).
     fn end_leftovers(&mut self) {}
+
+    /// The error the session ends with when the process tree passed its `resourceLimits` and
+    /// was stopped for it ([`crate::cli::limits`]).
+    fn limit_breach(&self) -> Option<crate::error::Error> {
+        None
+    }
 }
 
 /// A child we spawned ourselves; how it is contained is each platform's business
@@ -85,5 +91,9 @@ impl ChildProcess for RecordExit {
 
     fn end_leftovers(&mut self) {
         self.inner.end_leftovers()
+    }
+
+    fn limit_breach(&self) -> Option<crate::error::Error> {
+        self.inner.limit_breach()
     }
 }

@@ -5,6 +5,7 @@ pub mod child;
 pub mod custom;
 pub mod discover;
 pub mod launch;
+pub mod limits;
 pub mod os;
 pub mod process;
 pub mod signal;

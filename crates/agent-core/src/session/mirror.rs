@@ -684,6 +684,7 @@ mod tests {
         spec.backoff = vec![]; // one try: a failure is reported at once
         let started = start(
             SessionSpec {
+                limits: None,
                 process: ProcessSpec::Host(process),
                 initialize: serde_json::json!({ "subtype": "initialize" }),
                 servers: vec![],

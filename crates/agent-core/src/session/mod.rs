@@ -75,6 +75,8 @@ pub struct SessionSpec {
     pub mirror: Option<mirror::MirrorSpec>,
     /// The options held a lone surrogate, read masked ([`crate::options::QueryOptions::lone_surrogates`]).
     pub lone_surrogates: bool,
+    /// `resourceLimits` for a CLI we spawn ([`crate::cli::limits`]).
+    pub limits: Option<crate::cli::limits::ResourceLimits>,
 }
 
 /// A started session.
@@ -108,8 +110,15 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
         match spec.process {
             ProcessSpec::Spawn(launch) => {
                 let s = process::spawn(&launch)?;
+                let child = crate::cli::limits::limit(s.child, spec.limits)?;
                 let stderr = stderr::spawn_stderr(s.stderr, forward);
-                (Box::new(s.child), (s.stdin, s.direct_stdin), s.stdout, stderr)
+                (child, (s.stdin, s.direct_stdin), s.stdout, stderr)
+            }
+            // Limits need the process tree in reach; one the host started may be anywhere.
+            ProcessSpec::Host(_) if spec.limits.is_some_and(|l| l.any()) => {
+                return Err(Error::InvalidOption(
+                    "resourceLimits cannot be enforced on a process started by spawnClaudeCodeProcess (or hostSpawn): bound that process where you start it, or let the SDK start Claude Code".into(),
+                ))
             }
             // A host-started process has no stderr pipe of ours: the host sees it directly.
             ProcessSpec::Host(p) => (

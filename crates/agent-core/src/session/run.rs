@@ -677,6 +677,19 @@ impl Loop {
             }
         };
         self.p.child.end_leftovers();
+        // The tree passed its resourceLimits and was stopped for it: that is why it ended.
+        let outcome = match self.p.child.limit_breach() {
+            Some(Error::ResourceLimit {
+                message, code, signal, ..
+            }) => Err(Error::ResourceLimit {
+                message,
+                code,
+                signal,
+                stderr_tail: self.p.stderr_tail.get(),
+            }),
+            Some(e) => Err(e),
+            None => outcome,
+        };
         if let Err(e) = &outcome {
             tracing::debug!(error = %e, "session ended with an error");
         }
@@ -702,6 +715,7 @@ impl Loop {
 fn release_after(mirror: Option<Mirror>, host: Arc<dyn Host>) {
     match mirror {
         Some(mirror) => {
+            host.detach();
             let worker = mirror.close();
             tokio::spawn(async move {
                 let _ = worker.await;
@@ -975,6 +989,8 @@ mod tests {
                     queue_bytes: crate::session::DEFAULT_QUEUE_BYTES,
                     message_text: Default::default(),
                     mirror: None,
+                    lone_surrogates: false,
+                    limits: None,
                 },
                 Arc::new(Refuse),
             )

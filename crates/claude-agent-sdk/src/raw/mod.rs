@@ -189,6 +189,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started> {
         },
         mirror,
         lone_surrogates: o.lone_surrogates,
+        limits: o.resource_limits,
     };
     let started = core::start(core_spec, host).map_err(error)?;
     Ok(Started {
@@ -221,6 +222,12 @@ pub(crate) fn error(e: agent_core::Error) -> Error {
         E::InitializeTimeout(ms) => Error::InitializeTimeout(Duration::from_millis(ms)),
         E::Protocol(m) => Error::Protocol(m),
         E::Backlog { .. } => Error::Backlog(message),
+        E::ResourceLimit { code, signal, .. } => Error::ResourceLimit {
+            message,
+            exit_code: code,
+            signal,
+            stderr,
+        },
     }
 }
 
@@ -256,6 +263,12 @@ mod tests {
             E::InitializeTimeout(5),
             E::Protocol("protocol".into()),
             E::Backlog { held: 10, line: 2 },
+            E::ResourceLimit {
+                message: "Claude Code exceeded resourceLimits.maxMemoryMb (1 MB)".into(),
+                code: None,
+                signal: Some(9),
+                stderr_tail: "oom".into(),
+            },
         ];
         for e in all {
             let ours = error(e.clone());

@@ -78,6 +78,12 @@ impl LocalChild {
         })
     }
 
+    /// A second handle to the CLI's job, for the watchdog of its `resourceLimits`
+    /// ([`crate::cli::limits`]).
+    pub(crate) fn job_handle(&self) -> io::Result<OwnedHandle> {
+        self.job.0.try_clone()
+    }
+
     /// Whatever the CLI started and left running dies with the job.
     pub(crate) fn end_leftovers(&mut self) {
         self.job.terminate();
