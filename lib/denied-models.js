@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // matchDeniedModels(): which of a list of model names a `deniedModels` setting blocks, with the
 // warnings the official SDK gives for entries it cannot match exactly. Same parsing of model IDs
