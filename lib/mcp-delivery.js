@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // What travels in the `initialize` request instead of on the command line, as the official SDK
 // runs it (the *Delivery options set to 'initialize'): managed settings, settings, disallowed

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // prewarm(): a Claude Code process started and initialized before the session it will serve is
 // known — parked (`--await-claim`) in a private directory — and bound later to a session by
@@ -21,7 +22,7 @@ const ASYNC_DISPOSE = Symbol.asyncDispose
 
 /** An Error whose message starts with the official reason code, carrying the claim info when any. */
 function reasonError(message, claim) {
-  const e = new Error(message)
+  const e = /** @type {Error & { claim?: object }} */ (new Error(message))
   if (claim !== undefined) e.claim = claim
   return e
 }
@@ -52,8 +53,16 @@ function commandsError(e) {
   debugLog(undefined, 'error', `SpareProcess.onCommands() could not report the commands (${e instanceof Error ? e.message : e === undefined ? 'unknown' : String(e)})`)
 }
 
+/**
+ * @param {unknown} v
+ * @returns {v is Record<string, any>}
+ */
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 
+/**
+ * A spare Claude Code process, started and initialized, to be claimed by a session later.
+ * @param {{ options?: Record<string, any>, initializeTimeoutMs?: number }} [params]
+ */
 async function prewarm({ options, initializeTimeoutMs } = {}) {
   if (options?.resume || options?.continue || options?.forkSession) {
     throw new Error('prewarm(): resume/continue/forkSession describe a session; a spare has none — pass them to query() instead')
@@ -123,6 +132,7 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
         if (!claimedOnce && !closed && !exitedFlag) callback(commands)
       }).catch(commandsError)
     },
+    /** @param {{ prompt?: string | AsyncIterable<object>, options?: Record<string, any> }} [params] */
     claim({ prompt, options: claim } = {}) {
       if (claimedOnce) throw new Error('SpareProcess.claim() can only be called once')
       if (closed || exitedFlag) throw new Error('SpareProcess.claim(): the spare was closed or has exited; start the session with query()')

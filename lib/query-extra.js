@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The official Query's methods that its sdk.d.ts does not declare (0.3.332): each sends the
 // control request the official sends, with the same fields, and resolves with the same part of

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // query(): the Query async generator over the native session. Messages cross from Rust in
 // batches, each the text of one JSON array, parsed here with one JSON.parse.
@@ -41,7 +42,14 @@ class Query {
     // enableRemoteControl() (see lib/host-requests.js).
     this._hostState = { uiHost: undefined, workSecretAnswerer: undefined }
     // Settles when the stream has ended (prewarm()'s `exited`).
+    /** @type {Promise<void>} */
     this._ended = new Promise((resolve) => { this._resolveEnded = resolve })
+    /** @type {((frame: any) => void) | undefined} Sees each system frame as it is read. */
+    this._frameObserver = undefined
+    /** @type {Promise<any> | undefined} Replaces initializationResult()'s answer. */
+    this._initOverride = undefined
+    /** @type {(() => void) | undefined} Runs when the query lets go of what it holds. */
+    this._storeCleanup = undefined
     this._onAbort = () => {
       if (this._finished) return
       if (this._session) {
@@ -219,7 +227,7 @@ class Query {
       // After an abort, the app's process (spawnClaudeCodeProcess) hears of it as the official
       // SDK tells it: once it has ended, or with the SIGTERM 2 s on. Until then the CLI may
       // write what it writes as it stops (the interrupted tool result), which is delivered.
-      endHostProcess(this._hostProcess.proc, this._aborted ? () => processAbort.abort() : undefined)
+      endHostProcess(this._hostProcess.proc, this._aborted ? () => processAbort?.abort() : undefined)
       this._hostProcess = undefined
       if (!this._aborted) processAbort?.abort()
     } else if (processAbort) processAbort.abort()
@@ -504,8 +512,9 @@ class Query {
     if (!this._session) throw this._error ?? new Error('The query did not start')
     const all = sdk // as the official: the given set replaces every in-process server
     this._session.setSdkServers([...all].map(([name, s]) => ({ name, id: s.native().id })))
-    this._sdkServers.clear()
-    for (const [name, s] of all) this._sdkServers.set(name, s)
+    const current = /** @type {Map<string, any>} */ (this._sdkServers) // set by _start, as _session
+    current.clear()
+    for (const [name, s] of all) current.set(name, s)
     this._mcpLink?.serversChanged()
     const sdkConfigs = Object.fromEntries([...sdk.keys()].map((name) => [name, { type: 'sdk', name }]))
     return this._control({ subtype: 'mcp_set_servers', servers: { ...processServers, ...sdkConfigs } })
@@ -663,6 +672,7 @@ function checkPrompt(prompt) {
 /**
  * Pre-warms the CLI (spawned and initialized) so the first query starts at once, as the
  * official `startup()`. Resolves when the CLI has answered `initialize`.
+ * @param {{ options?: object, initializeTimeoutMs?: number }} [params]
  */
 async function startup({ options, initializeTimeoutMs } = {}) {
   const opts = { ...(options ?? {}) }
@@ -690,7 +700,10 @@ async function startup({ options, initializeTimeoutMs } = {}) {
   }
 }
 
-/** Starts a Claude Code session; same signature and behaviour as the official `query()`. */
+/**
+ * Starts a Claude Code session; same signature and behaviour as the official `query()`.
+ * @param {{ prompt?: string | AsyncIterable<object>, options?: Record<string, any> }} [params]
+ */
 function query({ prompt, options } = {}) {
   // Thrown at once, as the official SDK throws it (other option errors surface on iteration).
   checkDialogKinds(options)

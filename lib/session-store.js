@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The `sessionStore` option of query(), the part only JS can do: the store's checks, and the
 // resume of a stored session (the store's listSessions/load/listSubkeys, called before the CLI
