@@ -9,7 +9,7 @@
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
-const { Query, WARM } = require('./query')
+const { Query, QueryPort, WARM } = require('./query')
 const { checkWorkspaceTrust, debugLog, agentsForCli } = require('./notices')
 
 const DEFAULT_INITIALIZE_TIMEOUT_MS = 60000
@@ -80,8 +80,10 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
     initializeTimeoutMs: initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS,
   }
   const q = new Query(WARM, opts)
+  // The parked query's internals, for reading ahead, watching frames and the claim.
+  const port = new QueryPort(q)
   try {
-    if (q._error) throw q._error
+    if (port.startError) throw port.startError
     await q.initializationResult()
   } catch (e) {
     q.close()
@@ -99,10 +101,10 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
   // The parked process's frames and its end are seen by reading ahead while it is parked
   // (nothing is consumed: the claimed Query delivers what was read).
   const readAhead = () => {
-    q._prefetch().then(() => { if (!claimedOnce && !closed && !q._finished) readAhead() }, () => {})
+    port.readAhead().then(() => { if (!claimedOnce && !closed && !port.finished) readAhead() }, () => {})
   }
   readAhead()
-  const exited = q._ended.then(() => undefined)
+  const exited = port.ended.then(() => undefined)
   let gone
   const whenGone = () => (gone ??= exited.then(removeParking))
   exited.then(() => {
@@ -125,9 +127,9 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       const report = (commands) => {
         try { callback(commands) } catch (e) { commandsError(e) }
       }
-      q._frameObserver = (frame) => {
+      port.observeFrames((frame) => {
         if (!claimedOnce && !closed && frame.type === 'system' && frame.subtype === 'commands_changed' && Array.isArray(frame.commands)) report(frame.commands)
-      }
+      })
       q.supportedCommands().then((commands) => {
         if (!claimedOnce && !closed && !exitedFlag) callback(commands)
       }).catch(commandsError)
@@ -153,7 +155,7 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       }
       // The overlay's other keys go ahead of the claim: they decide what the claim starts.
       const aheadDone = overlay !== undefined && (!overlayIsObject || Object.keys(ahead).length > 0) ? q.applyFlagSettings(overlayIsObject ? ahead : overlay) : undefined
-      const claimDone = q._control({
+      const claimDone = port.control({
         subtype: 'claim_session',
         cwd,
         ...(claim.permissionMode !== undefined && { permission_mode: claim.permissionMode }),
@@ -168,11 +170,12 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       })
       // The claimed session's initialize answer replaces the parked one.
       const parkedInit = q.initializationResult()
-      q._initOverride = claimDone.then(
+      const claimedInit = claimDone.then(
         async (r) => (r?.initialize === undefined ? parkedInit : { ...(await parkedInit.catch(() => ({}))), ...r.initialize }),
         () => parkedInit,
       )
-      q._initOverride.catch(() => {})
+      claimedInit.catch(() => {})
+      port.overrideInit(claimedInit)
       const pending = []
       if (claim.model !== undefined) pending.push(['model', q.setModel(claim.model)])
       if (claim.maxThinkingTokens !== undefined) pending.push(['maxThinkingTokens', q.setMaxThinkingTokens(claim.maxThinkingTokens)])
@@ -185,7 +188,7 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       // answers it with the not_claimed error result). Written at once it could reach the CLI
       // ahead of the claim, which goes through the engine's control channel.
       const attach = () => {
-        if (settingsDone === undefined && !closed) try { q._attachPrompt(prompt) } catch {}
+        if (settingsDone === undefined && !closed) try { port.attachPrompt(prompt) } catch {}
       }
       claimDone.then(async (r) => {
         attach()
@@ -206,7 +209,7 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       }, (e) => {
         // Refused: the CLI answers the prompt with its `not_claimed` result and exits.
         attach()
-        q._session?.endInput()
+        port.endInput()
         whenGone()
         settle.reject(e)
       })
@@ -214,7 +217,7 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       // With an overlay the prompt waits until the process has accepted it.
       Promise.all([claimDone, settingsDone]).then(() => {
         if (closed) return
-        try { q._attachPrompt(prompt) } catch {}
+        try { port.attachPrompt(prompt) } catch {}
       }, () => {})
       return q
     },
