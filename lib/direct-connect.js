@@ -165,7 +165,7 @@ class DirectConnectTransport {
       return
     }
     if (this.closed) {
-      if (this.options.deleteSessionOnClose && this.sessionId) deleteSession(this.options.serverUrl, this.sessionId, this.options.authToken)
+      if (this.options.deleteSessionOnClose && this.sessionId) void deleteSession(this.options.serverUrl, this.sessionId, this.options.authToken)
       return
     }
     if (typeof globalThis.WebSocket !== 'function') {
@@ -261,7 +261,7 @@ class DirectConnectTransport {
     if (!this.abortController.signal.aborted) this.abortController.abort()
     if (this.ws && this.ws.readyState === 1) this.ws.close(1000, 'Normal closure')
     this.messages.end()
-    if (this.options.deleteSessionOnClose && this.sessionId) deleteSession(this.options.serverUrl, this.sessionId, this.options.authToken)
+    if (this.options.deleteSessionOnClose && this.sessionId) void deleteSession(this.options.serverUrl, this.sessionId, this.options.authToken)
   }
 
   async *readMessages() {

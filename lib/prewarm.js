@@ -192,7 +192,7 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       }
       claimDone.then(async (r) => {
         attach()
-        removeParking()
+        void removeParking()
         const info = { cwd: r?.cwd ?? cwd, sessionId: r?.session_id, parkedMs: r?.parked_ms, sdkMcpSettled: r?.sdk_mcp_settled }
         const results = await Promise.allSettled(pending.map(([, p]) => p))
         const failures = results.flatMap((res, k) => (res.status === 'rejected' ? [`${pending[k][0]}: ${res.reason?.message ?? String(res.reason)}`] : []))

@@ -144,7 +144,7 @@ class Query {
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
     if (holdPrompt) {
       afterLaunchFieldsApplied(new QueryPort(this), options, data, () => { if (prompt !== WARM) this._attachPrompt(prompt) })
-    } else if (prompt !== WARM && typeof prompt !== 'string') this._pump(prompt)
+    } else if (prompt !== WARM && typeof prompt !== 'string') void this._pump(prompt)
     else if (typeof prompt === 'string' && this._verbatim) this._attachPrompt(prompt)
   }
 
@@ -163,7 +163,7 @@ class Query {
       this._session.sendUserMessage(JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: prompt }] }, parent_tool_use_id: null, ...(this._verbatim && { client_composed: true }) }))
       this._session.endInput()
     } else {
-      this._pump(prompt)
+      void this._pump(prompt)
     }
   }
 
