@@ -1,3 +1,4 @@
+// @ts-check
 import codex from './codex.js'
 
 export const { Codex, Thread } = codex

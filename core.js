@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // claude-agent-sdk-native/core: the names of the official package's `core` entry (the root's
 // functions and constants without the session-store, search and DirectConnect helpers).

@@ -1,3 +1,4 @@
+// @ts-check
 import core from './core.js'
 
 export const {

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // `claude-agent-sdk-native/extract`: for apps built with `bun build --compile`. Files embedded in
 // such an executable live in Bun's virtual file system (`/$bunfs/root/…`, `B:\~BUN\root\…` on

@@ -1,3 +1,4 @@
+// @ts-check
 // ESM entry of claude-agent-sdk-native/extract (the implementation is extract.js).
 import { createRequire } from 'node:module'
 

@@ -1,3 +1,4 @@
+// @ts-check
 import { createRequire } from 'node:module'
 
 // Loaded with require(), not `import`: an ESM import of CommonJS first runs Node's export lexer

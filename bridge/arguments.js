@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Argument checks of the bridge's public functions: a wrong type is a TypeError naming the
 // argument and what it got, instead of a request built from `undefined`.

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Checks of attachBridgeSession's options and reconnectTransport's: a missing or mistyped field
 // is a TypeError naming it.

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Retry delays of the bridge: exponential from a base, capped, with the jitter the official
 // `./bridge` uses (symmetric ±25% for the event stream, up to +N ms for upload lanes).
@@ -11,7 +12,10 @@ function additiveBackoff(attempt, baseMs, capMs, jitterMs) {
   return Math.min(capMs, baseMs * 2 ** (attempt - 1)) + Math.random() * jitterMs
 }
 
-// Resolves after `ms`, or at once when `signal` aborts (so a closed worker leaves no timer behind).
+/**
+ * Resolves after `ms`, or at once when `signal` aborts (so a closed worker leaves no timer behind).
+ * @returns {Promise<void>}
+ */
 function sleep(ms, signal) {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve()

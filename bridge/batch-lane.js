@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // One upload lane of a worker: items queue up and leave in batches, one request at a time, in
 // order. A batch the service refuses for good is dropped; any other failure is retried
@@ -30,7 +31,9 @@ class BatchLane {
     this.retainOnClose = false
     this.undelivered = []
     this.idleWaiters = []
+    /** @type {any} the retry's timer, or null */
     this.timer = null
+    /** @type {((value?: unknown) => void) | null} */
     this.wakeRetry = null
   }
 

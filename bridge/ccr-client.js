@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The write side of a worker (the official `./bridge`'s CCRClient, for what a bridge session
 // uses): register the worker's state (PUT /worker, after reading the stored state), heartbeats,
@@ -48,6 +49,7 @@ class CcrClient {
     this.superseded = false
     this.notFound = 0
     this.authFailures = 0
+    /** @type {any} the heartbeat's timer, or null */
     this.heartbeatTimer = null
     this.heartbeatInFlight = false
     this.closeAbort = new AbortController()
@@ -61,6 +63,12 @@ class CcrClient {
     })
   }
 
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {unknown} body
+   * @param {{ timeoutMs?: number, uploadAttempt?: string | number, countsTowardEscalation?: boolean, parse?: boolean, signal?: AbortSignal }} [options]
+   */
   async request(method, path, body, { timeoutMs = REQUEST_TIMEOUT_MS, uploadAttempt, countsTowardEscalation = true, parse = false, signal } = {}) {
     const url = `${this.sessionBaseUrl}${path}`
     const headers = workerHeaders(this.getToken(), body === undefined ? undefined : { 'Content-Type': 'application/json' })
@@ -68,7 +76,7 @@ class CcrClient {
     // The deadline, or the caller's signal (AbortSignal.any is not in Node 18).
     const controller = new AbortController()
     const deadline = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), timeoutMs)
-    const stop = () => controller.abort(signal.reason)
+    const stop = () => controller.abort(signal?.reason)
     if (signal?.aborted) stop()
     else signal?.addEventListener('abort', stop, { once: true })
     let res
@@ -267,6 +275,7 @@ class CcrClient {
     this.events.enqueue(events)
   }
 
+  /** @param {{ goodbye?: boolean, retainUndelivered?: boolean }} [options] */
   close({ goodbye, retainUndelivered = false } = {}) {
     const wasClosed = this.closed
     this.closed = true

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // POST /v1/code/sessions — create a Claude Code (CCR) session with the caller's OAuth token, as
 // the official `./bridge`'s createCodeSession does: the `cse_*` id, a terminal

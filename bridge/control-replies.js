@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // control_response envelopes of the bridge.
 const { randomUUID } = require('node:crypto')
@@ -12,7 +13,7 @@ const unsupported = (requestId, message) => failure(requestId, message, 'unsuppo
 
 // The error text of a handler that threw or rejected: an abort's own message, else "<subtype> failed".
 function rejectionText(subtype, err, clean) {
-  if (err instanceof Error && (err.name === 'AbortError' || err.__CANCEL__)) return clean(err.message)
+  if (err instanceof Error && (err.name === 'AbortError' || /** @type {any} */ (err).__CANCEL__)) return clean(err.message)
   return `${subtype} failed`
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // control_request frames from claude.ai, answered as the official `./bridge` answers them in a
 // bridge session: initialize, interrupt, set_model, set_max_thinking_tokens,

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // POST /v1/code/sessions/{id}/bridge — mint a worker JWT for a session (the call is the worker
 // register: each one bumps worker_epoch server-side), as the official `./bridge`'s

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The bridge's debug trail: written to stderr when CLAUDE_AGENT_SDK_DEBUG_BRIDGE is set, and
 // nowhere otherwise (the official package writes the same lines to its own debug log).

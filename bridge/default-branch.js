@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The default branch of the repository the process runs in, read from its refs as the official
 // `./bridge` reads it when a git context names neither a branch nor a default branch:

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // A CodeSessionGitContext as the `sources` / `outcomes` of POST /v1/code/sessions, as the
 // official `./bridge` builds them: the repository URL (https, ssh, git@host:owner/name, or an

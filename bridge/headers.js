@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The headers every request of the bridge carries, as the official `./bridge` sends them: the
 // Anthropic API version, the client platform read from CLAUDE_CODE_ENTRYPOINT, and a User-Agent

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // One JSON request with a deadline, answered the way the official `./bridge`'s HTTP client answers:
 // an accepted status (below 500 unless `accept` says otherwise) resolves with the parsed body (the
@@ -5,6 +6,10 @@
 // network error or the deadline rejects.
 
 class HttpError extends Error {
+  /**
+   * @param {string} message
+   * @param {{ status?: number, code?: string, cause?: unknown }} [details]
+   */
   constructor(message, { status, code, cause } = {}) {
     super(message, cause ? { cause } : undefined)
     this.name = 'HttpError'

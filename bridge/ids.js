@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Identifier checks of the official `./bridge`: session ids travel in URL paths, so only
 // [A-Za-z0-9_-] is accepted; a created session's id must be a `cse_*` id.

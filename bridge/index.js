@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // claude-agent-sdk-native/bridge: the official package's `./bridge` entry — attach to a Remote
 // Control (CCR) session as its worker, create code sessions, mint worker credentials.

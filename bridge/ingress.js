@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // One inbound frame of a bridge session, routed as the official `./bridge` routes it:
 // control_response → the permission-response callback, control_request → the control handler,

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // POST {session}/worker/register — the worker epoch for a session when the caller does not know
 // it. A status other than 2xx, a network error or the 10 s deadline throws the HTTP error; an answer without a

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Who wrote a 403, from its response headers: the origin (`request-id: req_…`), a Cloudflare
 // edge (`cf-ray`, or a `server` naming Cloudflare), or another hop.

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The turn-boundary `result` message a bridge session writes (sendResult), as the official
 // `./bridge` writes it: a success with zero usage.

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The service's own words (an error's `message`) are passed on to the caller only when they are
 // one plain line: at most 1,024 UTF-16 units, no control, format, private-use, unassigned or

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // attachBridgeSession: a handle on one existing bridge session, as the official `./bridge`
 // returns it. The worker JWT lives in the handle (handles do not share credentials);

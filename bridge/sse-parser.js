@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Incremental text/event-stream parser: bytes in, events out ({ event, data, id, retry }), per
 // the WHATWG rules (lines end in \n, \r\n or \r; `:` lines are comments; a blank line dispatches;

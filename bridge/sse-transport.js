@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The read side of a worker: GET {session}/worker/events/stream, a text/event-stream of
 // `client_event` frames whose `id` is the session's sequence number. As in the official
@@ -29,7 +30,9 @@ class SseTransport {
     this.lastSequenceNum = initialSequenceNum > 0 ? initialSequenceNum : 0
     this.seen = new Set()
     this.reconnectAttempts = 0
+    /** @type {any} a timer, or null */
     this.reconnectTimer = null
+    /** @type {any} a timer, or null */
     this.livenessTimer = null
     this.abort = null
     this.onData = undefined

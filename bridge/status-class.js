@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // How the OAuth calls (session create, /bridge) read a non-success status: 401 is the bearer
 // rejected (a new credential may succeed), 408/429/5xx are transient (null), anything else is

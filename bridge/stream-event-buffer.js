@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Partial-message frames (`stream_event`) a worker writes are held for 100 ms and sent together,
 // as the official `./bridge` sends them: runs of consecutive deltas of one content block (text,
@@ -42,6 +43,7 @@ function merged(run) {
 // Merges runs; `byBytes` caps a run by its JSON size (used when the text is large).
 function coalesceWith(frames, byBytes) {
   const out = []
+  /** @type {{ first: any, type: any, text: string, tokens: any, bytes: number, count: number } | null} */
   let run = null
   let total = 0
   for (const frame of frames) {

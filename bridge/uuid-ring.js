@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // A set of the last N uuids (outbound writes, inbound prompts), the oldest forgotten first.
 

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // PUT {session}/worker patches, one at a time: patches queued while one is in flight merge into
 // the next (external_metadata and internal_metadata key by key, the rest replaced), except that

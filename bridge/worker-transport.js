@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // A worker's transport for one session (the official `./bridge`'s v2 REPL transport): the epoch
 // (given, or from POST /worker/register), the write side (CcrClient) and the read side

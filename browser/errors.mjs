@@ -1,3 +1,4 @@
+// @ts-check
 // The errors the browser entry throws, as the official's: an abort is a plain Error subclass
 // (its name stays 'Error'), an HTTP failure of the SSE stream or a POST an SSEHttpError with
 // the status as `code`, the server's error type as `reason` and Retry-After in ms.

@@ -1,3 +1,4 @@
+// @ts-check
 // A transport's "connected" gate: writes made before the first connection wait on `promise`,
 // which settles once (`open()`, or `fail(err)` when the transport closes or errs first).
 // A failure nobody awaited is not reported as an unhandled rejection.

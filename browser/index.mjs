@@ -1,3 +1,4 @@
+// @ts-check
 // claude-agent-sdk-native/browser: query() for a browser or any runtime with WebSocket and fetch,
 // talking to a remote Claude Code session over WebSocket or SSE + POST, with in-process MCP
 // servers, canUseTool, hooks, elicitation and user dialogs — the official ./browser entry.

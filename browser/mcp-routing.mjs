@@ -1,3 +1,4 @@
+// @ts-check
 // In-process MCP servers of a query: each server object is attached with
 // `instance.connect(transport)` to a transport of ours, as the official SDK does, so a server
 // from createSdkMcpServer() and any MCP SDK server object work alike. The remote session's
@@ -22,7 +23,8 @@ class InProcessTransport {
   async close() {
     if (this.#closed) return
     this.#closed = true
-    this.onclose?.()
+    const transport = /** @type {{ onclose?: () => void }} */ (this) // onclose: set by the server it is connected to
+    transport.onclose?.()
   }
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // createSdkMcpServer() and tool() of the browser entry: an in-process MCP server with the
 // official's config shape ({type: 'sdk', name, instance}). `instance.connect(transport)` is how
 // a query attaches it (as it attaches any MCP SDK server object); the server answers
@@ -133,7 +134,7 @@ class BrowserMcpServer {
         }
       }
     }
-    const err = new Error('Method not found')
+    const err = /** @type {Error & { code?: number }} */ (new Error('Method not found'))
     err.code = -32601
     throw err
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // Checks of the browser query()'s options, made before anything is sent: the official's checks
 // (dialog kinds need onUserDialog; hooks and jsonSchema must be sendable in initialize; only
 // in-process MCP servers) plus clear errors for what the official would only fail on later

@@ -1,3 +1,4 @@
+// @ts-check
 // An async queue read by one consumer: the frames a transport received, or the messages a query
 // yields. enqueue() hands a value to a waiting reader or keeps it; done() ends the stream after
 // what is queued; error() ends it with an error once the queue is empty.

@@ -1,3 +1,4 @@
+// @ts-check
 // Tool input schemas in the browser entry, as the official createSdkMcpServer() and its
 // McpServer treat them: a zod 4 raw shape or object schema (zod ≥ 4, or zod 3.25's 'zod/v4'),
 // listed as JSON Schema (draft-7, io "input") and checked with safeParseAsync before the

@@ -1,3 +1,4 @@
+// @ts-check
 // The Query of the browser entry: the official SDK's control protocol over a transport (WebSocket
 // or SSE) instead of a child process. It sends `initialize` (hooks as callback ids, the names of
 // the in-process MCP servers), answers the remote session's control requests (can_use_tool,
@@ -88,7 +89,7 @@ export class Query {
     for (const [name, config] of mcpServers) this.#mcp.connect(name, config)
     this.#sdkMessages = this.#readSdkMessages()
     this.#readMessages()
-    this.#initializeWritten = new Promise((resolve) => {
+    this.#initializeWritten = new Promise(/** @param {(value?: unknown) => void} resolve */ (resolve) => {
       this.#markInitializeWritten = () => {
         this.#initializeHasBeenWritten = true
         resolve()
@@ -547,7 +548,7 @@ export class Query {
 
   #waitForRunEnd() {
     if (this.#runEnded) return Promise.resolve()
-    return new Promise((resolve) => {
+    return new Promise(/** @param {(value?: unknown) => void} resolve */ (resolve) => {
       const signal = this.#abortController?.signal
       if (this.#closed || signal?.aborted) return resolve()
       const done = () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // What the SSE transport accepts from the session's event stream, as the official browser
 // entry decides it: display-only system status frames allowed on ephemeral_event (copied down
 // to their known fields), and the tests that keep worker-output-shaped `user` frames (tool

@@ -1,3 +1,4 @@
+// @ts-check
 // The SSE transport of the official browser entry (the v1alpha2 path): events are read from
 // `streamUrl` (GET, `Accept: text/event-stream`, `Last-Event-ID: <cursor>` after the first
 // event) and frames are POSTed to `sendUrl` as `{session_id, events: [{payload}]}`.
@@ -36,6 +37,7 @@ export class SSETransport {
   #options
   #ready = false
   #closed = false
+  /** @type {AbortController | null} */
   #streamAbort = null
   #suspended = false
   #messages = new MessageQueue()

@@ -1,3 +1,4 @@
+// @ts-check
 // The SSE transport's writer: frames are POSTed one at a time, in order. A failed POST is retried
 // after 1 s, 2 s, 4 s … (at most 30 s, plus up to 250 ms of jitter, or the server's Retry-After);
 // after 3 failures in a row that frame is dropped and the next one goes. A send that fails for

@@ -1,3 +1,4 @@
+// @ts-check
 // The WebSocket transport of the official browser entry: one socket to the remote session, each
 // frame one or more NDJSON lines (a line may span frames), every line a stream-json message.
 // On open: the optional auth message as the first frame, then a keep_alive line every 50 s.

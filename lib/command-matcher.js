@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // CommandMatcher: ranks slash commands (name, display name, aliases, description) for a typed
 // query, as the official SDK's class of that name does — the same fuzzy grading (bit-parallel
@@ -144,6 +145,10 @@ class FuzzyIndex {
     this.norms = new Float64Array(index.texts.length)
   }
 
+  /**
+   * @param {string} query
+   * @param {{ limit?: number }} [options]
+   */
   search(query, { limit } = {}) {
     const { threshold, ignoreLocation = false } = this.options
     const { owners, texts, weights } = this.index

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The official SDK's exported constants, with the same values (a test compares each with the
 // official package, so a version bump that changes one shows at once).

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // matchDeniedModels(): which of a list of model names a `deniedModels` setting blocks, with the
 // warnings the official SDK gives for entries it cannot match exactly. Same parsing of model IDs
@@ -14,6 +15,7 @@ const capitalized = (s) => s.charAt(0).toUpperCase() + s.slice(1)
 
 /** The text of a user value inside a message: control characters masked, at most 128 characters. */
 function shown(s) {
+  // oxlint-disable-next-line no-control-regex -- masking control characters is the point
   const t = s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')
   return t.length > 128 ? `${t.slice(0, 128)}…` : t
 }

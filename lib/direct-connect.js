@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // DirectConnectTransport: a transport to a Claude Code server (`claude server`) rather than a
 // local process — POST /sessions creates the session, then its messages flow as NDJSON over a
@@ -32,7 +33,7 @@ const kind = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v
 function sessionResponseIssues(body) {
   if (kind(body) !== 'object') return [{ expected: 'object', code: 'invalid_type', path: [], message: `Invalid input: expected object, received ${kind(body)}` }]
   const issues = []
-  for (const [key, optional] of [['session_id', false], ['ws_url', false], ['work_dir', true], ['session_key', true]]) {
+  for (const [key, optional] of /** @type {[string, boolean][]} */ ([['session_id', false], ['ws_url', false], ['work_dir', true], ['session_key', true]])) {
     const v = body[key]
     if (typeof v === 'string' || (optional && v === undefined)) continue
     issues.push({ expected: 'string', code: 'invalid_type', path: [key], message: `Invalid input: expected string, received ${kind(v)}` })
@@ -122,7 +123,7 @@ class DirectConnectTransport {
     this.messages = new MessageQueue()
     this.partialChunks = []
     this.abortController = options.abortController ?? new AbortController()
-    this.readyPromise = new Promise((resolve, reject) => {
+    this.readyPromise = new Promise(/** @param {(value?: unknown) => void} resolve */ (resolve, reject) => {
       this.readyResolve = resolve
       this.readyReject = reject
     })
@@ -165,7 +166,7 @@ class DirectConnectTransport {
       return
     }
     if (this.closed) {
-      if (this.options.deleteSessionOnClose && this.sessionId) deleteSession(this.options.serverUrl, this.sessionId, this.options.authToken)
+      if (this.options.deleteSessionOnClose && this.sessionId) void deleteSession(this.options.serverUrl, this.sessionId, this.options.authToken)
       return
     }
     if (typeof globalThis.WebSocket !== 'function') {
@@ -261,7 +262,7 @@ class DirectConnectTransport {
     if (!this.abortController.signal.aborted) this.abortController.abort()
     if (this.ws && this.ws.readyState === 1) this.ws.close(1000, 'Normal closure')
     this.messages.end()
-    if (this.options.deleteSessionOnClose && this.sessionId) deleteSession(this.options.serverUrl, this.sessionId, this.options.authToken)
+    if (this.options.deleteSessionOnClose && this.sessionId) void deleteSession(this.options.serverUrl, this.sessionId, this.options.authToken)
   }
 
   async *readMessages() {

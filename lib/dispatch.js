@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The one function the native engine calls into JS with: dispatch(kind, requestId, payload).
 // It returns at once; the calls of a burst (tools, permission prompts, hooks) come together as
@@ -66,6 +67,16 @@ function toJson(who, value) {
   return text
 }
 
+/**
+ * What a dispatcher serves: the in-process servers and hook callbacks by name, and the app's
+ * callbacks (each optional: a query and a Codex thread each pass theirs; the engine routes a
+ * request here only for a callback that was given, hence `any`).
+ * @param {{
+ *   sdkServers: Map<string, any>, hookCallbacks: Map<string, Function>, canUseTool?: any,
+ *   onElicitation?: any, onUserDialog?: any, hostRequest?: any, stderr?: Function,
+ *   hostProcess?: any, mcpLink?: any, sessionStore?: any, codexRequest?: any,
+ * }} deps
+ */
 function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, onUserDialog, hostRequest, stderr, hostProcess, mcpLink, sessionStore, codexRequest }) {
   /** The abort signals of calls in flight, by the CLI's request id; the engine says which to fire. */
   const running = new Map()

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // FileIndex: fuzzy search over a list of file paths (a file picker's "@" completion), as the
 // official SDK's class of that name — same scoring (ordered characters, gaps, consecutive runs,
@@ -258,6 +259,7 @@ class FileIndex {
    * part is searchable; `done` with true when all is, false when a newer load superseded it.
    */
   loadFromFileListAsync(paths) {
+    /** @type {(value?: unknown) => void} */
     let onQueryable = () => {}
     const queryable = new Promise((resolve) => { onQueryable = resolve })
     const done = this.buildAsync(paths, onQueryable)

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The CLI's requests that optional host handlers answer, as the official SDK 0.3.332 answers
 // each (the engine routes them here as `host_request` calls; see

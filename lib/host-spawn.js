@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The `hostSpawn` option (read by the official SDK 0.3.332, not in its Options type): the app's
 // own `child_process.spawn` stand-in, which the official calls in place of Node's spawn for the CLI

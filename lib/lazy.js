@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Exports loaded on first use. Importing the package loads only what query() needs; the rest
 // (settings resolution, the session functions, prewarm, direct connect, the file index, the

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The requests of an in-process server that run user code: tools/call, resources/read,
 // prompts/get (and resources/list when a template lists resources). The engine routes and

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // MCP servers and transports, both ways:
 // - TransportConnection: one of our servers served over any MCP transport

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // What travels in the `initialize` request instead of on the command line, as the official SDK
 // runs it (the *Delivery options set to 'initialize'): managed settings, settings, disallowed
@@ -55,17 +56,21 @@ function holdsPrompt(options, data) {
   return Object.values(launchFields(options, data)).some(Boolean)
 }
 
-/** Runs `next` once the CLI's initialize answer has confirmed what it carried; else ends the query. */
+/**
+ * Runs `next` once the CLI's initialize answer has confirmed what it carried; else ends the query.
+ * @param {import('./query').Port} query the query's port
+ * @param {() => void} next
+ */
 function afterLaunchFieldsApplied(query, options, data, next) {
   const sent = launchFields(options, data)
   query.initializationResult().then((init) => {
-    if (sent.managedSettings && init?.managed_settings_applied !== true) return query._fail(new Error(MANAGED_NOT_APPLIED))
+    if (sent.managedSettings && init?.managed_settings_applied !== true) return query.fail(new Error(MANAGED_NOT_APPLIED))
     const missing = [...(sent.settings && init?.settings_applied !== true ? ['settings'] : []), ...(sent.disallowedTools && init?.disallowed_tools_applied !== true ? ['disallowedTools'] : [])]
-    if (missing.length > 0) return query._fail(new Error(notConfirmed(missing)))
+    if (missing.length > 0) return query.fail(new Error(notConfirmed(missing)))
     if (!sent.mcpServers) return next()
     const applied = init?.mcp_servers_applied
     if (typeof applied !== 'boolean') {
-      query._fail(new Error(tooOld(init?.claude_code_version)))
+      query.fail(new Error(tooOld(init?.claude_code_version)))
       return
     }
     if (!applied) process.emitWarning(NOT_APPLIED, { code: 'CLAUDE_SDK_MCP_SERVERS_NOT_APPLIED' })

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // A query's session as the in-process MCP servers see it: how a server's own messages reach the
 // CLI (notifications such as list_changed, progress, logging; requests such as

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // createSdkMcpServer(): the tools, resources and prompts live here, in JS, with the McpServer
 // API of @modelcontextprotocol/sdk (tool/registerTool, resource/registerResource,
@@ -90,7 +91,7 @@ class SdkMcpServer {
     this.version = options.version ?? '1.0.0'
     this.instructions = options.instructions
     this.alwaysLoad = Boolean(options.alwaysLoad)
-    /** @type {Map<string, {definition: object, schema: object, output?: object, enabled: boolean}>} */
+    /** @type {Map<string, {definition: any, schema: import('./schema/index').CompiledInputSchema, output?: ReturnType<typeof compilePart>, enabled: boolean}>} */
     this.tools = new Map()
     /** Static resources by URI. */
     this.resources = new Map()

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Loads the native engine. The common case (a local build, or the platform package for this
 // machine) is a direct require of the .node file: napi's generated loader (native/binding.js)
@@ -28,7 +29,7 @@ function isMusl() {
   if (interpreter) return interpreter.includes('musl')
   if (process.report && typeof process.report.getReport === 'function') {
     try {
-      const header = process.report.getReport().header
+      const header = /** @type {{ header?: { glibcVersionRuntime?: string } }} */ (process.report.getReport()).header
       if (header && 'glibcVersionRuntime' in header) return !header.glibcVersionRuntime
     } catch {}
   }
@@ -65,7 +66,7 @@ function platformTriple({ platform = process.platform, arch = process.arch, musl
 /** The error when no binary fits: the platform, what exists, how to build from source. */
 function notFoundError(triple, errors) {
   const supported = SUPPORTED.includes(triple)
-  const err = new Error(
+  const err = /** @type {Error & { code?: string }} */ (new Error(
     `claude-agent-sdk-native: no native engine for ${triple}` +
     (supported
       ? '. Its package (claude-agent-sdk-native-' + triple + ') is not installed: install with optional dependencies (no --omit=optional / --no-optional), and reinstall if node_modules was copied from another platform.'
@@ -73,7 +74,7 @@ function notFoundError(triple, errors) {
     `\nSupported platforms: ${SUPPORTED.join(', ')}.` +
     '\nTo build from source (Rust 1.88+ from rustup.rs): in the claude-agent-sdk-native package folder run `npm install` then `npm run build`; ' +
     'or set CLAUDE_AGENT_SDK_NATIVE_PATH to a .node file you built.' +
-    (errors.length ? '\nTried:\n' + errors.map((e) => '  ' + e).join('\n') : ''))
+    (errors.length ? '\nTried:\n' + errors.map((e) => '  ' + e).join('\n') : '')))
   err.code = 'NATIVE_ENGINE_NOT_FOUND'
   return err
 }
@@ -83,11 +84,11 @@ function loadNative() {
   if (cached) return cached
   const triple = platformTriple()
   const file = `claude-agent-sdk-native.${triple}.node`
-  const candidates = [
+  const candidates = /** @type {string[]} */ ([
     process.env.CLAUDE_AGENT_SDK_NATIVE_PATH,
     path.join(__dirname, '..', 'native', file),
     path.join(__dirname, '..', 'npm', triple, file),
-  ].filter(Boolean)
+  ].filter(Boolean))
   // Inside an Electron app.asar, native modules live in app.asar.unpacked.
   for (const c of [...candidates]) {
     const unpacked = c.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2')

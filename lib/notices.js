@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // What the official SDK tells the app about the options it was given, worded and emitted as it
 // does: the `mcpServersDelivery` deprecation (a `DeprecationWarning`, once per process), a

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Every key of the official Options type (sdk.d.ts of @anthropic-ai/claude-agent-sdk 0.3.332),
 // An unknown key is ignored with a warning (as the official SDK ignores it); an official option we
@@ -19,7 +20,10 @@ const OFFICIAL = [
   'spawnClaudeCodeProcess',
 ]
 
-/** Official options we do not act on yet: accepted (so apps keep compiling and running), warned. */
+/**
+ * Official options we do not act on yet: accepted (so apps keep compiling and running), warned.
+ * @type {Set<string>}
+ */
 const NOT_IMPLEMENTED = new Set([
 ])
 

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Splits the official Options into what the native engine needs (plain data, as JSON) and what
 // stays in JS (callbacks, live objects). Checking types and mapping to CLI flags is the
@@ -26,7 +27,9 @@ const DATA_KEYS = [
 
 const INHERIT_NEVER = new Set(['CLAUDE_CODE_QUESTION_EXTENDED', 'CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS', 'CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES'])
 const FUNCTION_KEYS = ['canUseTool', 'stderr', 'spawnClaudeCodeProcess', 'onElicitation', 'onUserDialog', 'getOAuthToken', 'getHostAuthToken', 'hostSpawn']
+/** @type {Set<string>} */
 const warned = new Set()
+/** @type {Set<string>} */
 const warnedUnknown = new Set()
 
 /** Unknown keys and ill-typed callbacks fail before anything is spawned. */
@@ -75,7 +78,7 @@ function isSdkServer(config) {
 }
 
 /**
- * @returns {{ data: object, sdkServers: Map<string, SdkMcpServer>, hookCallbacks: Map<string, Function> }}
+ * @returns {{ data: object, sdkServers: Map<string, InstanceType<typeof import('./mcp-server').SdkMcpServer>>, hookCallbacks: Map<string, Function> }}
  */
 function splitOptions(options) {
   checkOptions(options)

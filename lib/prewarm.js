@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // prewarm(): a Claude Code process started and initialized before the session it will serve is
 // known — parked (`--await-claim`) in a private directory — and bound later to a session by
@@ -8,7 +9,7 @@
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
-const { Query, WARM } = require('./query')
+const { Query, QueryPort, WARM } = require('./query')
 const { errorText } = require('./thrown')
 const { checkWorkspaceTrust, debugLog, agentsForCli } = require('./notices')
 
@@ -22,7 +23,7 @@ const ASYNC_DISPOSE = Symbol.asyncDispose
 
 /** An Error whose message starts with the official reason code, carrying the claim info when any. */
 function reasonError(message, claim) {
-  const e = new Error(message)
+  const e = /** @type {Error & { claim?: object }} */ (new Error(message))
   if (claim !== undefined) e.claim = claim
   return e
 }
@@ -53,8 +54,16 @@ function commandsError(e) {
   debugLog(undefined, 'error', `SpareProcess.onCommands() could not report the commands (${e === undefined ? 'unknown' : errorText(e)})`)
 }
 
+/**
+ * @param {unknown} v
+ * @returns {v is Record<string, any>}
+ */
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 
+/**
+ * A spare Claude Code process, started and initialized, to be claimed by a session later.
+ * @param {{ options?: Record<string, any>, initializeTimeoutMs?: number }} [params]
+ */
 async function prewarm({ options, initializeTimeoutMs } = {}) {
   if (options?.resume || options?.continue || options?.forkSession) {
     throw new Error('prewarm(): resume/continue/forkSession describe a session; a spare has none — pass them to query() instead')
@@ -72,8 +81,10 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
     initializeTimeoutMs: initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS,
   }
   const q = new Query(WARM, opts)
+  // The parked query's internals, for reading ahead, watching frames and the claim.
+  const port = new QueryPort(q)
   try {
-    if (q._error) throw q._error
+    if (port.startError) throw port.startError
     await q.initializationResult()
   } catch (e) {
     q.close()
@@ -91,10 +102,10 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
   // The parked process's frames and its end are seen by reading ahead while it is parked
   // (nothing is consumed: the claimed Query delivers what was read).
   const readAhead = () => {
-    q._prefetch().then(() => { if (!claimedOnce && !closed && !q._finished) readAhead() }, () => {})
+    port.readAhead().then(() => { if (!claimedOnce && !closed && !port.finished) readAhead() }, () => {})
   }
   readAhead()
-  const exited = q._ended.then(() => undefined)
+  const exited = port.ended.then(() => undefined)
   let gone
   const whenGone = () => (gone ??= exited.then(removeParking))
   exited.then(() => {
@@ -117,13 +128,14 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       const report = (commands) => {
         try { callback(commands) } catch (e) { commandsError(e) }
       }
-      q._frameObserver = (frame) => {
+      port.observeFrames((frame) => {
         if (!claimedOnce && !closed && frame.type === 'system' && frame.subtype === 'commands_changed' && Array.isArray(frame.commands)) report(frame.commands)
-      }
+      })
       q.supportedCommands().then((commands) => {
         if (!claimedOnce && !closed && !exitedFlag) callback(commands)
       }).catch(commandsError)
     },
+    /** @param {{ prompt?: string | AsyncIterable<object>, options?: Record<string, any> }} [params] */
     claim({ prompt, options: claim } = {}) {
       if (claimedOnce) throw new Error('SpareProcess.claim() can only be called once')
       if (closed || exitedFlag) throw new Error('SpareProcess.claim(): the spare was closed or has exited; start the session with query()')
@@ -144,7 +156,7 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       }
       // The overlay's other keys go ahead of the claim: they decide what the claim starts.
       const aheadDone = overlay !== undefined && (!overlayIsObject || Object.keys(ahead).length > 0) ? q.applyFlagSettings(overlayIsObject ? ahead : overlay) : undefined
-      const claimDone = q._control({
+      const claimDone = port.control({
         subtype: 'claim_session',
         cwd,
         ...(claim.permissionMode !== undefined && { permission_mode: claim.permissionMode }),
@@ -159,11 +171,12 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       })
       // The claimed session's initialize answer replaces the parked one.
       const parkedInit = q.initializationResult()
-      q._initOverride = claimDone.then(
+      const claimedInit = claimDone.then(
         async (r) => (r?.initialize === undefined ? parkedInit : { ...(await parkedInit.catch(() => ({}))), ...r.initialize }),
         () => parkedInit,
       )
-      q._initOverride.catch(() => {})
+      claimedInit.catch(() => {})
+      port.overrideInit(claimedInit)
       const pending = []
       if (claim.model !== undefined) pending.push(['model', q.setModel(claim.model)])
       if (claim.maxThinkingTokens !== undefined) pending.push(['maxThinkingTokens', q.setMaxThinkingTokens(claim.maxThinkingTokens)])
@@ -176,11 +189,11 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       // answers it with the not_claimed error result). Written at once it could reach the CLI
       // ahead of the claim, which goes through the engine's control channel.
       const attach = () => {
-        if (settingsDone === undefined && !closed) try { q._attachPrompt(prompt) } catch {}
+        if (settingsDone === undefined && !closed) try { port.attachPrompt(prompt) } catch {}
       }
       claimDone.then(async (r) => {
         attach()
-        removeParking()
+        void removeParking()
         const info = { cwd: r?.cwd ?? cwd, sessionId: r?.session_id, parkedMs: r?.parked_ms, sdkMcpSettled: r?.sdk_mcp_settled }
         const results = await Promise.allSettled(pending.map(([, p]) => p))
         const failures = results.flatMap((res, k) => (res.status === 'rejected' ? [`${pending[k][0]}: ${errorText(res.reason)}`] : []))
@@ -197,7 +210,7 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       }, (e) => {
         // Refused: the CLI answers the prompt with its `not_claimed` result and exits.
         attach()
-        q._session?.endInput()
+        port.endInput()
         whenGone()
         settle.reject(e)
       })
@@ -205,7 +218,7 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       // With an overlay the prompt waits until the process has accepted it.
       Promise.all([claimDone, settingsDone]).then(() => {
         if (closed) return
-        try { q._attachPrompt(prompt) } catch {}
+        try { port.attachPrompt(prompt) } catch {}
       }, () => {})
       return q
     },

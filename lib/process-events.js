@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // `onProcessSpawned(pid, { spawnSyncMs })` and `onProcessExit(code)`: options the official SDK
 // reads (0.3.330 and 0.3.332) though its Options type does not name them, called for a CLI it

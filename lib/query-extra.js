@@ -1,12 +1,22 @@
+// @ts-check
 'use strict'
 // The official Query's methods that its sdk.d.ts does not declare (0.3.332): each sends the
 // control request the official sends, with the same fields, and resolves with the same part of
 // the CLI's answer (for most, the answer's body as is). Apps written against the official
 // runtime (its own UIs, the remote-control host, the auth flows) call them untyped.
 
+/**
+ * The query's port (lib/query.js QueryPort), given by addUndeclaredMethods(): these methods
+ * reach the query through it only.
+ * @type {(q: any) => import('./query').Port}
+ */
+let portOf
+/** Per query: the latest enableRemoteControl() call's number (only its own answer decides). */
+const remoteControlCalls = new WeakMap()
+
 /** The CLI's answer body of `request`, through the query's control channel. */
 function ask(q, request, signal) {
-  return q._controlWithSignal(request, signal)
+  return portOf(q).control(request, signal)
 }
 
 const methods = {
@@ -96,13 +106,15 @@ const methods = {
    * replaces that, and only its own answer decides (an older call finishing late does not).
    */
   async enableRemoteControl(enabled, name, options) {
-    const generation = (this._remoteControlGeneration = (this._remoteControlGeneration ?? 0) + 1)
-    const previous = this._hostState.workSecretAnswerer
+    const generation = (remoteControlCalls.get(this) ?? 0) + 1
+    remoteControlCalls.set(this, generation)
+    const hostState = portOf(this).hostState
+    const previous = hostState.workSecretAnswerer
     const sessionId = options?.reattachSessionId || (options?.workSecret === undefined ? undefined : sessionOfWorkSecret(options.workSecret))
     const mine = enabled && options?.workSecret !== undefined && options.refreshWorkSecret && sessionId !== undefined
       ? { sessionId, refresh: options.refreshWorkSecret }
       : undefined
-    this._hostState.workSecretAnswerer = mine
+    hostState.workSecretAnswerer = mine
     let response
     try {
       response = await ask(this, {
@@ -110,12 +122,12 @@ const methods = {
         reattach_session_id: options?.reattachSessionId, keep_session_on_exit: options?.keepSessionOnExit, work_secret: options?.workSecret,
       })
     } catch (e) {
-      if (generation === this._remoteControlGeneration) this._hostState.workSecretAnswerer = undefined
+      if (generation === remoteControlCalls.get(this)) hostState.workSecretAnswerer = undefined
       throw e
     }
-    if (enabled && generation === this._remoteControlGeneration) {
+    if (enabled && generation === remoteControlCalls.get(this)) {
       const attached = response.bridge_session_id
-      this._hostState.workSecretAnswerer = typeof attached === 'string' ? [mine, previous].find((a) => a !== undefined && sameSession(a.sessionId, attached)) : undefined
+      hostState.workSecretAnswerer = typeof attached === 'string' ? [mine, previous].find((a) => a !== undefined && sameSession(a.sessionId, attached)) : undefined
     }
     return response
   },
@@ -139,18 +151,18 @@ const methods = {
       return out
     }, () => before)
     merged.catch(() => {})
-    this._initOverride = merged
+    portOf(this).overrideInit(merged)
     return claimed
   },
 
   /** Whether the query has ended (closed, aborted, or its stream done). */
   isClosed() {
-    return this._finished === true
+    return portOf(this).finished === true
   },
 
   /** The app's handlers of the CLI's `ui_*` requests (copy, promptRead, promptFill, ...). */
   setUiHost(host) {
-    this._hostState.uiHost = host
+    portOf(this).hostState.uiHost = host
   },
 
   async launchUltrareview(args, options) {
@@ -193,7 +205,13 @@ function sessionOfWorkSecret(secret) {
   }
 }
 
-function addUndeclaredMethods(Query) {
+/**
+ * Adds the methods to Query's prototype; `port` gives a query's QueryPort.
+ * @param {Function} Query
+ * @param {(q: any) => import('./query').Port} port
+ */
+function addUndeclaredMethods(Query, port) {
+  portOf = port
   for (const [name, fn] of Object.entries(methods)) {
     Object.defineProperty(Query.prototype, name, { value: fn, writable: true, configurable: true, enumerable: false })
   }

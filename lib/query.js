@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // query(): the Query async generator over the native session. Messages cross from Rust in
 // batches, each the text of one JSON array, parsed here with one JSON.parse.
@@ -42,7 +43,15 @@ class Query {
     // enableRemoteControl() (see lib/host-requests.js).
     this._hostState = { uiHost: undefined, workSecretAnswerer: undefined }
     // Settles when the stream has ended (prewarm()'s `exited`).
+    /** @type {Promise<void>} */
     this._ended = new Promise((resolve) => { this._resolveEnded = resolve })
+    // Set through the QueryPort (below) by the modules that work with a query from outside.
+    /** @type {((frame: any) => void) | undefined} Sees each system frame as it is read. */
+    this._frameObserver = undefined
+    /** @type {Promise<any> | undefined} Replaces initializationResult()'s answer. */
+    this._initOverride = undefined
+    /** @type {(() => void) | undefined} Runs when the query lets go of what it holds. */
+    this._storeCleanup = undefined
     this._onAbort = () => {
       if (this._finished) return
       if (this._session) {
@@ -63,7 +72,7 @@ class Query {
     // Tool schemas may still be loading their zod (see preloadZod4): start when they are.
     const loading = pendingPreload()
     // A session store: transcript frames are mirrored to it, a resume is loaded from it first.
-    if (options.sessionStore) this._ready = require('./session-store').startWithStore(this, prompt, options, loading)
+    if (options.sessionStore) this._ready = require('./session-store').startWithStore(new QueryPort(this), prompt, options, loading)
     else if (loading) this._ready = loading.then(() => this._begin(prompt, options))
     else this._begin(prompt, options)
   }
@@ -135,8 +144,8 @@ class Query {
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
     if (holdPrompt) {
-      afterLaunchFieldsApplied(this, options, data, () => { if (prompt !== WARM) this._attachPrompt(prompt) })
-    } else if (prompt !== WARM && typeof prompt !== 'string') this._pump(prompt)
+      afterLaunchFieldsApplied(new QueryPort(this), options, data, () => { if (prompt !== WARM) this._attachPrompt(prompt) })
+    } else if (prompt !== WARM && typeof prompt !== 'string') void this._pump(prompt)
     else if (typeof prompt === 'string' && this._verbatim) this._attachPrompt(prompt)
   }
 
@@ -155,7 +164,7 @@ class Query {
       this._session.sendUserMessage(JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text: prompt }] }, parent_tool_use_id: null, ...(this._verbatim && { client_composed: true }) }))
       this._session.endInput()
     } else {
-      this._pump(prompt)
+      void this._pump(prompt)
     }
   }
 
@@ -220,7 +229,7 @@ class Query {
       // After an abort, the app's process (spawnClaudeCodeProcess) hears of it as the official
       // SDK tells it: once it has ended, or with the SIGTERM 2 s on. Until then the CLI may
       // write what it writes as it stops (the interrupted tool result), which is delivered.
-      endHostProcess(this._hostProcess.proc, this._aborted ? () => processAbort.abort() : undefined)
+      endHostProcess(this._hostProcess.proc, this._aborted ? () => processAbort?.abort() : undefined)
       this._hostProcess = undefined
       if (!this._aborted) processAbort?.abort()
     } else if (processAbort) processAbort.abort()
@@ -247,14 +256,7 @@ class Query {
     if (this._takeQueued()) return this._next()
     const batch = await this._session.nextBatch()
     if (batch === null) {
-      const reason = this._session.endReason()
-      this._cleanup()
-      // The session's own end reason (the CLI's exit code and stderr) outranks a failure to
-      // write streamed input, which is only its consequence; an error that ended it outranks both;
-      // an abort outranks everything.
-      if (this._aborted) this._error = new AbortError('Claude Code process aborted by user')
-      else if (this._fatal) this._error = this._fatal
-      else if (reason) this._error = this._endError(reason)
+      this._endOfStream()
       return this._next()
     }
     this._setBatch(batch)
@@ -280,17 +282,27 @@ class Query {
     const unread = this._pos < this._buffer.length ? this._buffer.slice(this._pos) : undefined
     const batch = await this._session.nextBatch()
     if (batch === null) {
-      const reason = this._session.endReason()
-      this._cleanup()
-      if (this._aborted) this._error = new AbortError('Claude Code process aborted by user')
-      else if (this._fatal) this._error = this._fatal
-      else if (reason) this._error = this._endError(reason)
+      this._endOfStream()
       if (unread) { this._buffer = unread; this._pos = 0 }
       return
     }
     this._setBatch(batch)
     if (unread) this._buffer = unread.concat(this._buffer)
     this._pos = 0
+  }
+
+  /**
+   * The engine has no more batches (read by next() or by _prefetch()): the query lets go, and
+   * the error the iterator throws after the buffered messages is set. The session's own end
+   * reason (the CLI's exit code and stderr) outranks a failure to write streamed input, which is
+   * only its consequence; an error that ended it outranks both; an abort outranks everything.
+   */
+  _endOfStream() {
+    const reason = this._session.endReason()
+    this._cleanup()
+    if (this._aborted) this._error = new AbortError('Claude Code process aborted by user')
+    else if (this._fatal) this._error = this._fatal
+    else if (reason) this._error = this._endError(reason)
   }
 
   _setBatch(batch) {
@@ -505,8 +517,9 @@ class Query {
     if (!this._session) throw this._error ?? new Error('The query did not start')
     const all = sdk // as the official: the given set replaces every in-process server
     this._session.setSdkServers([...all].map(([name, s]) => ({ name, id: s.native().id })))
-    this._sdkServers.clear()
-    for (const [name, s] of all) this._sdkServers.set(name, s)
+    const current = /** @type {Map<string, any>} */ (this._sdkServers) // set by _start, as _session
+    current.clear()
+    for (const [name, s] of all) current.set(name, s)
     this._mcpLink?.serversChanged()
     const sdkConfigs = Object.fromEntries([...sdk.keys()].map((name) => [name, { type: 'sdk', name }]))
     return this._control({ subtype: 'mcp_set_servers', servers: { ...processServers, ...sdkConfigs } })
@@ -598,7 +611,108 @@ class Query {
   }
 }
 
-require('./query-extra').addUndeclaredMethods(Query)
+/**
+ * The one internal interface to a Query for the modules that work with it from outside
+ * (lib/session-store.js, lib/prewarm.js, lib/mcp-delivery.js, lib/query-extra.js): none of them
+ * reads or writes its fields or calls its private methods. A port holds nothing but its query.
+ */
+class QueryPort {
+  #q
+  /** @param {Query} q */
+  constructor(q) {
+    this.#q = q
+  }
+
+  /** Starts the session (a query whose start waited for its session store). */
+  begin(prompt, options) {
+    this.#q._begin(prompt, options)
+  }
+
+  /** Ends a query that could not start: its first next() throws `error`. */
+  failStart(error) {
+    this.#q._error = error
+    this.#q._finished = true
+  }
+
+  /** The error the query failed to start with (its constructor returned), if any. */
+  get startError() {
+    return this.#q._error
+  }
+
+  /** Ends the running session with `error`, which the iterator then throws (not the exit it causes). */
+  fail(error) {
+    this.#q._fail(error)
+  }
+
+  /** Runs `cleanup` once the query has let go of what it holds: then, or now if it already has. */
+  onRelease(cleanup) {
+    if (this.#q._released) cleanup()
+    else this.#q._storeCleanup = cleanup
+  }
+
+  /** Settles when the CLI process has exited (at once when none was started). */
+  sessionEnded() {
+    const session = this.#q._session
+    return session ? session.ended() : Promise.resolve()
+  }
+
+  /** Whether the stream has ended. */
+  get finished() {
+    return this.#q._finished
+  }
+
+  /** Settles when the stream has ended. */
+  get ended() {
+    return this.#q._ended
+  }
+
+  /** Reads the next batch ahead, in turn with next() calls, without consuming it. */
+  readAhead() {
+    return this.#q._prefetch()
+  }
+
+  /** Shows `observer` each system frame as it is read (ahead or not). */
+  observeFrames(observer) {
+    this.#q._frameObserver = observer
+  }
+
+  /** The query's initialize answer (or its replacement). */
+  initializationResult() {
+    return this.#q.initializationResult()
+  }
+
+  /** Makes initializationResult() answer with `result` from now on. */
+  overrideInit(result) {
+    this.#q._initOverride = result
+  }
+
+  /**
+   * Sends a control request; resolves with the CLI's answer body. With `signal`: rejected and
+   * withdrawn from the CLI when it fires (see Query._controlWithSignal).
+   */
+  control(request, signal) {
+    return this.#q._controlWithSignal(request, signal)
+  }
+
+  /** Gives a warm query (WARM prompt) its prompt. */
+  attachPrompt(prompt) {
+    this.#q._attachPrompt(prompt)
+  }
+
+  /** What the CLI's host requests are answered with: `{ uiHost, workSecretAnswerer }` (lib/host-requests.js). */
+  get hostState() {
+    return this.#q._hostState
+  }
+
+  /** Closes the CLI's input (nothing more will be sent), if it was started. */
+  endInput() {
+    this.#q._session?.endInput()
+  }
+}
+
+/** @typedef {InstanceType<typeof QueryPort>} Port A QueryPort, as a type for the modules that take one. */
+
+require('./query-extra').addUndeclaredMethods(Query, (q) => new QueryPort(q))
 
 const WARM = Symbol('warm query: the prompt comes later')
 /** The request ids of control requests that can be withdrawn (see _controlWithSignal). */
@@ -664,6 +778,7 @@ function checkPrompt(prompt) {
 /**
  * Pre-warms the CLI (spawned and initialized) so the first query starts at once, as the
  * official `startup()`. Resolves when the CLI has answered `initialize`.
+ * @param {{ options?: object, initializeTimeoutMs?: number }} [params]
  */
 async function startup({ options, initializeTimeoutMs } = {}) {
   const opts = { ...(options ?? {}) }
@@ -691,7 +806,10 @@ async function startup({ options, initializeTimeoutMs } = {}) {
   }
 }
 
-/** Starts a Claude Code session; same signature and behaviour as the official `query()`. */
+/**
+ * Starts a Claude Code session; same signature and behaviour as the official `query()`.
+ * @param {{ prompt?: string | AsyncIterable<object>, options?: Record<string, any> }} [params]
+ */
 function query({ prompt, options } = {}) {
   // Thrown at once, as the official SDK throws it (other option errors surface on iteration).
   checkDialogKinds(options)
@@ -699,4 +817,4 @@ function query({ prompt, options } = {}) {
   return new Query(prompt, options ?? {})
 }
 
-module.exports = { query, startup, Query, WARM }
+module.exports = { query, startup, Query, QueryPort, WARM }

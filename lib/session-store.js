@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The `sessionStore` option of query(), the part only JS can do: the store's checks, and the
 // resume of a stored session (the store's listSessions/load/listSubkeys, called before the CLI
@@ -144,6 +145,9 @@ async function materialize(options) {
  * query() with `options.sessionStore`: checks the options, loads a resumed session from the
  * store, then starts the CLI (the engine mirrors its transcript to the store). Resolves when
  * started.
+ * @param {import('./query').Port} q the query's port
+ * @param {Promise<unknown> | undefined} loading what the start waits for first (zod loading)
+ * @returns {Promise<void>}
  */
 function startWithStore(q, prompt, options, loading) {
   checkStoreOptions(options)
@@ -157,22 +161,18 @@ function startWithStore(q, prompt, options, loading) {
       if (found) {
         opts.resume = found.sessionId
         opts.env = { ...(options.env ?? process.env), CLAUDE_CONFIG_DIR: found.dir }
-        q._storeCleanup = () => {
-          q._storeCleanup = null
+        // Run when the query lets go, or now if it was closed while the store was loading (it
+        // never starts; nothing waits).
+        q.onRelease(() => {
           // Once the CLI has exited, as the official removes it: a query left early (`break`)
           // stops the CLI in the background, and it may still write there as it stops.
-          const session = q._session
-          const ended = session ? session.ended() : Promise.resolve()
-          ended.then(() => removeDir(found.dir), () => removeDir(found.dir))
-        }
-        // Closed while the store was loading: the query never starts, nothing waits.
-        if (q._released) q._storeCleanup()
+          q.sessionEnded().then(() => removeDir(found.dir), () => removeDir(found.dir))
+        })
       }
     }
-    q._begin(prompt, opts)
+    q.begin(prompt, opts)
   })().catch((e) => {
-    q._error = e
-    q._finished = true
+    q.failStart(e)
   })
 }
 

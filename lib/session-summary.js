@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // foldSessionSummary: the incremental summary a SessionStore keeps per session so that
 // listSessions({ sessionStore }) needs no load() per session. Pure and synchronous (stores call

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Session functions of @anthropic-ai/claude-agent-sdk (listSessions, getSessionMessages,
 // renameSession, forkSession, ...). Transcript files are read and written by the engine

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // This machine's OS-level policy for Claude Code, read as the CLI reads it for resolveSettings():
 // on macOS the managed-preferences profile (per user, then device-level) converted to JSON by

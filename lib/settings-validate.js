@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Checks settings against the shape of Claude Code's settings (lib/settings-schema.json, generated
 // from the Settings typings), as the CLI's schema judges them for resolveSettings(): a user,

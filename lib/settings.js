@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // resolveSettings(): the settings cascade the CLI reads — user, project, local, then managed
 // (policy) settings — merged as the CLI merges them (objects deeply, arrays concatenated without

@@ -24,6 +24,10 @@ const needed = [
   // Codex and its official SDK (the codex tests run the real binary side by side with the official).
   'node_modules/@openai/codex/package.json',
   'node_modules/@openai/codex-sdk/package.json',
+  // The JS gates of npm test: the type check and the linter.
+  'node_modules/typescript/package.json',
+  'node_modules/oxlint/package.json',
+  'node_modules/oxlint-tsgolint/package.json',
 ]
 if (needed.some((p) => !fs.existsSync(path.join(root, p)))) {
   console.log('[prepare] installing npm dependencies')

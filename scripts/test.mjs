@@ -101,6 +101,21 @@ if (!only.length) {
   }) && ok
 }
 if (!only.length) {
+  // JS gates: the type check of the files jsconfig.json names (each `// @ts-check`, with its
+  // JSDoc) and the linter (.oxlintrc.json; its type-aware rules run through oxlint-tsgolint).
+  const JS_LINTED = ['lib', 'index.js', 'index.mjs', 'core.js', 'core.mjs', 'codex.js', 'codex.mjs', 'extract.js', 'extract.mjs']
+  const gate = (label, args, clean) => run(label, process.execPath, args, {
+    count: (out) => {
+      const r = { p: clean(out) ? 1 : 0, f: clean(out) ? 0 : 1 }
+      passed += r.p; failed += r.f
+      return r
+    },
+  })
+  ok = gate('tsc', [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'jsconfig.json'], (out) => !/error TS\d+/.test(out)) && ok
+  ok = gate('oxlint', [path.join(root, 'node_modules/oxlint/bin/oxlint'), '--type-aware', '--tsconfig', 'jsconfig.json', ...JS_LINTED],
+    (out) => /Found 0 warnings and 0 errors/.test(out)) && ok
+}
+if (!only.length) {
   // Every published target type-checks (scripts/check-targets.mjs; rustup adds what is missing).
   ok = run('targets', process.execPath, [path.join(root, 'scripts', 'check-targets.mjs')], {
     count: (out) => {

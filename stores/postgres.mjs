@@ -1,3 +1,4 @@
+// @ts-check
 // ESM entry of claude-agent-sdk-native/stores/postgres.
 import m from './postgres.js'
 

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // runSessionStoreConformance: the behaviour the SDK relies on from a SessionStore, as test cases
 // for node:test, bun:test or vitest. The 13 contracts of the official repository's
@@ -267,6 +268,7 @@ const CONTRACTS = [
   }, 'idempotent'],
   ['an unreachable backend rejects every call (never resolves with empty data)', async (_make, opts) => {
     const store = await opts.makeUnreachableStore()
+    /** @type {[string, () => unknown][]} */
     const calls = [['append', () => store.append(KEY, [E('a')])], ['load', () => store.load(KEY)]]
     for (const m of ['listSessions', 'listSessionSummaries']) if (store[m]) calls.push([m, () => store[m]('proj')])
     if (store.listSubkeys) calls.push(['listSubkeys', () => store.listSubkeys(KEY)])
@@ -292,7 +294,7 @@ function applies(requires, store, opts) {
  * `nodeStyle` when they take options before the function (node:test) rather than a timeout after.
  */
 function framework(opts) {
-  const nodeTest = globalThis.Bun || process.env.VITEST ? null : require('node:test')
+  const nodeTest = /** @type {typeof import('node:test')} */ (globalThis.Bun || process.env.VITEST ? null : require('node:test'))
   if (opts.test || opts.it) {
     const test = opts.test ?? opts.it
     let nodeStyle = false
@@ -303,6 +305,7 @@ function framework(opts) {
     return { test, describe: opts.describe, nodeStyle }
   }
   if (globalThis.Bun) {
+    // @ts-expect-error -- Bun's own module: no typings outside Bun
     const bun = require('bun:test')
     return { test: bun.test, describe: bun.describe, nodeStyle: false }
   }

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 /**
  * claude-agent-sdk-native/testing — a scripted, local fake of the Anthropic
@@ -119,7 +120,7 @@ function toolResultText(block) {
  * message that has any text besides `<system-reminder>` sections, joined with
  * "\n" (reminders stripped). Tool-result-only messages are skipped, so during
  * a tool loop this is still the prompt that started the turn. '' if none.
- * @param {object} request
+ * @param {any} request
  * @returns {string}
  */
 function lastUserText(request) {
@@ -137,7 +138,7 @@ function lastUserText(request) {
 
 /**
  * The system prompt as one string (blocks joined with "\n").
- * @param {object} request
+ * @param {any} request
  */
 function systemText(request) {
   const s = request && request.system
@@ -154,7 +155,7 @@ function toolNames(request) {
 
 /**
  * The default agent-turn rule (see the module docs).
- * @param {object} body parsed request body of a POST /v1/messages
+ * @param {any} body parsed request body of a POST /v1/messages
  * @returns {boolean}
  */
 function isAgentTurn(body) {
@@ -461,14 +462,14 @@ async function startScriptedModel(options = {}) {
     sockets.add(s)
     s.on('close', () => sockets.delete(s))
   })
-  await new Promise((resolve, reject) => {
+  await new Promise(/** @param {(value?: unknown) => void} resolve */ (resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => {
       server.off('error', reject)
       resolve()
     })
   })
-  const { port } = server.address()
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
   const url = `http://127.0.0.1:${port}`
 
   function tempDir(prefix = 'scripted-model-') {
@@ -540,7 +541,7 @@ async function startScriptedModel(options = {}) {
     async close() {
       if (closed) return
       closed = true
-      await new Promise((resolve) => {
+      await new Promise(/** @param {(value?: unknown) => void} resolve */ (resolve) => {
         server.close(() => resolve())
         for (const s of sockets) s.destroy()
       })

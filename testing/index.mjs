@@ -1,3 +1,4 @@
+// @ts-check
 // ESM entry of claude-agent-sdk-native/testing: re-exports the CommonJS implementation.
 import { createRequire } from 'node:module'
 

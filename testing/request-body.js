@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // A request's body as text, decompressed when the client compressed it (gzip, deflate, br, and
 // zstd where this Node has it): shared by the scripted Messages and Responses APIs.

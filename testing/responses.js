@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 /**
  * claude-agent-sdk-native/testing — a scripted, local fake of the OpenAI Responses API
@@ -159,8 +160,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 /**
  * Starts the fake on 127.0.0.1 (a free port unless `port` is given).
- * @param {import('./responses').ScriptedResponsesOptions} [options]
- * @returns {Promise<import('./responses').ScriptedResponses>}
+ * @param {import('./index').ScriptedResponsesOptions} [options]
+ * @returns {Promise<import('./index').ScriptedResponses>}
  */
 async function startScriptedResponses(options = {}) {
   const turns = options.turns ?? []
@@ -175,7 +176,7 @@ async function startScriptedResponses(options = {}) {
 
   const server = http.createServer(async (req, res) => {
     try {
-      const url = new URL(req.url, 'http://x')
+      const url = new URL(/** @type {string} */ (req.url), 'http://x')
       if (req.method !== 'POST' || !/\/v1\/responses$/.test(url.pathname)) {
         res.writeHead(404, { 'content-type': 'application/json' })
         res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: `No route for ${req.method} ${url.pathname}` } }))
@@ -216,11 +217,11 @@ async function startScriptedResponses(options = {}) {
     sockets.add(s)
     s.on('close', () => sockets.delete(s))
   })
-  await new Promise((resolve, reject) => {
+  await new Promise(/** @param {(value?: unknown) => void} resolve */ (resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, '127.0.0.1', resolve)
   })
-  const port = server.address().port
+  const port = /** @type {import('node:net').AddressInfo} */ (server.address()).port
   const baseUrl = `http://127.0.0.1:${port}/v1`
   const model = options.model ?? DEFAULT_MODEL
 
@@ -284,7 +285,7 @@ async function startScriptedResponses(options = {}) {
 
   async function close() {
     for (const s of sockets) s.destroy()
-    await new Promise((r) => server.close(() => r()))
+    await new Promise(/** @param {(value?: unknown) => void} r */ (r) => server.close(() => r()))
     for (const d of tempDirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
   }
 

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The callbacks a Codex thread answers Codex's requests for the user with: `onApproval` (command,
 // file-change and permissions approvals; answered like canUseTool), `onUserInput`

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // claude-agent-sdk-native/codex: a drop-in for @openai/codex-sdk. The same `Codex`, `Thread`,
 // `run()`, `runStreamed()` and events, over one long-lived `codex app-server` per thread (owned

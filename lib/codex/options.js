@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The options of @openai/codex-sdk as `codex app-server` takes them: CodexOptions become the
 // process's `-c key=value` overrides and environment (as the official SDK gives `codex exec`),

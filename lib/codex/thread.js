@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // A Codex thread: one long-lived `codex app-server` (owned by the Rust engine) per thread,
 // started at its first run and kept between turns, instead of the official SDK's `codex exec`
@@ -22,7 +23,7 @@ const held = new Map()
  * AbortError).
  */
 function turnAborted() {
-  const err = new AbortError('The Codex turn was aborted')
+  const err = /** @type {Error & { code?: string }} */ (new AbortError('The Codex turn was aborted'))
   err.name = 'AbortError'
   err.code = 'ABORT_ERR'
   return err
@@ -167,6 +168,7 @@ class Thread {
     const items = []
     let finalResponse = ''
     let usage = null
+    /** @type {{ message: string } | null} */
     let failure = null
     for await (const event of this._events(input, turnOptions)) {
       if (event.type === 'item.completed') {

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Which form an inputSchema has, decided the way the official createSdkMcpServer() and its
 // McpServer.registerTool() decide it, so the same inputs are accepted and the same ones throw

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Tool input schemas and tool results, as the official SDK's createSdkMcpServer() + McpServer
 // handle them. Nothing here loads zod until a zod schema is first converted or used.
@@ -9,6 +10,19 @@ const {
 
 const { errorText } = require('../thrown')
 
+/**
+ * A compiled tool input schema (see compileInputSchema).
+ * @typedef {{
+ *   kind: 'zod4' | 'zod3' | 'json' | 'none',
+ *   passArgs: boolean,
+ *   jsonSchema: object | undefined,
+ *   conversionWarning(serverName: string): string | undefined,
+ *   validate(args: unknown): Promise<{ok: true, value: unknown} | {ok: false, message: string}>,
+ *   argsCheck?: object,
+ *   trusts?(args: any): boolean,
+ * }} CompiledInputSchema
+ */
+
 function plainJson(value) {
   try {
     return JSON.parse(JSON.stringify(value))
@@ -17,7 +31,10 @@ function plainJson(value) {
   }
 }
 
-/** No inputSchema: listed as {type:'object', properties:{}}; the handler gets only `extra`. */
+/**
+ * No inputSchema: listed as {type:'object', properties:{}}; the handler gets only `extra`.
+ * @returns {CompiledInputSchema}
+ */
 function compileNone() {
   return {
     kind: 'none',
@@ -32,6 +49,13 @@ function compileNone() {
   }
 }
 
+/**
+ * @param {string} toolName
+ * @param {object} inputSchema
+ * @param {'zod3' | 'zod4'} kind
+ * @param {any} backend the zod version's backend (./zod3.js, ./zod4.js)
+ * @returns {CompiledInputSchema}
+ */
 function compileZod(toolName, inputSchema, kind, backend) {
   let jsonSchema
   let lastError
@@ -88,7 +112,7 @@ function compileZod(toolName, inputSchema, kind, backend) {
     conversionWarning(serverName) {
       if (convert() !== undefined) return undefined
       const { unconvertibleWarning } = require('./unconvertible')
-      return unconvertibleWarning({ serverName, toolName, inputSchema, error: lastError, converter: backend.converterVersion() })
+      return unconvertibleWarning({ serverName, toolName, inputSchema: /** @type {object} */ (inputSchema), error: lastError, converter: backend.converterVersion() })
     },
     async validate(args) {
       try {
@@ -112,15 +136,7 @@ function compileZod(toolName, inputSchema, kind, backend) {
  *
  * @param {string} toolName
  * @param {unknown} inputSchema
- * @returns {{
- *   kind: 'zod4' | 'zod3' | 'json' | 'none',
- *   passArgs: boolean,
- *   jsonSchema: object | undefined,
- *   conversionWarning(serverName: string): string | undefined,
- *   validate(args: unknown): Promise<{ok: true, value: unknown} | {ok: false, message: string}>,
- *   argsCheck?: object,
- *   trusts?(args: object): boolean,
- * }}
+ * @returns {CompiledInputSchema}
  *   `argsCheck`: a plain JSON Schema the engine checks arguments against before they cross to JS;
  *   arguments it accepts skip `validate` when `trusts(args)` (they are what `validate` returns).
  *   `jsonSchema` is the tools/list inputSchema (a getter: zod loads on first read); undefined when
@@ -134,11 +150,13 @@ function compileZod(toolName, inputSchema, kind, backend) {
  *   a TypeError for a JSON Schema that tools/list could not carry.
  */
 function compileInputSchema(toolName, inputSchema) {
-  const { form, zod } = classifyInputSchema(inputSchema)
+  const { form, zod } = /** @type {{ form: string, zod?: 3 | 4 }} */ (classifyInputSchema(inputSchema))
   if (form === 'none') return compileNone()
+  // Any other form is an object (./detect.js).
+  const schema = /** @type {object} */ (inputSchema)
   if (form === 'json') return require('./json-schema').compileJsonSchema(toolName, inputSchema)
-  if (zod === 4) return compileZod(toolName, inputSchema, 'zod4', require('./zod4').zod4Backend(inputSchema, form))
-  return compileZod(toolName, inputSchema, 'zod3', require('./zod3').zod3Backend(inputSchema, form))
+  if (zod === 4) return compileZod(toolName, schema, 'zod4', require('./zod4').zod4Backend(schema, form))
+  return compileZod(toolName, schema, 'zod3', require('./zod3').zod3Backend(schema, form))
 }
 
 /**
@@ -160,8 +178,5 @@ module.exports = {
   errorResultFromThrow,
   toolNotFoundMessage,
   UNCONVERTIBLE_WARNING_CODE,
+  get InvalidToolResultError() { return require('./tool-result').InvalidToolResultError },
 }
-Object.defineProperty(module.exports, 'InvalidToolResultError', {
-  enumerable: true,
-  get: () => require('./tool-result').InvalidToolResultError,
-})

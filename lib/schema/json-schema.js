@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Plain JSON Schema input schemas (our extension; the official SDK throws for them). The schema is
 // listed as given (a JSON copy, `type: "object"` added when missing). Arguments are checked here
@@ -350,7 +351,10 @@ function normalizeJsonSchema(toolName, schema) {
   return copy
 }
 
-/** The compiled form of a JSON Schema inputSchema (see ./index.js for the shape). */
+/**
+ * The compiled form of a JSON Schema inputSchema (see ./index.js for the shape).
+ * @returns {import('./index').CompiledInputSchema}
+ */
 function compileJsonSchema(toolName, schema) {
   const jsonSchema = normalizeJsonSchema(toolName, schema)
   let validator

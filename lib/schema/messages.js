@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The exact strings the official SDK (its bundled @modelcontextprotocol/sdk McpServer) answers with.
 // An McpError's message is `MCP error ${code}: ${message}`; a tools/call that fails inside the

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // A handler that throws or rejects: the official McpServer catches it and answers
 // { content: [{ type: 'text', text: err instanceof Error ? err.message : String(err) }], isError: true }.

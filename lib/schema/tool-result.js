@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // What the official server makes of a handler's return value: its McpServer returns it as is,
 // and its Server then parses it with the MCP CallToolResultSchema (zod 4, replicated below from

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // The warning the official SDK emits (process.emitWarning, code below) when a tool's input
 // schema can't be converted to JSON Schema; it then leaves the tool out of tools/list and

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // Finds zod (and zod-to-json-schema) only when a tool's schema needs it — never at import time.
 // Candidates, in order: our own resolution (zod is our peer dependency, so in an installed
@@ -51,7 +52,7 @@ function packageVersion(req, name) {
 const cache = new Map()
 
 function missing(what, detail) {
-  const err = new Error(`claude-agent-sdk-native: ${what} could not be loaded (${detail}); install it in your project (npm install ${what.split(' ')[0]})`)
+  const err = /** @type {Error & { code?: string }} */ (new Error(`claude-agent-sdk-native: ${what} could not be loaded (${detail}); install it in your project (npm install ${what.split(' ')[0]})`))
   err.code = 'CLAUDE_SDK_NATIVE_SCHEMA_DEPENDENCY_MISSING'
   return err
 }

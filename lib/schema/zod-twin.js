@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // A zod object schema's plain JSON Schema twin, for the engine's argument check
 // (crates/agent-core/src/mcp/validate.rs): arguments the twin accepts are ones zod accepts and

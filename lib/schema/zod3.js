@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // zod 3 input schemas: as the official SDK does it — zod 3's object() over the shape, the
 // schema's own safeParseAsync, and zod-to-json-schema with strictUnions and pipeStrategy

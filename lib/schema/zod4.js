@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // zod 4 input schemas: the object schema, its JSON Schema and its validation — built the way
 // the official SDK builds them (an object() over the shape, core safeParseAsync, core

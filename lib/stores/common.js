@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // What every store adapter (lib/stores/postgres.js, redis.js, s3.js) checks and parses the same
 // way: the key and entries a caller passes, and the stored text of one entry read back.
@@ -77,11 +78,12 @@ function decodePart(text) {
   }
 }
 
+/** The last reading of monotonicMs(). */
+let lastMs = 0
 /** A clock whose readings never repeat or go back within this process (integer ms). */
 function monotonicMs() {
-  const now = Date.now()
-  monotonicMs.last = Math.max(now, (monotonicMs.last ?? 0) + 1)
-  return monotonicMs.last
+  lastMs = Math.max(Date.now(), lastMs + 1)
+  return lastMs
 }
 
 /** `list` in slices of at most `size` items. */

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // PostgresSessionStore: a SessionStore on PostgreSQL through a `pg` Pool the caller configures
 // (the official repository's reference adapter's options: `{ pool, tableName? }` and
@@ -66,7 +67,7 @@ class PostgresSessionStore {
   #known = new Map()
 
   /**
-   * @param {{ pool: import('pg').Pool, tableName?: string }} options `tableName` (default
+   * @param {{ pool: { query: Function, connect: () => Promise<any> }, tableName?: string }} options `tableName` (default
    * `claude_session_entries`): letters, digits and `_`, at most 40 characters.
    */
   constructor(options) {

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // RedisSessionStore: a SessionStore on Redis through an `ioredis` client the caller configures
 // (the official repository's reference adapter's options: `{ client, prefix? }`).

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // S3SessionStore: a SessionStore on any S3-compatible object store through an
 // `@aws-sdk/client-s3` S3Client the caller configures (the official repository's reference
