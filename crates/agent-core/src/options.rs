@@ -309,6 +309,14 @@ pub fn path_text<'a>(path: &'a Path, option: &str) -> Result<&'a str, Error> {
 }
 
 impl QueryOptions {
+    /// The options' names as the host sends them (the JS options' camelCase keys), read from the
+    /// serde derive itself: what the binding tells the JS side to hand over.
+    pub fn names() -> &'static [&'static str] {
+        let mut names: &'static [&'static str] = &[];
+        let _ = QueryOptions::deserialize(FieldNames(&mut names));
+        names
+    }
+
     /// Whether process MCP servers travel in `initialize` (`mcpServersDelivery: 'initialize'`,
     /// and there are some: as the official, no `--await-initialize` for none).
     pub fn mcp_servers_via_initialize(&self) -> bool {
@@ -387,6 +395,35 @@ impl QueryOptions {
         })
     }
 }
+
+/// A deserializer that only records the field names a derived `Deserialize` asks a struct for.
+struct FieldNames<'a>(&'a mut &'static [&'static str]);
+
+impl<'de> Deserializer<'de> for FieldNames<'_> {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("only a struct's field names are read"))
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.0 = fields;
+        self.deserialize_any(visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option
+        unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}
+
+#[cfg(test)]
+mod mapping;
 
 #[cfg(test)]
 mod tests {

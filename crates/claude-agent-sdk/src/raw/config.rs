@@ -26,6 +26,12 @@ impl QueryConfig {
         QueryOptions::from_json(json).map(Self).map_err(error)
     }
 
+    /// The option names [`from_json`](Self::from_json) takes (the TypeScript SDK's camelCase
+    /// `Options` keys that are data).
+    pub fn option_names() -> &'static [&'static str] {
+        QueryOptions::names()
+    }
+
     /// Whether `debug` is set (the host's diagnostics should be on).
     pub fn debug(&self) -> bool {
         self.0.debug == Some(true)
