@@ -1,23 +1,20 @@
 // @ts-check
 'use strict'
-// Every key of the official Options type (sdk.d.ts of @anthropic-ai/claude-agent-sdk 0.3.332),
-// An unknown key is ignored with a warning (as the official SDK ignores it); an official option we
-// do not implement yet is only a warning too.
+// The option keys: those the engine takes as data (the fields of agent_core::options::QueryOptions,
+// read from the addon, so that an option added there needs no list here) and those this JS host
+// handles itself. An unknown key is ignored with a warning (as the official SDK ignores it); an
+// official option we do not implement yet is only a warning too.
+const { loadNative } = require('./native')
 
-const OFFICIAL = [
-  'abortController', 'additionalDirectories', 'projectConfigRoot', 'agent', 'agents', 'allowedTools',
-  'canUseTool', 'continue', 'cwd', 'disallowedTools', 'toolAliases', 'tools', 'env', 'executable',
-  'executableArgs', 'extraArgs', 'fallbackModel', 'enableFileCheckpointing', 'toolConfig', 'forkSession',
-  'betas', 'hooks', 'onElicitation', 'onUserDialog', 'supportedDialogKinds', 'perTaskStopAffordance',
-  'persistSession', 'sessionStore', 'sessionStoreFlush', 'loadTimeoutMs', 'includeHookEvents',
-  'includePartialMessages', 'forwardSubagentText', 'verbatimPrompts', 'thinking', 'effort',
-  'maxThinkingTokens', 'maxTurns', 'maxBudgetUsd', 'taskBudget', 'mcpServers', 'mcpServersDelivery',
-  'model', 'outputFormat', 'pathToClaudeCodeExecutable', 'permissionMode', 'planModeInstructions',
-  'allowDangerouslySkipPermissions', 'permissionPromptToolName', 'permissionPrompts', 'plugins',
-  'pluginDelivery', 'promptSuggestions', 'agentProgressSummaries', 'resume', 'sessionId',
-  'resumeSessionAt', 'resumeDropsTurn', 'sandbox', 'settings', 'managedSettings', 'settingSources',
-  'skills', 'debug', 'debugFile', 'stderr', 'strictMcpConfig', 'systemPrompt', 'title',
-  'spawnClaudeCodeProcess',
+/**
+ * Options the JS host handles itself: callbacks and live objects, and the values it prepares
+ * before they cross (`canUseTool` becomes a flag, `hooks` callback ids, `env` the whole
+ * environment, `mcpServers` the servers the CLI runs, `workspaceTrust` a checked attestation).
+ */
+const HOST = [
+  'abortController', 'canUseTool', 'env', 'hooks', 'mcpServers', 'onElicitation', 'onUserDialog',
+  'sessionStore', 'loadTimeoutMs', 'verbatimPrompts', 'stderr', 'spawnClaudeCodeProcess', 'workspaceTrust',
+  'onProcessExit', 'onProcessSpawned', 'getOAuthToken', 'getHostAuthToken', 'workload', 'hostSpawn',
 ]
 
 /**
@@ -27,7 +24,7 @@ const OFFICIAL = [
 const NOT_IMPLEMENTED = new Set([
 ])
 
-/** Options the official SDK reads though its Options type does not name them. */
+/** Options the official SDK reads though its Options type (and so types/options.d.ts) does not name them. */
 const OFFICIAL_UNTYPED = [
   'workspaceTrust', 'allowedControlRequests', 'onProcessExit', 'onProcessSpawned', 'rapidFollowupPreempt',
   'forwardNestedSubagentToolCalls', 'offersBypassSwitchBack', 'keepsBypassHeld',
@@ -38,6 +35,34 @@ const OFFICIAL_UNTYPED = [
 /** Options of ours that the official SDK does not have. */
 const OURS = ['initializeTimeoutMs', 'resourceLimits']
 
-const KNOWN = new Set([...OFFICIAL, ...OFFICIAL_UNTYPED, ...OURS])
+/**
+ * Engine fields the JS host sets from other options (`tokenCallbacks`: a `getOAuthToken` or
+ * `getHostAuthToken` callback is given); no option of an app's, so an app's key of that name is unknown.
+ */
+const DERIVED = ['tokenCallbacks']
 
-module.exports = { KNOWN, NOT_IMPLEMENTED }
+let engine
+/** The engine's option keys (asked once). */
+function engineKeys() {
+  if (engine === undefined) engine = loadNative().optionNames()
+  return engine
+}
+
+let known
+/** Every option key we take. */
+function knownKeys() {
+  if (known === undefined) known = new Set([...engineKeys().filter((k) => !DERIVED.includes(k)), ...HOST])
+  return known
+}
+
+let data
+/** The keys that cross to the engine as the app gave them. */
+function dataKeys() {
+  if (data === undefined) data = engineKeys().filter((k) => !HOST.includes(k) && !DERIVED.includes(k))
+  return data
+}
+
+module.exports = {
+  HOST, NOT_IMPLEMENTED, OFFICIAL_UNTYPED, OURS, DERIVED, engineKeys, knownKeys, dataKeys,
+  get KNOWN() { return knownKeys() },
+}

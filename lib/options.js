@@ -4,26 +4,8 @@
 // stays in JS (callbacks, live objects). Checking types and mapping to CLI flags is the
 // engine's job; this only separates and resolves.
 const { SdkMcpServer } = require('./mcp-server')
-const { KNOWN, NOT_IMPLEMENTED } = require('./option-keys')
+const { knownKeys, dataKeys, NOT_IMPLEMENTED } = require('./option-keys')
 const { warnMcpServersOnArgv, warnCanUseToolShadowed, agentsForCli, checkWorkspaceTrust } = require('./notices')
-
-/** Options the engine takes as data (see agent_core::options::QueryOptions). */
-const DATA_KEYS = [
-  'pathToClaudeCodeExecutable', 'executable', 'executableArgs', 'cwd', 'model', 'fallbackModel',
-  'allowedTools', 'disallowedTools', 'permissionMode', 'allowDangerouslySkipPermissions',
-  'permissionPromptToolName', 'maxTurns', 'maxBudgetUsd', 'maxThinkingTokens', 'thinking', 'effort',
-  'systemPrompt', 'includePartialMessages', 'continue', 'resume', 'resumeSessionAt', 'forkSession',
-  'sessionId', 'persistSession', 'additionalDirectories', 'betas', 'debug', 'debugFile',
-  'strictMcpConfig', 'settingSources', 'tools', 'settings', 'extraArgs', 'plugins', 'agents',
-  'outputFormat', 'sandbox', 'enableFileCheckpointing', 'initializeTimeoutMs', 'agent', 'taskBudget',
-  'includeHookEvents', 'projectConfigRoot', 'permissionPrompts', 'planModeInstructions', 'toolAliases',
-  'title', 'promptSuggestions', 'agentProgressSummaries', 'forwardSubagentText',
-  'toolConfig', 'supportedDialogKinds', 'perTaskStopAffordance', 'mcpServersDelivery', 'pluginDelivery',
-  'resumeDropsTurn', 'managedSettings', 'skills', 'sessionStoreFlush',
-  'allowedControlRequests', 'rapidFollowupPreempt', 'forwardNestedSubagentToolCalls', 'offersBypassSwitchBack', 'keepsBypassHeld',
-  'managedSettingsDelivery', 'settingsDelivery', 'disallowedToolsDelivery',
-  'resourceLimits',
-]
 
 const INHERIT_NEVER = new Set(['CLAUDE_CODE_QUESTION_EXTENDED', 'CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS', 'CLAUDE_CODE_AGENT_PROGRESS_SUMMARIES'])
 const FUNCTION_KEYS = ['canUseTool', 'stderr', 'spawnClaudeCodeProcess', 'onElicitation', 'onUserDialog', 'getOAuthToken', 'getHostAuthToken', 'hostSpawn']
@@ -37,8 +19,9 @@ function checkOptions(options) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError('query(): `options` must be an object')
   }
+  const known = knownKeys()
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) {
+    if (!known.has(key)) {
       // The official SDK ignores keys it does not know, and real apps pass legacy ones
       // (`appendSystemPrompt`, ...): ignored too, with one warning per key.
       if (!warnedUnknown.has(key)) {
@@ -83,7 +66,7 @@ function isSdkServer(config) {
 function splitOptions(options) {
   checkOptions(options)
   const data = {}
-  for (const key of DATA_KEYS) {
+  for (const key of dataKeys()) {
     const value = options[key]
     if (value !== undefined && value !== null) data[key] = value
   }
@@ -157,4 +140,4 @@ function splitServers(servers) {
   return { sdk, processServers }
 }
 
-module.exports = { splitOptions, splitServers, DATA_KEYS }
+module.exports = { splitOptions, splitServers }

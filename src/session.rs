@@ -131,6 +131,12 @@ pub fn release_answers() {
     raw::release_answers()
 }
 
+/// The option keys the engine takes as data (what `startSession`'s options JSON may hold).
+#[napi]
+pub fn option_names() -> Vec<String> {
+    QueryConfig::option_names().iter().map(|n| n.to_string()).collect()
+}
+
 /// Starts a session: validates options, finds the CLI, spawns it, writes `initialize` (and the
 /// prompt). Errors (bad option, no CLI) are thrown with their `code`.
 #[napi(ts_args_type = "params: StartParams, dispatch: (kind: string, requestId: string, payload: string) => unknown")]

@@ -2,23 +2,174 @@
 //! host hands it over in JSON. Callbacks are represented by what the wire needs: `canUseTool`
 //! becomes a flag, hooks arrive already in their `initialize` form with callback ids.
 
-use serde::Deserialize;
-use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Number, Value};
 
 use crate::error::Error;
 
-#[derive(Debug, Default, Deserialize)]
+/// An enum of wire names as the official SDK types them, with `Other` for a value this SDK does
+/// not know (one a newer CLI may accept): the official passes these through unchecked, so do we.
+macro_rules! wire_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $wire:literal),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum $name {
+            $($(#[$vm])* $var,)+
+            /// A value this SDK does not know, passed on as given.
+            Other(String),
+        }
+
+        impl $name {
+            /// The wire name.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $(Self::$var => $wire,)+
+                    Self::Other(s) => s,
+                }
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(s: &str) -> Self {
+                match s {
+                    $($wire => Self::$var,)+
+                    _ => Self::Other(s.to_string()),
+                }
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = String::deserialize(d)?;
+                Ok(match Self::from(s.as_str()) {
+                    Self::Other(_) => Self::Other(s),
+                    known => known,
+                })
+            }
+        }
+    };
+}
+
+wire_enum! {
+    /// `permissionMode` (`--permission-mode`).
+    PermissionMode {
+        Default = "default",
+        AcceptEdits = "acceptEdits",
+        BypassPermissions = "bypassPermissions",
+        Plan = "plan",
+        DontAsk = "dontAsk",
+        Auto = "auto",
+    }
+}
+
+wire_enum! {
+    /// `effort` (`--effort`).
+    Effort { Low = "low", Medium = "medium", High = "high", Xhigh = "xhigh", Max = "max" }
+}
+
+wire_enum! {
+    /// An entry of `settingSources` (`--setting-sources`).
+    SettingSource { User = "user", Project = "project", Local = "local" }
+}
+
+wire_enum! {
+    /// `thinking.type`; the official maps the three it knows and ignores others, we refuse them.
+    ThinkingKind { Enabled = "enabled", Disabled = "disabled", Adaptive = "adaptive" }
+}
+
+wire_enum! {
+    /// `thinking.display` (`--thinking-display`).
+    ThinkingDisplay { Summarized = "summarized", Omitted = "omitted" }
+}
+
+wire_enum! {
+    /// `permissionPrompts` (`--permission-prompts`).
+    PermissionPrompts { Host = "host", None = "none" }
+}
+
+wire_enum! {
+    /// `sessionStoreFlush`: the official treats any value but `'eager'` as `'batched'`.
+    SessionStoreFlush { Batched = "batched", Eager = "eager" }
+}
+
+/// How a launch field reaches the CLI (`mcpServersDelivery`, `pluginDelivery`,
+/// `managedSettingsDelivery`, `settingsDelivery`, `disallowedToolsDelivery`). The official
+/// refuses any other value ("Invalid pluginDelivery. Expected 'argv' or 'initialize'.").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Delivery {
+    /// On the command line (the default).
+    Argv,
+    /// In the `initialize` request (the CLI is started with `--await-initialize`).
+    Initialize,
+}
+
+/// `tools`: a list of built-in tool names (`--tools=a,b`), or anything else (the official's
+/// `{type: 'preset', preset: 'claude_code'}`), which is the CLI's default set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Tools {
+    /// Only these (an empty list: no built-in tool).
+    List(Vec<String>),
+    /// Claude Code's default set.
+    Default,
+}
+
+impl<'de> Deserialize<'de> for Tools {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match Value::deserialize(d)? {
+            Value::Array(list) => Tools::List(
+                list.iter()
+                    .map(|v| v.as_str().unwrap_or_default().to_string())
+                    .collect(),
+            ),
+            _ => Tools::Default,
+        })
+    }
+}
+
+/// `skills`: which skills the session may use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Skills {
+    /// `'all'`: every skill (allowed as `Skill`).
+    All,
+    /// These names (each allowed as `Skill(name)`; sent in `initialize`).
+    Only(Vec<Value>),
+}
+
+impl<'de> Deserialize<'de> for Skills {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::String(s) if s == "all" => Ok(Skills::All),
+            Value::Array(names) => Ok(Skills::Only(names)),
+            _ => Err(serde::de::Error::custom("expected a list of skill names or 'all'")),
+        }
+    }
+}
+
+/// `taskBudget`: `{ total }` tokens (`--task-budget`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct TaskBudget {
+    pub total: Option<Number>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct QueryOptions {
-    pub path_to_claude_code_executable: Option<String>,
+    pub path_to_claude_code_executable: Option<PathBuf>,
     pub executable: Option<String>,
     #[serde(default)]
     pub executable_args: Vec<String>,
-    pub cwd: Option<String>,
+    pub cwd: Option<PathBuf>,
     /// The child's whole environment (the JS host always resolves `options.env ?? process.env`);
     /// `null` values mean "unset", like `undefined` in a JS env object. `None` (a Rust caller that
     /// says nothing): the child inherits this process's environment.
     pub env: Option<Map<String, Value>>,
+    /// `env` is the whole environment (what the JS host always sends: true when deserialized),
+    /// not changes to this process's (what the Rust SDK's builder makes: false by default).
+    #[serde(skip_deserializing, default = "whole_env")]
+    pub env_is_whole: bool,
     /// What the CLI is told the SDK is (`CLAUDE_CODE_ENTRYPOINT`, unless the env sets it): `None`
     /// is the TypeScript SDK's `sdk-ts`. Not part of the JS options (never deserialized): the Rust
     /// SDK sets it to name itself.
@@ -30,14 +181,14 @@ pub struct QueryOptions {
     pub allowed_tools: Vec<String>,
     #[serde(default)]
     pub disallowed_tools: Vec<String>,
-    pub permission_mode: Option<String>,
+    pub permission_mode: Option<PermissionMode>,
     pub allow_dangerously_skip_permissions: Option<bool>,
     pub permission_prompt_tool_name: Option<String>,
     pub max_turns: Option<u64>,
     pub max_budget_usd: Option<f64>,
     pub max_thinking_tokens: Option<u64>,
     pub thinking: Option<Thinking>,
-    pub effort: Option<String>,
+    pub effort: Option<Effort>,
     pub system_prompt: Option<Value>,
     pub include_partial_messages: Option<bool>,
     /// True when the host has a `canUseTool` callback.
@@ -61,14 +212,14 @@ pub struct QueryOptions {
     pub session_id: Option<String>,
     pub persist_session: Option<bool>,
     #[serde(default)]
-    pub additional_directories: Vec<String>,
+    pub additional_directories: Vec<PathBuf>,
     #[serde(default)]
     pub betas: Vec<String>,
     pub debug: Option<bool>,
-    pub debug_file: Option<String>,
+    pub debug_file: Option<PathBuf>,
     pub strict_mcp_config: Option<bool>,
-    pub setting_sources: Option<Vec<String>>,
-    pub tools: Option<Value>,
+    pub setting_sources: Option<Vec<SettingSource>>,
+    pub tools: Option<Tools>,
     /// Only the servers the CLI runs itself (stdio, sse, http); in-process ones travel separately.
     pub mcp_servers: Option<Map<String, Value>>,
     pub settings: Option<Value>,
@@ -83,10 +234,10 @@ pub struct QueryOptions {
     /// The main-thread agent (`--agent`).
     pub agent: Option<String>,
     /// `{ total }`: a token budget for the task (`--task-budget`).
-    pub task_budget: Option<Value>,
+    pub task_budget: Option<TaskBudget>,
     pub include_hook_events: Option<bool>,
-    pub project_config_root: Option<String>,
-    pub permission_prompts: Option<String>,
+    pub project_config_root: Option<PathBuf>,
+    pub permission_prompts: Option<PermissionPrompts>,
     pub plan_mode_instructions: Option<String>,
     pub tool_aliases: Option<Value>,
     pub title: Option<String>,
@@ -114,21 +265,21 @@ pub struct QueryOptions {
     /// absolute `directory`, as the official does).
     pub workspace_trust: Option<Value>,
     /// `'initialize'`: process MCP servers travel in `initialize` rather than `--mcp-config`.
-    pub mcp_servers_delivery: Option<String>,
+    pub mcp_servers_delivery: Option<Delivery>,
     /// `'initialize'`: plugins travel in `initialize` rather than `--plugin-dir`.
-    pub plugin_delivery: Option<String>,
+    pub plugin_delivery: Option<Delivery>,
     pub resume_drops_turn: Option<String>,
     /// Restrictive policy-tier settings (`--managed-settings`).
     pub managed_settings: Option<Value>,
     /// `'initialize'`: `managedSettings` travel in `initialize` (`--managed-settings-in-initialize`).
-    pub managed_settings_delivery: Option<String>,
+    pub managed_settings_delivery: Option<Delivery>,
     /// `'initialize'`: `settings` (with `sandbox` merged in) travel in `initialize`
     /// (`--initialize-fields settings`) when they are an object or a JSON object's text.
-    pub settings_delivery: Option<String>,
+    pub settings_delivery: Option<Delivery>,
     /// `'initialize'`: `disallowedTools` travel in `initialize` (`--initialize-fields disallowedTools`).
-    pub disallowed_tools_delivery: Option<String>,
+    pub disallowed_tools_delivery: Option<Delivery>,
     /// Skills the session may use: a list of names, or `'all'`.
-    pub skills: Option<Value>,
+    pub skills: Option<Skills>,
     /// Milliseconds to wait for the CLI's answer to `initialize` before giving up.
     pub initialize_timeout_ms: Option<u64>,
     /// True when the host has a session store (`sessionStore`): the CLI mirrors its transcript
@@ -138,7 +289,7 @@ pub struct QueryOptions {
     pub session_store: bool,
     /// `'eager'`: every transcript write goes to the store at once; otherwise (`'batched'`, the
     /// default) in batches.
-    pub session_store_flush: Option<String>,
+    pub session_store_flush: Option<SessionStoreFlush>,
     /// Some string held a lone surrogate, read masked: lines built from these options go to the
     /// CLI through [`crate::sessions::surrogate::unmask`], the command line and environment as
     /// the host's `spawn` would encode them (each one as U+FFFD).
@@ -148,32 +299,51 @@ pub struct QueryOptions {
     pub resource_limits: Option<crate::cli::limits::ResourceLimits>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Thinking {
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: ThinkingKind,
     pub budget_tokens: Option<u64>,
-    pub display: Option<String>,
+    pub display: Option<ThinkingDisplay>,
+}
+
+fn whole_env() -> bool {
+    true
+}
+
+/// A path option as text (the command line and the environment are text): an error naming the
+/// option when the path is not UTF-8.
+pub fn path_text<'a>(path: &'a Path, option: &str) -> Result<&'a str, Error> {
+    path.to_str()
+        .ok_or_else(|| Error::InvalidOption(format!("Invalid option `{option}`: {path:?} is not valid UTF-8")))
 }
 
 impl QueryOptions {
+    /// The options' names as the host sends them (the JS options' camelCase keys), read from the
+    /// serde derive itself: what the binding tells the JS side to hand over.
+    pub fn names() -> &'static [&'static str] {
+        let mut names: &'static [&'static str] = &[];
+        let _ = QueryOptions::deserialize(FieldNames(&mut names));
+        names
+    }
+
     /// Whether process MCP servers travel in `initialize` (`mcpServersDelivery: 'initialize'`,
     /// and there are some: as the official, no `--await-initialize` for none).
     pub fn mcp_servers_via_initialize(&self) -> bool {
-        self.mcp_servers_delivery.as_deref() == Some("initialize")
+        self.mcp_servers_delivery == Some(Delivery::Initialize)
             && self.mcp_servers.as_ref().is_some_and(|s| !s.is_empty())
     }
 
     /// Whether plugins travel in `initialize` (`pluginDelivery: 'initialize'`, and there are some).
     pub fn plugins_via_initialize(&self) -> bool {
-        self.plugin_delivery.as_deref() == Some("initialize") && self.plugins.as_ref().is_some_and(|p| !p.is_empty())
+        self.plugin_delivery == Some(Delivery::Initialize) && self.plugins.as_ref().is_some_and(|p| !p.is_empty())
     }
 
     /// Whether `managedSettings` travel in `initialize` (`managedSettingsDelivery: 'initialize'`,
     /// and they are truthy, as the official tests them).
     pub fn managed_settings_via_initialize(&self) -> bool {
-        self.managed_settings_delivery.as_deref() == Some("initialize")
+        self.managed_settings_delivery == Some(Delivery::Initialize)
             && self.managed_settings.as_ref().is_some_and(|v| {
                 !matches!(v, Value::Null | Value::Bool(false)) && v.as_str() != Some("") && v.as_f64() != Some(0.0)
             })
@@ -182,14 +352,14 @@ impl QueryOptions {
     /// Whether `disallowedTools` travel in `initialize` (`disallowedToolsDelivery: 'initialize'`,
     /// and there are some).
     pub fn disallowed_tools_via_initialize(&self) -> bool {
-        self.disallowed_tools_delivery.as_deref() == Some("initialize") && !self.disallowed_tools.is_empty()
+        self.disallowed_tools_delivery == Some(Delivery::Initialize) && !self.disallowed_tools.is_empty()
     }
 
     /// Whether `settings` go in `initialize` rather than on the command line: with
     /// `settingsDelivery: 'initialize'`, when they are absent or an object (or a JSON object's
     /// text) and, merged with `sandbox`, make an object. A settings file path stays on argv.
     pub fn settings_via_initialize(&self) -> bool {
-        self.settings_delivery.as_deref() == Some("initialize")
+        self.settings_delivery == Some(Delivery::Initialize)
             && (self.settings.is_some() || self.sandbox.is_some())
             && match &self.settings {
                 None | Some(Value::Object(_)) => true,
@@ -207,19 +377,14 @@ impl QueryOptions {
         let mut allowed = self.allowed_tools.clone();
         let added: Vec<String> = match &self.skills {
             None => return Ok(allowed),
-            Some(Value::String(s)) if s == "all" => vec!["Skill".into()],
-            Some(Value::Array(names)) => names
+            Some(Skills::All) => vec!["Skill".into()],
+            Some(Skills::Only(names)) => names
                 .iter()
                 .map(|n| match n.as_str() {
                     Some(name) if !name.trim().is_empty() => Ok(format!("Skill({name})")),
                     _ => Err(Error::InvalidOption("Skill names must be non-empty strings.".into())),
                 })
                 .collect::<Result<_, _>>()?,
-            Some(_) => {
-                return Err(Error::InvalidOption(
-                    "Invalid option `skills`: expected a list of skill names or 'all'".into(),
-                ))
-            }
         };
         for rule in added {
             if !self.allowed_tools.contains(&rule) {
@@ -250,6 +415,35 @@ impl QueryOptions {
             })
     }
 }
+
+/// A deserializer that only records the field names a derived `Deserialize` asks a struct for.
+struct FieldNames<'a>(&'a mut &'static [&'static str]);
+
+impl<'de> Deserializer<'de> for FieldNames<'_> {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("only a struct's field names are read"))
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.0 = fields;
+        self.deserialize_any(visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option
+        unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}
+
+#[cfg(test)]
+mod mapping;
 
 #[cfg(test)]
 mod tests {

@@ -10,7 +10,7 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
-use agent_core::options::{QueryOptions, Thinking as CoreThinking};
+use agent_core::options::QueryOptions;
 use futures::future::{AbortHandle, BoxFuture};
 use futures::stream::BoxStream;
 use futures::{FutureExt, StreamExt};
@@ -21,7 +21,7 @@ use crate::dialog::{ElicitationFn, ElicitationRequest, UserDialogFn, UserDialogR
 use crate::error::{Error, Result};
 use crate::hooks::{HookFn, HookInput};
 use crate::message::Message;
-use crate::options::{Options, OptionsData, Skills, StderrFn, SystemPrompt, Thinking, Tools};
+use crate::options::{Options, StderrFn};
 use crate::permission::{CanUseToolFn, PermissionContext};
 use crate::raw::{self, Call, CallKind, CallResult, MessageQueue, Process, QueryConfig, Reply, SessionSpec};
 use crate::server::McpServer;
@@ -92,10 +92,10 @@ pub(crate) fn start(
     options: Options,
 ) -> Result<(Session, BoxStream<'static, Result<Message>>)> {
     let runtime = tokio::runtime::Handle::try_current().map_err(|_| Error::NoRuntime)?;
-    let (core, hooks) = core_options(&options)?;
+    let (core, hooks) = engine_options(&options)?;
     let config = QueryConfig(core);
     let launch = config
-        .launch_spec(&search_paths(options.data.cwd.as_deref()), "node")
+        .launch_spec(&search_paths(options.core.cwd.as_deref()), "node")
         .map_err(rust_names)?;
     let host = Arc::new(RustHost {
         servers: RwLock::new(options.sdk_servers.iter().cloned().collect()),
@@ -260,171 +260,22 @@ fn search_paths(cwd: Option<&Path>) -> Vec<PathBuf> {
 }
 
 /// An option that must be an absolute path (as it exists where Claude Code runs).
-fn absolute(p: &Path, what: &str) -> Result<String> {
-    let s = path_str(p, what)?;
-    if !p.is_absolute() {
+/// Completes the builder's engine options for a start: names this SDK, refuses what the builder
+/// could not take, and numbers the hooks (`{Event: [{matcher, hookCallbackIds, timeout}]}`, ids
+/// as the official SDK numbers them); the hook callbacks by those ids.
+fn engine_options(o: &Options) -> Result<(QueryOptions, HashMap<String, HookFn>)> {
+    if let Some(message) = &o.invalid {
+        return Err(Error::InvalidOption(message.clone()));
+    }
+    if let Some(display) = o.thinking_display {
         return Err(Error::InvalidOption(format!(
-            "Invalid option `{what}`: {s:?} is not an absolute path"
+            "Invalid option `thinking_display`: {} needs `thinking` (Thinking::Adaptive or Thinking::Budget)",
+            display.as_str()
         )));
     }
-    Ok(s)
-}
-
-fn path_str(p: &Path, what: &str) -> Result<String> {
-    p.to_str()
-        .map(str::to_string)
-        .ok_or_else(|| Error::InvalidOption(format!("Invalid option `{what}`: {p:?} is not valid UTF-8")))
-}
-
-/// The engine's options, and the hook callbacks by the ids the `initialize` request names.
-fn core_options(o: &Options) -> Result<(QueryOptions, HashMap<String, HookFn>)> {
-    let d: &OptionsData = &o.data;
-    let mut q = QueryOptions {
-        entrypoint: Some(ENTRYPOINT.into()),
-        ..Default::default()
-    };
-    q.path_to_claude_code_executable = d.cli_path.as_deref().map(|p| path_str(p, "cli_path")).transpose()?;
-    q.executable = d.executable.clone();
-    q.executable_args = d.executable_args.clone();
-    q.cwd = d.cwd.as_deref().map(|p| path_str(p, "cwd")).transpose()?;
-    q.env = child_env(d);
-    q.model = d.model.clone();
-    q.fallback_model = d.fallback_model.clone();
-    q.allowed_tools = d.allowed_tools.clone();
-    q.disallowed_tools = d.disallowed_tools.clone();
-    q.tools = d.tools.as_ref().map(|t| match t {
-        Tools::ClaudeCodePreset => json!({ "type": "preset", "preset": "claude_code" }),
-        Tools::List(names) => json!(names),
-    });
-    q.permission_mode = d.permission_mode.map(|m| m.as_str().to_string());
-    q.allow_dangerously_skip_permissions = d.allow_dangerously_skip_permissions.then_some(true);
-    q.permission_prompt_tool_name = d.permission_prompt_tool_name.clone();
-    q.max_turns = d.max_turns;
-    q.max_budget_usd = d.max_budget_usd;
-    q.resource_limits = d.resource_limits.map(|l| l.to_core()).transpose()?;
-    q.thinking = d.thinking.map(|t| {
-        let (kind, budget_tokens) = match t {
-            Thinking::Adaptive => ("adaptive", None),
-            Thinking::Budget(n) => ("enabled", Some(n)),
-            Thinking::Disabled => ("disabled", None),
-        };
-        CoreThinking {
-            kind: kind.into(),
-            budget_tokens,
-            display: d.thinking_display.map(|v| v.as_str().to_string()),
-        }
-    });
-    if q.thinking.is_none() {
-        if let Some(display) = d.thinking_display {
-            return Err(Error::InvalidOption(format!(
-                "Invalid option `thinking_display`: {} needs `thinking` (Thinking::Adaptive or Thinking::Budget)",
-                display.as_str()
-            )));
-        }
-    }
-    q.max_thinking_tokens = d.max_thinking_tokens;
-    q.effort = d.effort.map(|e| e.as_str().to_string());
-    q.system_prompt = d.system_prompt.as_ref().map(|sp| match sp {
-        SystemPrompt::Custom(s) => json!(s),
-        SystemPrompt::ClaudeCode { append } => json!({ "type": "preset", "preset": "claude_code", "append": append }),
-    });
-    q.include_partial_messages = d.include_partial_messages.then_some(true);
-    q.can_use_tool = o.can_use_tool.is_some();
-    q.on_elicitation = o.on_elicitation.is_some();
-    q.on_user_dialog = o.on_user_dialog.is_some();
-    q.supported_dialog_kinds = o
-        .on_user_dialog
-        .as_ref()
-        .map(|(kinds, _)| kinds.clone())
-        .filter(|k| !k.is_empty());
-    q.continue_conversation = d.continue_conversation.then_some(true);
-    q.resume = d.resume.clone();
-    q.resume_session_at = d.resume_session_at.clone();
-    q.fork_session = d.fork_session.then_some(true);
-    q.session_id = d.session_id.clone();
-    q.persist_session = d.persist_session;
-    q.additional_directories = d
-        .additional_directories
-        .iter()
-        .map(|p| path_str(p, "add_dir"))
-        .collect::<Result<_>>()?;
-    q.debug = d.debug.then_some(true);
-    q.debug_file = d.debug_file.as_deref().map(|p| path_str(p, "debug_file")).transpose()?;
-    q.strict_mcp_config = d.strict_mcp_config.then_some(true);
-    q.setting_sources = d
-        .setting_sources
-        .as_ref()
-        .map(|s| s.iter().map(|s| s.as_str().to_string()).collect());
-    if !d.mcp_servers.is_empty() {
-        let servers = serde_json::to_value(&d.mcp_servers)
-            .map_err(|e| Error::InvalidOption(format!("Invalid MCP server config: {e}")))?;
-        q.mcp_servers = servers.as_object().cloned();
-    }
-    q.settings = d.settings.clone();
-    if !d.extra_args.is_empty() {
-        q.extra_args = Some(
-            d.extra_args
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone().map_or(Value::Null, Value::String)))
-                .collect(),
-        );
-    }
-    if !d.plugins.is_empty() {
-        let plugins = d.plugins.iter().map(|p| {
-            let mut plugin = json!({ "type": "local", "path": path_str(&p.path, "plugin")? });
-            if p.skip_mcp_discovery {
-                plugin["skipMcpDiscovery"] = json!(true);
-            }
-            Ok(plugin)
-        });
-        q.plugins = Some(plugins.collect::<Result<_>>()?);
-    }
-    q.agents = d.agents.clone();
-    q.agent = d.agent.clone();
-    q.output_format = d
-        .output_schema
-        .as_ref()
-        .map(|s| json!({ "type": "json_schema", "schema": s }));
-    q.sandbox = d.sandbox.clone();
-    q.enable_file_checkpointing = d.enable_file_checkpointing.then_some(true);
-    q.include_hook_events = d.include_hook_events.then_some(true);
-    q.title = d.title.clone();
-    q.initialize_timeout_ms = d.initialize_timeout.map(|t| t.as_millis() as u64);
-    q.betas = d.betas.clone();
-    q.task_budget = d.task_budget.map(|total| json!({ "total": total }));
-    if !d.tool_aliases.is_empty() {
-        q.tool_aliases = Some(json!(d.tool_aliases));
-    }
-    q.tool_config = d
-        .preview_format
-        .map(|f| json!({ "askUserQuestion": { "previewFormat": f.as_str() } }));
-    q.project_config_root = d
-        .project_config_root
-        .as_deref()
-        .map(|p| absolute(p, "project_config_root"))
-        .transpose()?;
-    q.permission_prompts = d.permission_prompts.map(|p| p.as_str().to_string());
-    q.plan_mode_instructions = d.plan_mode_instructions.clone();
-    q.prompt_suggestions = d.prompt_suggestions;
-    q.agent_progress_summaries = d.agent_progress_summaries;
-    q.forward_subagent_text = d.forward_subagent_text;
-    q.per_task_stop_affordance = d.per_task_stop_affordance;
-    q.allowed_control_requests = d.allowed_control_requests.clone();
-    q.workspace_trust = match &d.workspace_trust {
-        Some(t) => Some(json!({ "accepted": true, "directory": absolute(&t.directory, "workspace_trust")? })),
-        None => None,
-    };
-    q.mcp_servers_delivery = d.mcp_servers_delivery.map(|v| v.as_str().to_string());
-    q.plugin_delivery = d.plugin_delivery.map(|v| v.as_str().to_string());
-    q.resume_drops_turn = d.resume_drops_turn.clone();
-    q.managed_settings = d.managed_settings.clone();
-    q.skills = d.skills.as_ref().map(|s| match s {
-        Skills::All => json!("all"),
-        Skills::Only(names) => json!(names),
-    });
-    q.session_store = o.session_store.is_some();
-    q.session_store_flush = d.session_store_flush.map(|f| f.as_str().to_string());
-    if q.session_store && (d.resume.is_some() || d.continue_conversation) && !o.resume_prepared {
+    let mut q = o.core.clone();
+    q.entrypoint = Some(ENTRYPOINT.into());
+    if q.session_store && (q.resume.is_some() || q.continue_conversation == Some(true)) && !o.resume_prepared {
         return Err(Error::InvalidOption(
             "A resume with session_store needs the stored session loaded first: pass the options through \
        claude_agent_sdk::store::resume_from_store(options).await before query()"
@@ -432,8 +283,6 @@ fn core_options(o: &Options) -> Result<(QueryOptions, HashMap<String, HookFn>)> 
         ));
     }
 
-    // Hooks: `{Event: [{matcher, hookCallbackIds, timeout}]}`, ids numbered as the official SDK
-    // numbers them.
     let mut callbacks = HashMap::new();
     let mut wire = Map::new();
     for (event, matcher) in &o.hooks {
@@ -457,26 +306,6 @@ fn core_options(o: &Options) -> Result<(QueryOptions, HashMap<String, HookFn>)> 
         q.hooks = Some(Value::Object(wire));
     }
     Ok((q, callbacks))
-}
-
-/// The child's environment: `None` lets the engine pass ours on unchanged; otherwise ours (or
-/// nothing, without inheritance) with the builder's changes (`null` unsets).
-fn child_env(d: &OptionsData) -> Option<Map<String, Value>> {
-    let inherit = d.inherit_env != Some(false);
-    if inherit && d.env.is_empty() {
-        return None;
-    }
-    let mut env = Map::new();
-    if inherit {
-        env.extend(
-            std::env::vars_os()
-                .filter_map(|(k, v)| Some((k.into_string().ok()?, Value::String(v.into_string().ok()?)))),
-        );
-    }
-    for (k, v) in &d.env {
-        env.insert(k.clone(), v.clone().map_or(Value::Null, Value::String));
-    }
-    Some(env)
 }
 
 /// Runs the engine's calls into user code as tokio tasks, each answered through its `Reply`.
@@ -702,7 +531,7 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{HookEvent, HookMatcher, HookOutput, PermissionMode, SettingSource};
+    use crate::{HookEvent, HookMatcher, HookOutput, PermissionMode, SettingSource, SystemPrompt, Thinking, Tools};
 
     #[test]
     fn options_map_to_the_engine_and_name_this_sdk() {
@@ -724,9 +553,18 @@ mod tests {
                     .hook(|_, _| async { HookOutput::proceed() }),
             )
             .build();
-        let (q, hooks) = core_options(&o).unwrap();
-        assert_eq!(q.permission_mode.as_deref(), Some("acceptEdits"));
-        assert_eq!(q.setting_sources, Some(vec!["user".to_string(), "project".to_string()]));
+        let (q, hooks) = engine_options(&o).unwrap();
+        assert_eq!(
+            q.permission_mode,
+            Some(agent_core::options::PermissionMode::AcceptEdits)
+        );
+        assert_eq!(
+            q.setting_sources,
+            Some(vec![
+                agent_core::options::SettingSource::User,
+                agent_core::options::SettingSource::Project
+            ])
+        );
         assert_eq!(
             q.hooks,
             Some(
@@ -766,7 +604,7 @@ mod tests {
             })
             .output_type::<Answer>()
             .build();
-        let (q, _) = core_options(&o).unwrap();
+        let (q, _) = engine_options(&o).unwrap();
         let args = agent_core::cli::launch::cli_args(&q).unwrap();
         let i = args.iter().position(|a| a == "--mcp-config").expect("--mcp-config");
         assert_eq!(
@@ -786,15 +624,19 @@ mod tests {
 
     #[test]
     fn env_changes_apply_on_top_of_ours_or_alone() {
-        let d = Options::builder().env("A_VAR", "1").env_remove("PATH").build().data;
-        let env = child_env(&d).unwrap();
-        assert_eq!(env["A_VAR"], "1");
-        assert_eq!(env["PATH"], Value::Null, "unset");
+        let env = |o: Options| -> HashMap<String, String> {
+            let (q, _) = engine_options(&o).unwrap();
+            agent_core::cli::launch::child_env(&q).unwrap().into_iter().collect()
+        };
+        let on_top = env(Options::builder().env("A_VAR", "1").env_remove("PATH").build());
+        assert_eq!(on_top["A_VAR"], "1");
+        assert!(!on_top.contains_key("PATH"), "unset");
         assert!(
-            env.contains_key("HOME") || std::env::var_os("HOME").is_none(),
+            on_top.contains_key("HOME") || std::env::var_os("HOME").is_none(),
             "inherited"
         );
-        let d = Options::builder().inherit_env(false).env("A_VAR", "1").build().data;
-        assert_eq!(child_env(&d).unwrap().len(), 1);
+        let alone = env(Options::builder().inherit_env(false).env("A_VAR", "1").build());
+        assert_eq!(alone["A_VAR"], "1");
+        assert!(!alone.contains_key("HOME"), "not inherited");
     }
 }

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use agent_core::options::{self as core, QueryOptions, TaskBudget};
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::dialog::{
     elicitation_fn, user_dialog_fn, ElicitationFn, ElicitationRequest, ElicitationResult, UserDialogFn,
@@ -203,6 +204,19 @@ impl Plugin {
         self.skip_mcp_discovery = skip;
         self
     }
+
+    /// The plugin as the CLI takes it (`{"type": "local", "path", "skipMcpDiscovery"?}`).
+    pub(crate) fn to_wire(&self) -> std::result::Result<Value, String> {
+        let path = self
+            .path
+            .to_str()
+            .ok_or_else(|| format!("Invalid plugin path {:?}: not UTF-8", self.path))?;
+        let mut plugin = json!({ "type": "local", "path": path });
+        if self.skip_mcp_discovery {
+            plugin["skipMcpDiscovery"] = json!(true);
+        }
+        Ok(plugin)
+    }
 }
 
 /// A folder the user has trusted ([`OptionsBuilder::workspace_trust`]).
@@ -276,7 +290,16 @@ pub(crate) type StderrFn = Arc<dyn Fn(&str) + Send + Sync>;
 /// with its defaults. Cheap to clone (callbacks and servers are shared).
 #[derive(Clone, Default)]
 pub struct Options {
-    pub(crate) data: OptionsData,
+    /// The engine's options, filled by the builder as the TypeScript SDK's `Options` carry them.
+    pub(crate) core: QueryOptions,
+    /// Send every user message as written (`client_composed`); read by the query, not the engine.
+    pub(crate) verbatim_prompts: bool,
+    /// A `thinking_display` given before `thinking` (applied when `thinking` comes; an error at
+    /// the start without it).
+    pub(crate) thinking_display: Option<ThinkingDisplay>,
+    /// The first value a builder method could not take (builder methods cannot fail): reported
+    /// by `query()` as [`Error::InvalidOption`](crate::Error::InvalidOption).
+    pub(crate) invalid: Option<String>,
     pub(crate) sdk_servers: Vec<(String, McpServer)>,
     pub(crate) can_use_tool: Option<CanUseToolFn>,
     pub(crate) hooks: Vec<(HookEvent, HookMatcher)>,
@@ -298,7 +321,7 @@ pub struct Options {
 impl std::fmt::Debug for Options {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Options")
-            .field("data", &self.data)
+            .field("core", &self.core)
             .field("sdk_servers", &self.sdk_servers)
             .field("can_use_tool", &self.can_use_tool.is_some())
             .field("hooks", &self.hooks)
@@ -311,77 +334,6 @@ impl std::fmt::Debug for Options {
             .field("spawn_claude_code_process", &self.spawn.is_some())
             .finish()
     }
-}
-
-/// The plain-data options (everything but callbacks and in-process servers).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct OptionsData {
-    pub cli_path: Option<PathBuf>,
-    pub executable: Option<String>,
-    pub executable_args: Vec<String>,
-    pub cwd: Option<PathBuf>,
-    pub inherit_env: Option<bool>,
-    pub env: BTreeMap<String, Option<String>>,
-    pub model: Option<String>,
-    pub fallback_model: Option<String>,
-    pub allowed_tools: Vec<String>,
-    pub disallowed_tools: Vec<String>,
-    pub tools: Option<Tools>,
-    pub permission_mode: Option<PermissionMode>,
-    pub allow_dangerously_skip_permissions: bool,
-    pub permission_prompt_tool_name: Option<String>,
-    pub max_turns: Option<u64>,
-    pub max_budget_usd: Option<f64>,
-    pub resource_limits: Option<crate::limits::ResourceLimits>,
-    pub thinking: Option<Thinking>,
-    pub effort: Option<Effort>,
-    pub system_prompt: Option<SystemPrompt>,
-    pub include_partial_messages: bool,
-    pub continue_conversation: bool,
-    pub resume: Option<String>,
-    pub resume_session_at: Option<String>,
-    pub fork_session: bool,
-    pub session_id: Option<String>,
-    pub persist_session: Option<bool>,
-    pub additional_directories: Vec<PathBuf>,
-    pub setting_sources: Option<Vec<SettingSource>>,
-    pub mcp_servers: BTreeMap<String, McpServerConfig>,
-    pub strict_mcp_config: bool,
-    pub settings: Option<Value>,
-    pub extra_args: BTreeMap<String, Option<String>>,
-    pub plugins: Vec<Plugin>,
-    pub agents: Option<Value>,
-    pub output_schema: Option<Value>,
-    pub sandbox: Option<Value>,
-    pub enable_file_checkpointing: bool,
-    pub agent: Option<String>,
-    pub include_hook_events: bool,
-    pub debug: bool,
-    pub debug_file: Option<PathBuf>,
-    pub initialize_timeout: Option<Duration>,
-    pub title: Option<String>,
-    pub thinking_display: Option<ThinkingDisplay>,
-    pub max_thinking_tokens: Option<u64>,
-    pub betas: Vec<String>,
-    pub task_budget: Option<u64>,
-    pub tool_aliases: BTreeMap<String, String>,
-    pub preview_format: Option<PreviewFormat>,
-    pub project_config_root: Option<PathBuf>,
-    pub permission_prompts: Option<PermissionPrompts>,
-    pub plan_mode_instructions: Option<String>,
-    pub prompt_suggestions: Option<bool>,
-    pub agent_progress_summaries: Option<bool>,
-    pub forward_subagent_text: Option<bool>,
-    pub per_task_stop_affordance: Option<bool>,
-    pub allowed_control_requests: Option<Vec<String>>,
-    pub verbatim_prompts: bool,
-    pub workspace_trust: Option<WorkspaceTrust>,
-    pub mcp_servers_delivery: Option<Delivery>,
-    pub plugin_delivery: Option<Delivery>,
-    pub resume_drops_turn: Option<String>,
-    pub managed_settings: Option<Value>,
-    pub skills: Option<Skills>,
-    pub session_store_flush: Option<SessionStoreFlush>,
 }
 
 impl Options {
@@ -415,7 +367,32 @@ fn strings<I: IntoIterator<Item = S>, S: Into<String>>(items: I) -> Vec<String> 
     items.into_iter().map(Into::into).collect()
 }
 
+/// An absolute path as text, or the error naming the builder method.
+fn absolute(path: &std::path::Path, what: &str) -> std::result::Result<String, String> {
+    let text = path
+        .to_str()
+        .ok_or_else(|| format!("Invalid option `{what}`: {path:?} is not valid UTF-8"))?;
+    if !path.is_absolute() {
+        return Err(format!("Invalid option `{what}`: {text:?} is not an absolute path"));
+    }
+    Ok(text.to_string())
+}
+
+impl From<Delivery> for core::Delivery {
+    fn from(d: Delivery) -> Self {
+        match d {
+            Delivery::Argv => core::Delivery::Argv,
+            Delivery::Initialize => core::Delivery::Initialize,
+        }
+    }
+}
+
 impl OptionsBuilder {
+    /// Keeps the first value a builder method could not take, for `query()` to report.
+    fn invalid(&mut self, message: String) {
+        self.o.invalid.get_or_insert(message);
+    }
+
     /// The finished options.
     pub fn build(self) -> Options {
         self.o
@@ -425,32 +402,36 @@ impl OptionsBuilder {
     /// `@anthropic-ai/claude-code` found from the working directory up, then `claude` on `PATH`).
     /// A `.js`/`.mjs` file runs through [`executable`](Self::executable) (default `node`).
     pub fn cli_path(mut self, path: impl Into<PathBuf>) -> Self {
-        self.o.data.cli_path = Some(path.into());
+        self.o.core.path_to_claude_code_executable = Some(path.into());
         self
     }
 
     /// The runtime for a JavaScript CLI (`node`, `bun`).
     pub fn executable(mut self, runtime: impl Into<String>) -> Self {
-        self.o.data.executable = Some(runtime.into());
+        self.o.core.executable = Some(runtime.into());
         self
     }
 
     /// Arguments for the runtime (or the executable) before the CLI's own.
     pub fn executable_args<I: IntoIterator<Item = S>, S: Into<String>>(mut self, args: I) -> Self {
-        self.o.data.executable_args = strings(args);
+        self.o.core.executable_args = strings(args);
         self
     }
 
     /// The CLI's working directory (default: this process's).
     pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.o.data.cwd = Some(dir.into());
+        self.o.core.cwd = Some(dir.into());
         self
     }
 
     /// Sets a variable for the CLI, on top of the environment it starts from (this process's,
     /// unless [`inherit_env(false)`](Self::inherit_env)).
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
-        self.o.data.env.insert(key.into(), Some(value.into()));
+        self.o
+            .core
+            .env
+            .get_or_insert_default()
+            .insert(key.into(), Value::String(value.into()));
         self
     }
 
@@ -464,155 +445,180 @@ impl OptionsBuilder {
 
     /// Removes a variable from the CLI's environment.
     pub fn env_remove(mut self, key: impl Into<String>) -> Self {
-        self.o.data.env.insert(key.into(), None);
+        self.o.core.env.get_or_insert_default().insert(key.into(), Value::Null);
         self
     }
 
     /// Whether the CLI starts from this process's environment (default `true`); with `false` it
     /// gets only what [`env`](Self::env) sets (plus the SDK's own variables).
     pub fn inherit_env(mut self, inherit: bool) -> Self {
-        self.o.data.inherit_env = Some(inherit);
+        self.o.core.env_is_whole = !inherit;
+        if !inherit {
+            self.o.core.env.get_or_insert_default();
+        }
         self
     }
 
     /// The model (`claude-sonnet-4-5`, an alias such as `sonnet`, ...).
     pub fn model(mut self, model: impl Into<String>) -> Self {
-        self.o.data.model = Some(model.into());
+        self.o.core.model = Some(model.into());
         self
     }
 
     /// The model to fall back to when the main one is overloaded.
     pub fn fallback_model(mut self, model: impl Into<String>) -> Self {
-        self.o.data.fallback_model = Some(model.into());
+        self.o.core.fallback_model = Some(model.into());
         self
     }
 
     /// Tools that run without a permission prompt (`"Read"`, `"Bash(npm test)"`,
     /// `"mcp__demo__greet"`).
     pub fn allowed_tools<I: IntoIterator<Item = S>, S: Into<String>>(mut self, tools: I) -> Self {
-        self.o.data.allowed_tools = strings(tools);
+        self.o.core.allowed_tools = strings(tools);
         self
     }
 
     /// Tools the model may not use.
     pub fn disallowed_tools<I: IntoIterator<Item = S>, S: Into<String>>(mut self, tools: I) -> Self {
-        self.o.data.disallowed_tools = strings(tools);
+        self.o.core.disallowed_tools = strings(tools);
         self
     }
 
     /// The built-in tools offered to the model.
     pub fn tools(mut self, tools: Tools) -> Self {
-        self.o.data.tools = Some(tools);
+        self.o.core.tools = Some(match tools {
+            Tools::ClaudeCodePreset => core::Tools::Default,
+            Tools::List(names) => core::Tools::List(names),
+        });
         self
     }
 
     /// The permission mode.
     pub fn permission_mode(mut self, mode: PermissionMode) -> Self {
-        self.o.data.permission_mode = Some(mode);
+        self.o.core.permission_mode = Some(mode.as_str().into());
         self
     }
 
     /// Allows [`PermissionMode::BypassPermissions`] (now or later in the session).
     pub fn allow_dangerously_skip_permissions(mut self, allow: bool) -> Self {
-        self.o.data.allow_dangerously_skip_permissions = allow;
+        self.o.core.allow_dangerously_skip_permissions = Some(allow);
         self
     }
 
     /// An MCP tool that answers permission prompts (instead of [`can_use_tool`](Self::can_use_tool)).
     pub fn permission_prompt_tool_name(mut self, name: impl Into<String>) -> Self {
-        self.o.data.permission_prompt_tool_name = Some(name.into());
+        self.o.core.permission_prompt_tool_name = Some(name.into());
         self
     }
 
     /// At most this many model turns.
     pub fn max_turns(mut self, turns: u64) -> Self {
-        self.o.data.max_turns = Some(turns);
+        self.o.core.max_turns = Some(turns);
         self
     }
 
     /// Stop once the session has cost this much.
     pub fn max_budget_usd(mut self, usd: f64) -> Self {
-        self.o.data.max_budget_usd = Some(usd);
+        self.o.core.max_budget_usd = Some(usd);
         self
     }
 
     /// Bounds on the memory and CPU time of the CLI and everything it starts; past one, the
     /// query ends with [`Error::ResourceLimit`](crate::Error::ResourceLimit).
     pub fn resource_limits(mut self, limits: crate::ResourceLimits) -> Self {
-        self.o.data.resource_limits = Some(limits);
+        match limits.to_core() {
+            Ok(l) => self.o.core.resource_limits = Some(l),
+            Err(e) => self.invalid(e.to_string()),
+        }
         self
     }
 
     /// Extended thinking.
     pub fn thinking(mut self, thinking: Thinking) -> Self {
-        self.o.data.thinking = Some(thinking);
+        let (kind, budget_tokens) = match thinking {
+            Thinking::Adaptive => (core::ThinkingKind::Adaptive, None),
+            Thinking::Budget(n) => (core::ThinkingKind::Enabled, Some(n)),
+            Thinking::Disabled => (core::ThinkingKind::Disabled, None),
+        };
+        let display = self.o.core.thinking.take().and_then(|t| t.display);
+        let display = display.or(self.o.thinking_display.take().map(|d| d.as_str().into()));
+        self.o.core.thinking = Some(core::Thinking {
+            kind,
+            budget_tokens,
+            display,
+        });
         self
     }
 
     /// The effort level.
     pub fn effort(mut self, effort: Effort) -> Self {
-        self.o.data.effort = Some(effort);
+        self.o.core.effort = Some(effort.as_str().into());
         self
     }
 
     /// The system prompt (default: an empty custom prompt, as the official SDKs send).
     pub fn system_prompt(mut self, prompt: SystemPrompt) -> Self {
-        self.o.data.system_prompt = Some(prompt);
+        self.o.core.system_prompt = Some(match prompt {
+            SystemPrompt::Custom(s) => json!(s),
+            SystemPrompt::ClaudeCode { append } => {
+                json!({ "type": "preset", "preset": "claude_code", "append": append })
+            }
+        });
         self
     }
 
     /// Also yield [`Message::StreamEvent`](crate::Message::StreamEvent)s: the response as it is
     /// generated.
     pub fn include_partial_messages(mut self, include: bool) -> Self {
-        self.o.data.include_partial_messages = include;
+        self.o.core.include_partial_messages = Some(include);
         self
     }
 
     /// Continue the most recent session of the working directory.
     pub fn continue_conversation(mut self, cont: bool) -> Self {
-        self.o.data.continue_conversation = cont;
+        self.o.core.continue_conversation = Some(cont);
         self
     }
 
     /// Resume this session.
     pub fn resume(mut self, session_id: impl Into<String>) -> Self {
-        self.o.data.resume = Some(session_id.into());
+        self.o.core.resume = Some(session_id.into());
         self
     }
 
     /// When resuming, resume at this message.
     pub fn resume_session_at(mut self, message_uuid: impl Into<String>) -> Self {
-        self.o.data.resume_session_at = Some(message_uuid.into());
+        self.o.core.resume_session_at = Some(message_uuid.into());
         self
     }
 
     /// When resuming, continue in a new session (a fork) instead of the old one.
     pub fn fork_session(mut self, fork: bool) -> Self {
-        self.o.data.fork_session = fork;
+        self.o.core.fork_session = Some(fork);
         self
     }
 
     /// The new session's id (a UUID).
     pub fn session_id(mut self, id: impl Into<String>) -> Self {
-        self.o.data.session_id = Some(id.into());
+        self.o.core.session_id = Some(id.into());
         self
     }
 
     /// Whether the session is saved to disk (default `true`).
     pub fn persist_session(mut self, persist: bool) -> Self {
-        self.o.data.persist_session = Some(persist);
+        self.o.core.persist_session = Some(persist);
         self
     }
 
     /// More directories the tools may work in.
     pub fn add_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.o.data.additional_directories.push(dir.into());
+        self.o.core.additional_directories.push(dir.into());
         self
     }
 
     /// Where settings are loaded from (default: nowhere).
     pub fn setting_sources<I: IntoIterator<Item = SettingSource>>(mut self, sources: I) -> Self {
-        self.o.data.setting_sources = Some(sources.into_iter().collect());
+        self.o.core.setting_sources = Some(sources.into_iter().map(|s| s.as_str().into()).collect());
         self
     }
 
@@ -624,56 +630,69 @@ impl OptionsBuilder {
 
     /// An MCP server the CLI runs or connects to, under `key`.
     pub fn external_mcp_server(mut self, key: impl Into<String>, config: McpServerConfig) -> Self {
-        self.o.data.mcp_servers.insert(key.into(), config);
+        // A derived `Serialize` of strings and string maps: cannot fail.
+        let config = serde_json::to_value(config).unwrap_or_default();
+        self.o
+            .core
+            .mcp_servers
+            .get_or_insert_default()
+            .insert(key.into(), config);
         self
     }
 
     /// Use only the MCP servers given here, none from settings.
     pub fn strict_mcp_config(mut self, strict: bool) -> Self {
-        self.o.data.strict_mcp_config = strict;
+        self.o.core.strict_mcp_config = Some(strict);
         self
     }
 
     /// Settings: a settings object, or a settings file path as a JSON string.
     pub fn settings(mut self, settings: Value) -> Self {
-        self.o.data.settings = Some(settings);
+        self.o.core.settings = Some(settings);
         self
     }
 
     /// A CLI flag without a value (`--name`) or with one (`--name value`).
     pub fn extra_arg(mut self, name: impl Into<String>, value: Option<String>) -> Self {
-        self.o.data.extra_args.insert(name.into(), value);
+        let value = value.map_or(Value::Null, Value::String);
+        self.o
+            .core
+            .extra_args
+            .get_or_insert_default()
+            .insert(name.into(), value);
         self
     }
 
     /// A local plugin directory.
-    pub fn plugin_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.o.data.plugins.push(Plugin::local(dir));
-        self
+    pub fn plugin_dir(self, dir: impl Into<PathBuf>) -> Self {
+        self.plugin(Plugin::local(dir))
     }
 
     /// Loads a plugin, with its settings ([`Plugin`]).
     pub fn plugin(mut self, plugin: Plugin) -> Self {
-        self.o.data.plugins.push(plugin);
+        match plugin.to_wire() {
+            Ok(plugin) => self.o.core.plugins.get_or_insert_default().push(plugin),
+            Err(e) => self.invalid(e),
+        }
         self
     }
 
     /// Subagent definitions: `{"name": {"description", "prompt", "tools"?, "model"?}}`.
     pub fn agents(mut self, agents: Value) -> Self {
-        self.o.data.agents = Some(agents);
+        self.o.core.agents = Some(agents);
         self
     }
 
     /// The agent the main thread runs as (one of [`agents`](Self::agents)).
     pub fn agent(mut self, name: impl Into<String>) -> Self {
-        self.o.data.agent = Some(name.into());
+        self.o.core.agent = Some(name.into());
         self
     }
 
     /// Structured output: the final result must match this JSON Schema; it arrives as
     /// [`ResultMessage::structured_output`](crate::ResultMessage::structured_output).
     pub fn output_schema(mut self, schema: Value) -> Self {
-        self.o.data.output_schema = Some(schema);
+        self.o.core.output_format = Some(json!({ "type": "json_schema", "schema": schema }));
         self
     }
 
@@ -684,44 +703,44 @@ impl OptionsBuilder {
 
     /// Sandbox settings for the CLI's commands.
     pub fn sandbox(mut self, sandbox: Value) -> Self {
-        self.o.data.sandbox = Some(sandbox);
+        self.o.core.sandbox = Some(sandbox);
         self
     }
 
     /// Track file changes so [`QueryControl::rewind_files`](crate::QueryControl::rewind_files)
     /// can undo them.
     pub fn enable_file_checkpointing(mut self, enable: bool) -> Self {
-        self.o.data.enable_file_checkpointing = enable;
+        self.o.core.enable_file_checkpointing = Some(enable);
         self
     }
 
     /// Also yield hook lifecycle events as system messages.
     pub fn include_hook_events(mut self, include: bool) -> Self {
-        self.o.data.include_hook_events = include;
+        self.o.core.include_hook_events = Some(include);
         self
     }
 
     /// The CLI's debug mode.
     pub fn debug(mut self, debug: bool) -> Self {
-        self.o.data.debug = debug;
+        self.o.core.debug = Some(debug);
         self
     }
 
     /// Write the CLI's debug log to this file.
     pub fn debug_file(mut self, path: impl Into<PathBuf>) -> Self {
-        self.o.data.debug_file = Some(path.into());
+        self.o.core.debug_file = Some(path.into());
         self
     }
 
     /// How long the CLI has to answer `initialize` (default 60 s).
     pub fn initialize_timeout(mut self, timeout: Duration) -> Self {
-        self.o.data.initialize_timeout = Some(timeout);
+        self.o.core.initialize_timeout_ms = Some(timeout.as_millis() as u64);
         self
     }
 
     /// The session's title.
     pub fn title(mut self, title: impl Into<String>) -> Self {
-        self.o.data.title = Some(title.into());
+        self.o.core.title = Some(title.into());
         self
     }
 
@@ -748,6 +767,7 @@ impl OptionsBuilder {
         Fut: Future<Output = PermissionResult> + Send + 'static,
     {
         self.o.can_use_tool = Some(can_use_tool_fn(f));
+        self.o.core.can_use_tool = true;
         self
     }
 
@@ -781,6 +801,7 @@ impl OptionsBuilder {
         Fut: Future<Output = ElicitationResult> + Send + 'static,
     {
         self.o.on_elicitation = Some(elicitation_fn(f));
+        self.o.core.on_elicitation = true;
         self
     }
 
@@ -793,89 +814,104 @@ impl OptionsBuilder {
         F: Fn(UserDialogRequest) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Option<Value>> + Send + 'static,
     {
-        self.o.on_user_dialog = Some((strings(kinds), user_dialog_fn(f)));
+        let kinds = strings(kinds);
+        self.o.core.supported_dialog_kinds = Some(kinds.clone()).filter(|k| !k.is_empty());
+        self.o.core.on_user_dialog = true;
+        self.o.on_user_dialog = Some((kinds, user_dialog_fn(f)));
         self
     }
 
     /// How thinking shows in assistant messages.
     pub fn thinking_display(mut self, display: ThinkingDisplay) -> Self {
-        self.o.data.thinking_display = Some(display);
+        match &mut self.o.core.thinking {
+            Some(thinking) => thinking.display = Some(display.as_str().into()),
+            None => self.o.thinking_display = Some(display),
+        }
         self
     }
 
     /// The most tokens the model may think with (0: no thinking).
     #[deprecated(note = "use `thinking` (Thinking::Budget, Thinking::Adaptive or Thinking::Disabled)")]
     pub fn max_thinking_tokens(mut self, tokens: u64) -> Self {
-        self.o.data.max_thinking_tokens = Some(tokens);
+        self.o.core.max_thinking_tokens = Some(tokens);
         self
     }
 
     /// Anthropic API beta features to enable (e.g. `context-1m-2025-08-07`).
     pub fn betas<I: IntoIterator<Item = S>, S: Into<String>>(mut self, betas: I) -> Self {
-        self.o.data.betas = strings(betas);
+        self.o.core.betas = strings(betas);
         self
     }
 
     /// An API-side task budget in tokens: the model is told what remains, to pace its work.
     pub fn task_budget(mut self, total_tokens: u64) -> Self {
-        self.o.data.task_budget = Some(total_tokens);
+        self.o.core.task_budget = Some(TaskBudget {
+            total: Some(total_tokens.into()),
+        });
         self
     }
 
     /// A tool-name alias: a `tool_use` of `from` runs `to` (one hop; e.g. `Bash` to
     /// `mcp__workspace__bash`).
     pub fn tool_alias(mut self, from: impl Into<String>, to: impl Into<String>) -> Self {
-        self.o.data.tool_aliases.insert(from.into(), to.into());
+        let aliases = self.o.core.tool_aliases.get_or_insert_with(|| json!({}));
+        if let Value::Object(aliases) = aliases {
+            aliases.insert(from.into(), Value::String(to.into()));
+        }
         self
     }
 
     /// The format the model writes `AskUserQuestion` option previews in.
     pub fn ask_user_question_preview_format(mut self, format: PreviewFormat) -> Self {
-        self.o.data.preview_format = Some(format);
+        self.o.core.tool_config = Some(json!({ "askUserQuestion": { "previewFormat": format.as_str() } }));
         self
     }
 
     /// The trusted checkout the working directory is a worktree of: project settings, `.mcp.json`
     /// and the `.claude` trees come from there. An absolute path.
     pub fn project_config_root(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.o.data.project_config_root = Some(dir.into());
+        let dir = dir.into();
+        if let Err(e) = absolute(&dir, "project_config_root") {
+            self.invalid(e);
+        }
+        self.o.core.project_config_root = Some(dir);
         self
     }
 
     /// Who answers permission prompts.
     pub fn permission_prompts(mut self, who: PermissionPrompts) -> Self {
-        self.o.data.permission_prompts = Some(who);
+        self.o.core.permission_prompts = Some(who.as_str().into());
         self
     }
 
     /// The workflow body of plan mode's system reminder, instead of the default.
     pub fn plan_mode_instructions(mut self, text: impl Into<String>) -> Self {
-        self.o.data.plan_mode_instructions = Some(text.into());
+        self.o.core.plan_mode_instructions = Some(text.into());
         self
     }
 
     /// Prompt suggestions after each turn (`prompt_suggestion` messages).
     pub fn prompt_suggestions(mut self, on: bool) -> Self {
-        self.o.data.prompt_suggestions = Some(on);
+        self.o.core.prompt_suggestions = Some(on);
         self
     }
 
     /// Progress summaries of running subagents.
     pub fn agent_progress_summaries(mut self, on: bool) -> Self {
-        self.o.data.agent_progress_summaries = Some(on);
+        self.o.core.agent_progress_summaries = Some(on);
         self
     }
 
     /// Forward subagents' whole conversation (text and thinking too), not only their tool blocks.
     pub fn forward_subagent_text(mut self, on: bool) -> Self {
-        self.o.data.forward_subagent_text = Some(on);
+        self.o.core.forward_subagent_text = Some(on);
         self
     }
 
     /// Declares that this app can stop single background tasks
     /// ([`QueryControl::stop_task`](crate::QueryControl::stop_task)), so an interrupt spares them.
     pub fn per_task_stop_affordance(mut self, on: bool) -> Self {
-        self.o.data.per_task_stop_affordance = Some(on);
+        self.o.core.per_task_stop_affordance = Some(on);
         self
     }
 
@@ -883,54 +919,59 @@ impl OptionsBuilder {
     /// `hook_callback`, `mcp_message`); any other is answered with the error "Control request not
     /// allowed by this host". Unset: all are served.
     pub fn allowed_control_requests<S: Into<String>>(mut self, subtypes: impl IntoIterator<Item = S>) -> Self {
-        self.o.data.allowed_control_requests = Some(subtypes.into_iter().map(Into::into).collect());
+        self.o.core.allowed_control_requests = Some(subtypes.into_iter().map(Into::into).collect());
         self
     }
 
     /// Send every user message (the text prompt too) as written: no `@path` expansion, no slash
     /// commands (`client_composed: true`). Needs Claude Code 2.1.248 or later.
     pub fn verbatim_prompts(mut self, on: bool) -> Self {
-        self.o.data.verbatim_prompts = on;
+        self.o.verbatim_prompts = on;
         self
     }
 
     /// Records this folder as trusted by the user (it must be an absolute path).
     pub fn workspace_trust(mut self, directory: impl Into<PathBuf>) -> Self {
-        self.o.data.workspace_trust = Some(WorkspaceTrust {
-            directory: directory.into(),
-        });
+        let directory = directory.into();
+        match absolute(&directory, "workspace_trust") {
+            Ok(dir) => self.o.core.workspace_trust = Some(json!({ "accepted": true, "directory": dir })),
+            Err(e) => self.invalid(e),
+        }
         self
     }
 
     /// How [`external_mcp_server`](Self::external_mcp_server)s reach the CLI.
     pub fn mcp_servers_delivery(mut self, delivery: Delivery) -> Self {
-        self.o.data.mcp_servers_delivery = Some(delivery);
+        self.o.core.mcp_servers_delivery = Some(delivery.into());
         self
     }
 
     /// How [`plugin`](Self::plugin)s reach the CLI.
     pub fn plugin_delivery(mut self, delivery: Delivery) -> Self {
-        self.o.data.plugin_delivery = Some(delivery);
+        self.o.core.plugin_delivery = Some(delivery.into());
         self
     }
 
     /// With [`resume_session_at`](Self::resume_session_at): the uuid of the turn the caller
     /// expects to drop; the CLI refuses the fork if the transcript disagrees.
     pub fn resume_drops_turn(mut self, uuid: impl Into<String>) -> Self {
-        self.o.data.resume_drops_turn = Some(uuid.into());
+        self.o.core.resume_drops_turn = Some(uuid.into());
         self
     }
 
     /// Restrictive policy-tier settings (only restrictive keys apply, such as `permissions.deny`
     /// or the `allowManaged*Only` locks).
     pub fn managed_settings(mut self, settings: Value) -> Self {
-        self.o.data.managed_settings = Some(settings);
+        self.o.core.managed_settings = Some(settings);
         self
     }
 
     /// Which skills the main session loads.
     pub fn skills(mut self, skills: Skills) -> Self {
-        self.o.data.skills = Some(skills);
+        self.o.core.skills = Some(match skills {
+            Skills::All => core::Skills::All,
+            Skills::Only(names) => core::Skills::Only(names.into_iter().map(Value::String).collect()),
+        });
         self
     }
 
@@ -943,13 +984,14 @@ impl OptionsBuilder {
     /// [`resume_from_store`](crate::store::resume_from_store) first.
     pub fn session_store(mut self, store: Arc<dyn SessionStore>) -> Self {
         self.o.session_store = Some(store);
+        self.o.core.session_store = true;
         self
     }
 
     /// How eagerly the transcript goes to the [`session_store`](Self::session_store) (default:
     /// in batches).
     pub fn session_store_flush(mut self, flush: SessionStoreFlush) -> Self {
-        self.o.data.session_store_flush = Some(flush);
+        self.o.core.session_store_flush = Some(flush.as_str().into());
         self
     }
 

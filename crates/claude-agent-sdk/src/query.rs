@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use crate::engine;
 use crate::error::{Error, Result};
 use crate::message::{Message, UserInput};
-use crate::options::{Delivery, McpServerConfig, Options, Plugin, ThinkingDisplay};
+use crate::options::{McpServerConfig, Options, Plugin, ThinkingDisplay};
 use crate::permission::PermissionMode;
 use crate::server::McpServer;
 
@@ -73,11 +73,10 @@ impl From<String> for Prompt {
 /// # }
 /// ```
 pub fn query(prompt: impl Into<Prompt>, options: Options) -> Result<Query> {
-    let verbatim = options.data.verbatim_prompts;
+    let verbatim = options.verbatim_prompts;
     // Process servers sent in `initialize`: as the official SDK, the prompt waits until the CLI
     // has confirmed it read them; a CLI too old to say ends the session with `CliTooOld`.
-    let servers_in_initialize =
-        options.data.mcp_servers_delivery == Some(Delivery::Initialize) && !options.data.mcp_servers.is_empty();
+    let servers_in_initialize = options.core.mcp_servers_via_initialize();
     let (text, input) = match prompt.into() {
         // A verbatim or held text prompt goes as a user message (marked `client_composed` when
         // verbatim), then the input ends.
@@ -165,9 +164,8 @@ fn attach(
 /// # }
 /// ```
 pub async fn startup(options: Options) -> Result<WarmQuery> {
-    let verbatim = options.data.verbatim_prompts;
-    let servers_in_initialize =
-        options.data.mcp_servers_delivery == Some(Delivery::Initialize) && !options.data.mcp_servers.is_empty();
+    let verbatim = options.verbatim_prompts;
+    let servers_in_initialize = options.core.mcp_servers_via_initialize();
     let (session, messages) = engine::start(None, options)?;
     let control = QueryControl { session, verbatim };
     if let Err(e) = control.initialization_result().await {
@@ -769,19 +767,10 @@ impl QueryControl {
     pub async fn reload_plugins(&self, add: &[Plugin]) -> Result<Value> {
         let mut request = json!({ "subtype": "reload_plugins" });
         if !add.is_empty() {
-            let plugins: Vec<Value> =
-                add.iter()
-                    .map(|p| {
-                        let path = p.path.to_str().ok_or_else(|| {
-                            Error::InvalidOption(format!("Invalid plugin path {:?}: not UTF-8", p.path))
-                        })?;
-                        let mut plugin = json!({ "type": "local", "path": path });
-                        if p.skip_mcp_discovery {
-                            plugin["skipMcpDiscovery"] = json!(true);
-                        }
-                        Ok(plugin)
-                    })
-                    .collect::<Result<_>>()?;
+            let plugins: Vec<Value> = add
+                .iter()
+                .map(|p| p.to_wire().map_err(Error::InvalidOption))
+                .collect::<Result<_>>()?;
             request["add_plugins"] = json!(plugins);
         }
         self.session.control(request).await

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::cli::discover::Executable;
 use crate::error::Error;
-use crate::options::QueryOptions;
+use crate::options::{path_text, QueryOptions, ThinkingKind, Tools};
 
 /// The official SDK version whose wire behaviour we mirror; the CLI reads it from the env.
 pub const MIRRORED_SDK_VERSION: &str = "0.3.332";
@@ -52,28 +52,28 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
     .to_vec();
 
     let thinking = match (&o.thinking, o.max_thinking_tokens) {
-        (Some(t), _) => Some((t.kind.as_str(), t.budget_tokens, t.display.as_deref())),
-        (None, Some(0)) => Some(("disabled", None, None)),
-        (None, Some(n)) => Some(("enabled", Some(n), None)),
+        (Some(t), _) => Some((t.kind.clone(), t.budget_tokens, t.display.as_ref())),
+        (None, Some(0)) => Some((ThinkingKind::Disabled, None, None)),
+        (None, Some(n)) => Some((ThinkingKind::Enabled, Some(n), None)),
         (None, None) => None,
     };
     if let Some((kind, budget, display)) = thinking {
-        match (kind, budget) {
-            ("enabled", Some(n)) => a.push(eq("--max-thinking-tokens", n)),
-            ("enabled", None) | ("adaptive", _) => a.push("--thinking=adaptive".into()),
-            ("disabled", _) => a.push("--thinking=disabled".into()),
-            (other, _) => {
+        match (&kind, budget) {
+            (ThinkingKind::Enabled, Some(n)) => a.push(eq("--max-thinking-tokens", n)),
+            (ThinkingKind::Enabled, None) | (ThinkingKind::Adaptive, _) => a.push("--thinking=adaptive".into()),
+            (ThinkingKind::Disabled, _) => a.push("--thinking=disabled".into()),
+            (ThinkingKind::Other(other), _) => {
                 return Err(Error::InvalidOption(format!(
                     "Invalid option `thinking.type`: {other:?} (expected \"enabled\", \"disabled\" or \"adaptive\")"
                 )))
             }
         }
-        if let (true, Some(d)) = (kind != "disabled", display) {
-            a.push(eq("--thinking-display", d));
+        if let (true, Some(d)) = (kind != ThinkingKind::Disabled, display) {
+            a.push(eq("--thinking-display", d.as_str()));
         }
     }
     if let Some(e) = &o.effort {
-        a.push(eq("--effort", e));
+        a.push(eq("--effort", e.as_str()));
     }
     if let Some(n) = o.max_turns.filter(|n| *n > 0) {
         a.push(eq("--max-turns", n));
@@ -81,7 +81,7 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
     if let Some(b) = o.max_budget_usd {
         a.push(eq("--max-budget-usd", b));
     }
-    if let Some(total) = o.task_budget.as_ref().and_then(|t| t.get("total")) {
+    if let Some(total) = o.task_budget.as_ref().and_then(|t| t.total.as_ref()) {
         a.push(eq("--task-budget", total));
     }
     if let Some(m) = &o.model {
@@ -97,7 +97,7 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
         a.push(eq("--json-schema", schema));
     }
     if let Some(f) = &o.debug_file {
-        a.push(eq("--debug-file", f));
+        a.push(eq("--debug-file", path_text(f, "debugFile")?));
     } else {
         flag_if(&mut a, o.debug, "--debug");
     }
@@ -112,7 +112,7 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
         a.push(eq("--permission-prompt-tool", t));
     }
     if let Some(p) = &o.permission_prompts {
-        a.push(eq("--permission-prompts", p));
+        a.push(eq("--permission-prompts", p.as_str()));
     }
     flag_if(&mut a, o.continue_conversation, "--continue");
     if let Some(r) = &o.resume {
@@ -127,11 +127,8 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
     }
     match &o.tools {
         None => {}
-        Some(Value::Array(list)) => {
-            let names: Vec<&str> = list.iter().map(|v| v.as_str().unwrap_or_default()).collect();
-            a.push(eq("--tools", names.join(",")));
-        }
-        Some(_) => a.push("--tools=default".into()),
+        Some(Tools::List(names)) => a.push(eq("--tools", names.join(","))),
+        Some(Tools::Default) => a.push("--tools=default".into()),
     }
     if let Some(servers) = o
         .mcp_servers
@@ -142,11 +139,12 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
         a.extend(pair("--mcp-config", config));
     }
     if let Some(sources) = &o.setting_sources {
-        a.push(eq("--setting-sources", sources.join(",")));
+        let names: Vec<&str> = sources.iter().map(|s| s.as_str()).collect();
+        a.push(eq("--setting-sources", names.join(",")));
     }
     flag_if(&mut a, o.strict_mcp_config, "--strict-mcp-config");
     if let Some(m) = &o.permission_mode {
-        a.push(eq("--permission-mode", m));
+        a.push(eq("--permission-mode", m.as_str()));
     }
     flag_if(
         &mut a,
@@ -168,10 +166,10 @@ pub fn cli_args(o: &QueryOptions) -> Result<Vec<String>, Error> {
         a.push("--session-mirror".into());
     }
     if let Some(root) = &o.project_config_root {
-        a.push(eq("--project-config-root", root));
+        a.push(eq("--project-config-root", path_text(root, "projectConfigRoot")?));
     }
     for d in &o.additional_directories {
-        a.push(eq("--add-dir", d));
+        a.push(eq("--add-dir", path_text(d, "additionalDirectories")?));
     }
     if o.plugins_via_initialize()
         || o.managed_settings_via_initialize()
@@ -430,14 +428,18 @@ fn truthy(v: Option<&String>) -> bool {
 /// did not set them, as the official SDK does.
 pub fn child_env(o: &QueryOptions) -> Result<Vec<(String, String)>, Error> {
     let mut env: Vec<(String, String)> = Vec::new();
-    if o.env.is_none() {
+    if o.env.is_none() || !o.env_is_whole {
         // A Rust caller that gives no env gets what a spawned process normally gets: ours (variables
-        // that are not valid UTF-8 cannot be represented in `Launch` and are left out).
+        // that are not valid UTF-8 cannot be represented in `Launch` and are left out); one that
+        // gives changes gets them on top of ours.
         env.extend(std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))));
     }
     for (k, v) in o.env.iter().flatten() {
         let value = match v {
-            Value::Null => continue,
+            Value::Null => {
+                env.retain(|(name, _)| name != k);
+                continue;
+            }
             Value::String(s) => s.clone(),
             Value::Number(n) => n.to_string(),
             Value::Bool(b) => b.to_string(),
@@ -453,6 +455,9 @@ pub fn child_env(o: &QueryOptions) -> Result<Vec<(String, String)>, Error> {
                 "Invalid option `env`: the variable {:?} has an invalid name or a NUL byte",
                 truncate(k, 60)
             )));
+        }
+        if !o.env_is_whole {
+            env.retain(|(name, _)| name != k);
         }
         env.push((k.clone(), value));
     }
@@ -537,7 +542,8 @@ fn truthy_json(v: &Value) -> bool {
 pub fn build_launch(o: &QueryOptions, exe: &Executable, default_runtime: &str) -> Result<Launch, Error> {
     let cli = cli_args(o)?;
     let env = child_env(o)?;
-    if let Some(cwd) = &o.cwd {
+    let cwd = o.cwd.as_deref().map(|p| path_text(p, "cwd")).transpose()?;
+    if let Some(cwd) = cwd {
         if !std::path::Path::new(cwd).is_dir() {
             return Err(Error::InvalidOption(format!(
                 "Invalid option `cwd`: {cwd} is not an existing directory"
@@ -558,14 +564,14 @@ pub fn build_launch(o: &QueryOptions, exe: &Executable, default_runtime: &str) -
             program: lossy(program),
             args: args.into_iter().map(lossy).collect(),
             env: env.into_iter().map(|(k, v)| (lossy(k), lossy(v))).collect(),
-            cwd: o.cwd.clone().map(lossy),
+            cwd: cwd.map(|c| lossy(c.to_string())),
         });
     }
     Ok(Launch {
         program,
         args,
         env,
-        cwd: o.cwd.clone(),
+        cwd: cwd.map(str::to_string),
     })
 }
 

@@ -3,7 +3,7 @@ use std::sync::Arc;
 
 use crate::error::Error;
 use crate::mcp::McpServerDef;
-use crate::options::QueryOptions;
+use crate::options::{QueryOptions, Skills};
 
 /// The `initialize` control request, field for field as the official SDK 0.3.x builds it:
 /// in-process server names and their manifests (so new CLIs skip the MCP handshake), hooks,
@@ -49,7 +49,13 @@ pub fn initialize_request(o: &QueryOptions, servers: &[(String, Arc<McpServerDef
     put("toolAliases", o.tool_aliases.clone());
     put("agents", o.agents.clone());
     put("title", o.title.clone().map(Value::String));
-    put("skills", o.skills.clone().filter(Value::is_array));
+    put(
+        "skills",
+        match &o.skills {
+            Some(Skills::Only(names)) => Some(Value::Array(names.clone())),
+            _ => None,
+        },
+    );
     put("promptSuggestions", o.prompt_suggestions.map(Value::Bool));
     put("agentProgressSummaries", o.agent_progress_summaries.map(Value::Bool));
     put("forwardSubagentText", o.forward_subagent_text.map(Value::Bool));

@@ -26,6 +26,12 @@ impl QueryConfig {
         QueryOptions::from_json(json).map(Self).map_err(error)
     }
 
+    /// The option names [`from_json`](Self::from_json) takes (the TypeScript SDK's camelCase
+    /// `Options` keys that are data).
+    pub fn option_names() -> &'static [&'static str] {
+        QueryOptions::names()
+    }
+
     /// Whether `debug` is set (the host's diagnostics should be on).
     pub fn debug(&self) -> bool {
         self.0.debug == Some(true)
@@ -45,12 +51,13 @@ impl QueryConfig {
             .and_then(|v| v.as_str())
             .map(str::to_string)
             .or_else(|| std::env::var("PATH").ok());
-        let exe = agent_core::cli::discover::find_cli(
-            o.path_to_claude_code_executable.as_deref(),
-            search_from,
-            path_var.as_deref(),
-        )
-        .map_err(error)?;
+        let explicit = o
+            .path_to_claude_code_executable
+            .as_deref()
+            .map(|p| agent_core::options::path_text(p, "pathToClaudeCodeExecutable"))
+            .transpose()
+            .map_err(error)?;
+        let exe = agent_core::cli::discover::find_cli(explicit, search_from, path_var.as_deref()).map_err(error)?;
         let launch = agent_core::cli::launch::build_launch(o, &exe, default_runtime).map_err(error)?;
         Ok(LaunchSpec {
             program: launch.program,

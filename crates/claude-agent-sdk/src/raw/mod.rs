@@ -153,7 +153,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started> {
         let env = agent_core::cli::launch::child_env(&o).map_err(error)?;
         Some(core::mirror::MirrorSpec::for_child(
             &env,
-            o.session_store_flush.as_deref() == Some("eager"),
+            o.session_store_flush == Some(agent_core::options::SessionStoreFlush::Eager),
         ))
     } else {
         None

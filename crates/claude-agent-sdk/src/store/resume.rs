@@ -50,8 +50,8 @@ pub async fn resume_from_store(mut options: Options) -> Result<Options> {
     };
     options.resume_prepared = true;
     let limit = options.load_timeout.unwrap_or(LOAD_TIMEOUT);
-    let d = &options.data;
-    if d.resume.is_none() && !d.continue_conversation {
+    let d = &options.core;
+    if d.resume.is_none() && d.continue_conversation != Some(true) {
         return Ok(options);
     }
     let cwd = match &d.cwd {
@@ -59,9 +59,9 @@ pub async fn resume_from_store(mut options: Options) -> Result<Options> {
         None => std::env::current_dir().map_err(|e| Error::InvalidOption(format!("Invalid option `cwd`: {e}")))?,
     };
     let env_var = |name: &str| -> Option<String> {
-        match d.env.get(name) {
-            Some(v) => v.clone(),
-            None if d.inherit_env != Some(false) => std::env::var(name).ok(),
+        match d.env.as_ref().and_then(|env| env.get(name)) {
+            Some(v) => v.as_str().map(str::to_string),
+            None if !d.env_is_whole => std::env::var(name).ok(),
             None => None,
         }
     };
@@ -180,9 +180,10 @@ pub async fn resume_from_store(mut options: Options) -> Result<Options> {
         .to_str()
         .ok_or_else(|| Error::Sessions(format!("the resume folder {dir:?} is not valid UTF-8")))?
         .to_string();
-    options.data.env.insert("CLAUDE_CONFIG_DIR".into(), Some(dir));
-    options.data.resume = Some(session_id);
-    options.data.continue_conversation = false;
+    let env = options.core.env.get_or_insert_default();
+    env.insert("CLAUDE_CONFIG_DIR".into(), serde_json::Value::String(dir));
+    options.core.resume = Some(session_id);
+    options.core.continue_conversation = None;
     Ok(options)
 }
 
