@@ -137,7 +137,7 @@ class SdkMcpServer {
   _addTool(definition) {
     const schema = compileInputSchema(definition.name, definition.inputSchema)
     // zod itself is loaded ahead only when the listing needs it; else on a call zod must check.
-    if (schema.kind === 'zod4' && !schema.convertsWithoutZod()) require('./schema/zod-loader').preloadZod4(definition.inputSchema)
+    if (schema.kind === 'zod4' && !schema.convertsWithoutZod?.()) require('./schema/zod-loader').preloadZod4(definition.inputSchema)
     const output = definition.outputSchema ? compilePart(definition.name, definition.outputSchema) : undefined
     const entry = { definition, schema, output, enabled: true }
     this.tools.set(definition.name, entry)

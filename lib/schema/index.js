@@ -15,6 +15,7 @@ const { errorText } = require('../thrown')
  * @typedef {{
  *   kind: 'zod4' | 'zod3' | 'json' | 'none',
  *   passArgs: boolean,
+ *   convertsWithoutZod?(): boolean,
  *   jsonSchema: object | undefined,
  *   conversionWarning(serverName: string): string | undefined,
  *   validate(args: unknown): Promise<{ok: true, value: unknown} | {ok: false, message: string}>,

@@ -142,7 +142,6 @@ function objectSchemaOf(schema) {
 
 /**
  * @param {object} inputSchema a zod 4 raw shape (form 'shape') or zod 4 schema (form 'schema')
- * @returns {{ build(): {mini, schema, objectSchema}, jsonSchemaConverter(): function, safeParseAsync(schema, args): Promise, converterVersion(): object }}
  */
 function zod4Backend(inputSchema, form) {
   let built
