@@ -22,6 +22,7 @@ use futures::FutureExt;
 use serde_json::{json, Value};
 
 /// A name no other run uses (pid and time).
+#[cfg(any(feature = "postgres", feature = "redis"))]
 fn run_id() -> String {
     static RUN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     RUN.get_or_init(|| {
