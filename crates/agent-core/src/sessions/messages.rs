@@ -438,19 +438,6 @@ fn read_exact_at(f: &std::fs::File, at: usize, out: &mut [u8]) -> std::io::Resul
     }
 }
 
-/// Makes `buf` `size` bytes long for a read to overwrite. A buffer that must grow is allocated
-/// anew, zeroed by the allocator (fresh pages from the kernel for a large one: nothing written,
-/// and the pages a read does not reach are never touched) instead of grown and then filled with
-/// zeros byte by byte; one long enough keeps its bytes (the read overwrites them).
-pub(crate) fn size_buffer(buf: &mut Vec<u8>, size: usize) {
-    if buf.capacity() < size {
-        *buf = vec![0; size];
-    } else {
-        buf.truncate(size);
-        buf.resize(size, 0);
-    }
-}
-
 /// Reads from this size on are shared with a helper thread ([`read_exact_at`]).
 const PARALLEL_READ: usize = 1 << 20;
 
@@ -460,7 +447,7 @@ const PARALLEL_READ: usize = 1 << 20;
 /// transcript being appended to) or less (one rewritten meanwhile).
 fn read_whole(mut f: &std::fs::File, size: usize, buf: &mut Vec<u8>) -> std::io::Result<()> {
     use std::io::{Read, Seek};
-    size_buffer(buf, size);
+    super::precompact::size_buffer(buf, size);
     if size >= PARALLEL_READ {
         match read_exact_at(f, 0, buf) {
             Ok(()) => {

@@ -248,7 +248,7 @@ fn read_with_chunk(
 ) -> std::io::Result<usize> {
     static MARKERS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
     let markers = finder(&MARKERS, MARKER);
-    super::messages::size_buffer(out, size);
+    size_buffer(out, size);
     // `out[start..]` holds the file's bytes from `start` to the end (indexes are file offsets).
     let mut start = size.saturating_sub(first);
     read_at(start, &mut out[start..])?;
@@ -339,6 +339,19 @@ fn read_with_chunk(
         out.extend_from_slice(&snap);
     }
     Ok(keep_from)
+}
+
+/// Makes `buf` `size` bytes long for a read to overwrite. A buffer that must grow is allocated
+/// anew, zeroed by the allocator (fresh pages from the kernel for a large one: nothing written,
+/// and the pages a read does not reach are never touched) instead of grown and then filled with
+/// zeros byte by byte; one long enough keeps its bytes (the read overwrites them).
+pub(crate) fn size_buffer(buf: &mut Vec<u8>, size: usize) {
+    if buf.capacity() < size {
+        *buf = vec![0; size];
+    } else {
+        buf.truncate(size);
+        buf.resize(size, 0);
+    }
 }
 
 #[cfg(test)]
