@@ -115,8 +115,21 @@ describe('claude-agent-sdk-native/browser in headless Chromium', { concurrency: 
 
   it('the entry loads as plain ES modules (no Node built-ins) and has the official names', async () => {
     const names = await page.evaluate('Object.keys(window.sdk).sort()')
-    assert.deepEqual(names, ['G4_TEXT_ENVELOPE_ARM_PORTED', 'createSdkMcpServer', 'getCcrEvent', 'getSseDropCounts', 'getSseLastSequenceNum', 'query', 'resumeSseStream', 'suspendSseStream', 'tool'])
+    assert.deepEqual(names, ['CommandMatcher', 'FileIndex', 'G4_TEXT_ENVELOPE_ARM_PORTED', 'createSdkMcpServer', 'getCcrEvent', 'getSseDropCounts', 'getSseLastSequenceNum', 'query', 'resumeSseStream', 'suspendSseStream', 'tool', 'z'])
     assert.equal(await page.evaluate('window.sdk.G4_TEXT_ENVELOPE_ARM_PORTED'), true)
+    const helpers = await page.evaluate(`(async () => {
+      const { FileIndex, CommandMatcher, z } = window.sdk
+      const index = new FileIndex()
+      const build = index.loadFromFileListAsync(['src/index.ts', 'lib/query.js', 'README.md'])
+      await build.queryable
+      return {
+        done: await build.done,
+        files: index.search('query', 5).map((r) => r.path),
+        commands: new CommandMatcher([{ name: 'clear', displayName: 'clear' }, { name: 'compact', displayName: 'compact' }]).search('cle').map((r) => r.name),
+        parsed: z.object({ n: z.number() }).safeParse({ n: 'x' }).success,
+      }
+    })()`)
+    assert.deepEqual(helpers, { done: true, files: ['lib/query.js'], commands: ['clear'], parsed: false })
     const version = await chromium.version()
     assert.match(version.product, /Chrome\/\d+/)
   })

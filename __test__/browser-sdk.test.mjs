@@ -386,7 +386,7 @@ describe('the control protocol over WebSocket, scripted', { concurrency: true },
         req('r13', { subtype: 'oauth_token_refresh' })
         await waitFor(() => entry.received.length >= 12, 'answers')
         send({ type: 'control_cancel_request', request_id: 'r11' })
-        await sleep(50)
+        await waitFor(() => entry.received.length >= 13, 'the cancelled request\'s answer')
         send({ type: 'result', subtype: 'success', is_error: false, result: 'ok', num_turns: 1, session_id: 's' })
         await reading
         const answers = entry.received.slice(1).flatMap((t) => t.split('\n').filter(Boolean)).map((t) => JSON.parse(t)).sort((x, y) => x.response.request_id.localeCompare(y.response.request_id, 'en', { numeric: true }))
@@ -585,7 +585,9 @@ describe('the entry as published', () => {
   it('resolves as claude-agent-sdk-native/browser; pure ESM importing only itself, zod/v4 and eventsource-parser', async () => {
     const viaExports = await import('claude-agent-sdk-native/browser')
     assert.equal(viaExports.query, ours.query)
-    assert.deepEqual(Object.keys(ours).sort(), Object.keys(official).filter((k) => !['CommandMatcher', 'FileIndex', 'z'].includes(k)).sort())
+    assert.deepEqual(Object.keys(ours).sort(), Object.keys(official).sort())
+    assert.equal(typeof ours.z.object, 'function')
+    assert.deepEqual(ours.z.object({ a: ours.z.string() }).parse({ a: 'x' }), official.z.object({ a: official.z.string() }).parse({ a: 'x' }))
     const fs = await import('node:fs')
     const dir = new URL('../browser/', import.meta.url)
     for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.mjs'))) {
@@ -593,6 +595,13 @@ describe('the entry as published', () => {
       const specifiers = [...text.matchAll(/^(?:import|export)[^'"]*from '([^']+)'/gm)].map((m) => m[1])
       for (const spec of specifiers) assert.ok(spec.startsWith('./') || spec === 'zod/v4' || spec === 'eventsource-parser', `${file} imports ${spec}`)
       assert.doesNotMatch(text, /\brequire\(|\bprocess\.\w|\bBuffer\.\w|'node:/, `${file} uses a Node-only API`)
+    }
+  })
+  it("its FileIndex and CommandMatcher are lib/'s, copied as ES modules by scripts/browser-shared.mjs", async () => {
+    const { SHARED, esmOf } = await import('../scripts/browser-shared.mjs')
+    const fs = await import('node:fs')
+    for (const [source, target] of SHARED) {
+      assert.equal(fs.readFileSync(new URL(`../${target}`, import.meta.url), 'utf8'), esmOf(source), `${target} is stale: run node scripts/browser-shared.mjs`)
     }
   })
 })

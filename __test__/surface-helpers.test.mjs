@@ -8,6 +8,8 @@ import os from 'node:os'
 import path from 'node:path'
 import * as O from '@anthropic-ai/claude-agent-sdk'
 import * as N from 'claude-agent-sdk-native'
+import * as OB from '@anthropic-ai/claude-agent-sdk/browser'
+import * as NB from 'claude-agent-sdk-native/browser'
 import { startFakeServer } from './helpers/direct-connect-server.mjs'
 
 const CONSTANTS = [
@@ -63,49 +65,53 @@ const COMMANDS = [
   { name: 'émoji', displayName: 'émoji ✨', description: 'Ünïcode names' },
 ]
 
-test('CommandMatcher: same candidates in the same order', () => {
-  const o = new O.CommandMatcher(COMMANDS)
-  const n = new N.CommandMatcher(COMMANDS)
-  const opts = { getScoreBoost: (c) => c.name.length % 3, filter: (c) => c.name !== 'cost' }
-  for (const q of ['', 'c', 'cl', 'clear', 'rev', 'pr', 'reset', 'conf', 'cnfig', 'issue', 'github', 'deploy', 'staging', 'preprod', 'history',
-    'ctx', 'cost', 'x', 'zzz', 'a-very-long-command-name-that-goes-beyond', 'long-command-name-that-goes-beyond-thirty', 'COMP', ' init ', 'emoji', 'émo', 'usage']) {
-    assert.deepEqual(n.search(q), o.search(q), q)
-    assert.deepEqual(n.search(q, opts), o.search(q, opts), `${q} (boost, filter)`)
-  }
-})
-
 const PATHS = ['src/index.ts', 'src/lib/query.js', 'src/lib/Query.test.js', 'README.md', 'lib/options.js', 'lib/option-keys.js', '__test__/e2e.test.mjs',
   'crates/agent-core/src/session/router.rs', 'docs/ÄpfelÜber.md', 'İstanbul/x.js', 'a/b/c/d/e/f/g/h.txt', 'package.json', 'src/components/FileIndexView.tsx',
   'test/fixtures/fileIndex.json', 'win\\style\\path.cs', '', 'src/index.ts']
 
-test('FileIndex: same paths, scores and positions', () => {
-  const o = new O.FileIndex()
-  const n = new N.FileIndex()
-  o.loadFromFileList(PATHS)
-  n.loadFromFileList(PATHS)
-  for (const q of ['', 'q', 'query', 'Query', 'lib', 'opt', 'rs', 'router', 'fi', 'FI', 'fileindex', 'äpf', 'ist', 'h', 'abcdefgh', 'zzz', 'json', 'src/lib', 'style', 'x'.repeat(70)]) {
-    for (const limit of [0, 1, 3, 100]) assert.deepEqual(n.search(q, limit), o.search(q, limit), `${q} / ${limit}`)
-  }
-})
+// The main entries' classes, and the same classes as the browser entries export them.
+for (const [entry, entries] of /** @type {const} */ ([['', { O, N }], [' (./browser)', { O: OB, N: NB }]])) {
+  const { O, N } = entries
+  test(`CommandMatcher${entry}: same candidates in the same order`, () => {
+    const o = new O.CommandMatcher(COMMANDS)
+    const n = new N.CommandMatcher(COMMANDS)
+    const opts = { getScoreBoost: (c) => c.name.length % 3, filter: (c) => c.name !== 'cost' }
+    for (const q of ['', 'c', 'cl', 'clear', 'rev', 'pr', 'reset', 'conf', 'cnfig', 'issue', 'github', 'deploy', 'staging', 'preprod', 'history',
+      'ctx', 'cost', 'x', 'zzz', 'a-very-long-command-name-that-goes-beyond', 'long-command-name-that-goes-beyond-thirty', 'COMP', ' init ', 'emoji', 'émo', 'usage']) {
+      assert.deepEqual(n.search(q), o.search(q), q)
+      assert.deepEqual(n.search(q, opts), o.search(q, opts), `${q} (boost, filter)`)
+    }
+  })
 
-test('FileIndex: the asynchronous build is queryable early and gives the same results', async () => {
-  const paths = Array.from({ length: 20000 }, (_, i) => `dir${i % 37}/sub${i % 11}/file_${i}.ts`)
-  const o = new O.FileIndex()
-  const n = new N.FileIndex()
-  const a = o.loadFromFileListAsync(paths)
-  const b = n.loadFromFileListAsync(paths)
-  await Promise.all([a.queryable, b.queryable])
-  assert.equal(await b.done, await a.done)
-  for (const q of ['file_1', 'd3s', 'ts', 'sub10', '']) assert.deepEqual(n.search(q, 20), o.search(q, 20), q)
-  // A newer load supersedes a running one: its `done` is false. The build yields every 4 ms, so
-  // the superseded list is large enough that it cannot finish before its first yield.
-  const many = Array.from({ length: 300000 }, (_, i) => `dir${i % 37}/sub${i % 11}/file_${i}.ts`)
-  const first = n.loadFromFileListAsync(many)
-  const second = n.loadFromFileListAsync(['only/this.ts'])
-  assert.equal(await first.done, false)
-  assert.equal(await second.done, true)
-  assert.deepEqual(n.search('this', 5).map((r) => r.path), ['only/this.ts'])
-})
+  test(`FileIndex${entry}: same paths, scores and positions`, () => {
+    const o = new O.FileIndex()
+    const n = new N.FileIndex()
+    o.loadFromFileList(PATHS)
+    n.loadFromFileList(PATHS)
+    for (const q of ['', 'q', 'query', 'Query', 'lib', 'opt', 'rs', 'router', 'fi', 'FI', 'fileindex', 'äpf', 'ist', 'h', 'abcdefgh', 'zzz', 'json', 'src/lib', 'style', 'x'.repeat(70)]) {
+      for (const limit of [0, 1, 3, 100]) assert.deepEqual(n.search(q, limit), o.search(q, limit), `${q} / ${limit}`)
+    }
+  })
+
+  test(`FileIndex${entry}: the asynchronous build is queryable early and gives the same results`, async () => {
+    const paths = Array.from({ length: 20000 }, (_, i) => `dir${i % 37}/sub${i % 11}/file_${i}.ts`)
+    const o = new O.FileIndex()
+    const n = new N.FileIndex()
+    const a = o.loadFromFileListAsync(paths)
+    const b = n.loadFromFileListAsync(paths)
+    await Promise.all([a.queryable, b.queryable])
+    assert.equal(await b.done, await a.done)
+    for (const q of ['file_1', 'd3s', 'ts', 'sub10', '']) assert.deepEqual(n.search(q, 20), o.search(q, 20), q)
+    // A newer load supersedes a running one: its `done` is false. The build yields every 4 ms, so
+    // the superseded list is large enough that it cannot finish before its first yield.
+    const many = Array.from({ length: 300000 }, (_, i) => `dir${i % 37}/sub${i % 11}/file_${i}.ts`)
+    const first = n.loadFromFileListAsync(many)
+    const second = n.loadFromFileListAsync(['only/this.ts'])
+    assert.equal(await first.done, false)
+    assert.equal(await second.done, true)
+    assert.deepEqual(n.search('this', 5).map((r) => r.path), ['only/this.ts'])
+  })
+}
 
 test('resolveSettings and filterEscalatingDefaultMode: same cascade, provenance and filtering', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resolve-settings-'))

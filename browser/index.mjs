@@ -9,6 +9,10 @@ import { Query } from './session.mjs'
 import { checkQueryOptions, checkDialogKinds, checkInitializeSendable } from './options.mjs'
 
 export { createSdkMcpServer, tool } from './mcp-server.mjs'
+export { FileIndex } from './file-index.mjs'
+export { CommandMatcher } from './command-matcher.mjs'
+/** The zod 4 namespace, as the official entry exports its bundled copy (ours is the app's own 'zod/v4'). */
+export * as z from 'zod/v4'
 
 /** The SSE transport enforces the full peer-frame text-envelope guard on `user` frames. */
 export const G4_TEXT_ENVELOPE_ARM_PORTED = true
