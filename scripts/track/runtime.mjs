@@ -81,6 +81,13 @@ export function diffValues(label, a, b, out = []) {
   return out
 }
 
+/**
+ * Exports that are another package's namespace, not the SDK's own values: ./browser's `z` is
+ * the official's bundled zod and the app's own `zod/v4` in ours, so its members follow the zod
+ * version installed, not the SDK release. Compared by kind only.
+ */
+const FOREIGN_NAMESPACES = new Set(['z'])
+
 /** Lines for the runtime exports and constants of one entry point. */
 export function compareExports(entry, official, ours) {
   const where = entry === '.' ? '' : ` ${entry}`
@@ -95,7 +102,7 @@ export function compareExports(entry, official, ours) {
   for (const name of Object.keys(o)) {
     if (!(name in n)) lines.push(`runtime${where}: ${name} (${o[name].type}) is missing in ours`)
     else if (o[name].type !== n[name].type) lines.push(`runtime${where}: ${name} is a ${o[name].type} in official, a ${n[name].type} in ours`)
-    else if (o[name].type !== 'function') diffValues(`constant${where} ${name}`, o[name].value, n[name].value, lines)
+    else if (o[name].type !== 'function' && !FOREIGN_NAMESPACES.has(name)) diffValues(`constant${where} ${name}`, o[name].value, n[name].value, lines)
   }
   for (const name of Object.keys(n)) if (!(name in o)) lines.push(`runtime${where}: ${name} (${n[name].type}) is exported by ours only`)
   return lines
