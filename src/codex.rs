@@ -59,15 +59,7 @@ fn codex_error(env: &Env, e: &CodexError) -> Error {
         if let CodexError::Request { code, .. } = e {
             err.set_named_property("rpcCode", *code)?;
         }
-        if let Some(c) = e.exit_code() {
-            err.set_named_property("exitCode", c)?;
-        }
-        if let Some(s) = e.signal() {
-            err.set_named_property("signal", s)?;
-        }
-        if let Some(s) = e.stderr() {
-            err.set_named_property("stderr", s)?;
-        }
+        crate::errors::set_exit_fields(&mut err, e.exit_code(), e.signal(), e.stderr())?;
         Ok(Error::from(err.into_unknown(env)?))
     };
     build().unwrap_or_else(|failed| failed)

@@ -2,7 +2,7 @@
 //! `code`, plus `exitCode`, `signal` and `stderr` when the CLI died. Made here, once, for every
 //! method that can fail.
 
-use napi::bindgen_prelude::{JsObjectValue, ToNapiValue};
+use napi::bindgen_prelude::{JsObjectValue, Object, ToNapiValue};
 use napi::{Env, Error, Result, Status};
 
 /// The JS Error for an engine error, ready to throw or to reject with.
@@ -30,14 +30,26 @@ fn build(env: &Env, e: &claude_agent_sdk::Error, safe: Option<bool>, code: Optio
         err.set_named_property("safe", safe)?;
     }
     err.set_named_property("code", code.unwrap_or(e.code()))?;
-    if let Some(code) = e.exit_code() {
+    set_exit_fields(&mut err, e.exit_code(), e.signal(), e.stderr())?;
+    Ok(Error::from(err.into_unknown(env)?))
+}
+
+/// Sets those of `exitCode`, `signal` and `stderr` that are known (the CLI, or Codex, died) on
+/// a JS error.
+pub fn set_exit_fields(
+    err: &mut Object,
+    exit_code: Option<i32>,
+    signal: Option<String>,
+    stderr: Option<&str>,
+) -> Result<()> {
+    if let Some(code) = exit_code {
         err.set_named_property("exitCode", code)?;
     }
-    if let Some(signal) = e.signal() {
+    if let Some(signal) = signal {
         err.set_named_property("signal", signal)?;
     }
-    if let Some(stderr) = e.stderr() {
+    if let Some(stderr) = stderr {
         err.set_named_property("stderr", stderr)?;
     }
-    Ok(Error::from(err.into_unknown(env)?))
+    Ok(())
 }

@@ -176,6 +176,19 @@ impl JsHost {
         }
     }
 
+    /// Every call waiting for JS's answer is answered with an error (as its reply drops, after
+    /// the lock is let go).
+    fn drop_replies(&self) {
+        let unanswered: Vec<Reply> = self
+            .replies
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .drain()
+            .map(|(_, r)| r)
+            .collect();
+        drop(unanswered);
+    }
+
     /// Adds entries (see [`entries`]) to the batch; true when JS will get them (a `Calls` item
     /// is queued).
     fn add_to_batch(&self, entries: &str) -> bool {
@@ -241,15 +254,8 @@ impl Host for JsHost {
         // A second call under an id still in flight replaces the first, answered with an error.
         drop(replaced);
         if !self.add_to_batch(&entries) {
-            // JS can no longer be reached: the replies answer with an error as they drop.
-            let unanswered: Vec<Reply> = self
-                .replies
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .drain()
-                .map(|(_, r)| r)
-                .collect();
-            drop(unanswered);
+            // JS can no longer be reached.
+            self.drop_replies();
         }
     }
 
@@ -280,13 +286,6 @@ impl Host for JsHost {
     fn release(&self) {
         self.dispatch.lock().unwrap_or_else(|p| p.into_inner()).take();
         self.batch.lock().unwrap_or_else(|p| p.into_inner()).text.clear();
-        let unanswered: Vec<Reply> = self
-            .replies
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .drain()
-            .map(|(_, r)| r)
-            .collect();
-        drop(unanswered);
+        self.drop_replies();
     }
 }

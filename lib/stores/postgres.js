@@ -8,12 +8,25 @@
 // listSessions and listSessionSummaries read. An append is all of its entries and the session's
 // summary, or nothing: one statement when the summary is the one this store last wrote (the
 // usual case: one writer per session), else a transaction that folds it under a row lock.
+const fs = require('fs')
+const path = require('path')
 const { foldSessionSummary } = require('../session-summary')
 const { checkKey, checkProjectKey, serializeEntries, parseEntry } = require('./common')
 
 const NAME = 'PostgresSessionStore'
 /** Summaries this store last wrote, kept to skip reading them back (per store, at most this many). */
 const SUMMARY_CACHE = 10000
+
+/**
+ * The tables and indexes (postgres-schema.sql, which the Rust SDK's store includes too), one
+ * statement at a time; `{entries}` and `{summaries}` stand for the tables' names.
+ */
+const SCHEMA = fs
+  .readFileSync(path.join(__dirname, 'postgres-schema.sql'), 'utf8')
+  .replace(/^--.*$/gm, '')
+  .split(';')
+  .map((statement) => statement.trim())
+  .filter(Boolean)
 
 /** Rows an INSERT takes as parameters of their own (two each); a larger batch goes as two arrays. */
 const VALUES_ROWS = 1000
@@ -125,25 +138,7 @@ class PostgresSessionStore {
     await this.#transaction(async (c) => {
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`claude-agent-sdk-native:${t}`])
       const { rows } = await c.query('SELECT to_regclass($1) IS NOT NULL AS had_entries, to_regclass($2) IS NOT NULL AS had_summaries', [t, s])
-      await c.query(`CREATE TABLE IF NOT EXISTS ${t} (
-        id          BIGSERIAL PRIMARY KEY,
-        project_key TEXT NOT NULL,
-        session_id  TEXT NOT NULL,
-        subpath     TEXT,
-        entry       JSON NOT NULL,
-        created_at  TIMESTAMPTZ NOT NULL DEFAULT NOW(),
-        uuid        TEXT
-      )`)
-      await c.query(`ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS uuid TEXT`)
-      await c.query(`CREATE INDEX IF NOT EXISTS ${t}_key_idx ON ${t} (project_key, session_id, subpath, id)`)
-      await c.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${t}_uuid_idx ON ${t} (project_key, session_id, (COALESCE(subpath, '')), uuid) WHERE uuid IS NOT NULL`)
-      await c.query(`CREATE TABLE IF NOT EXISTS ${s} (
-        project_key TEXT NOT NULL,
-        session_id  TEXT NOT NULL,
-        mtime       BIGINT NOT NULL,
-        data        JSON NOT NULL,
-        PRIMARY KEY (project_key, session_id)
-      )`)
+      for (const statement of SCHEMA) await c.query(statement.replaceAll('{entries}', t).replaceAll('{summaries}', s))
       if (rows[0].had_entries && !rows[0].had_summaries) {
         await c.query(`INSERT INTO ${s} (project_key, session_id, mtime, data)
           SELECT project_key, session_id, (EXTRACT(EPOCH FROM MAX(created_at)) * 1000)::BIGINT, '{}' FROM ${t}

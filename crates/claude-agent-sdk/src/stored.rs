@@ -479,12 +479,27 @@ pub async fn get_subagent_messages(
     sessions::parse_messages("subagentMessagesFromText", &out)
 }
 
-/// A `custom-title` or `tag` entry, as the TypeScript SDK appends them to a store.
-fn marker(mut fields: Map<String, Value>, session_id: &str) -> Value {
-    fields.insert("sessionId".into(), json!(session_id));
-    fields.insert("uuid".into(), json!(raw::new_uuid()));
-    fields.insert("timestamp".into(), json!(agent_core::sessions::write::now_iso()));
-    Value::Object(fields)
+/// Appends a `custom-title` or `tag` entry (`kind`, with `field: value`) to a stored session, as
+/// the TypeScript SDK appends them to a store.
+async fn append_marker(
+    store: &dyn SessionStore,
+    session_id: &str,
+    dir: &Option<PathBuf>,
+    kind: &str,
+    field: &str,
+    value: Value,
+) -> Result<()> {
+    let (key, _) = key_of(dir)?;
+    let mut f = Map::new();
+    f.insert("type".into(), json!(kind));
+    f.insert(field.into(), value);
+    f.insert("sessionId".into(), json!(session_id));
+    f.insert("uuid".into(), json!(raw::new_uuid()));
+    f.insert("timestamp".into(), json!(agent_core::sessions::write::now_iso()));
+    store
+        .append(&SessionKey::new(key, session_id), &[Value::Object(f)])
+        .await
+        .map_err(|e| store_error("SessionStore.append()", e))
 }
 
 /// Gives a stored session a title (trimmed; it must not be empty): one `custom-title` entry
@@ -500,15 +515,7 @@ pub async fn rename_session(
     if title.is_empty() {
         return Err(Error::InvalidOption("title must be non-empty".into()));
     }
-    let (key, _) = key_of(&dir)?;
-    let mut f = Map::new();
-    f.insert("type".into(), json!("custom-title"));
-    f.insert("customTitle".into(), json!(title));
-    let entry = marker(f, session_id);
-    store
-        .append(&SessionKey::new(key, session_id), &[entry])
-        .await
-        .map_err(|e| store_error("SessionStore.append()", e))
+    append_marker(store, session_id, &dir, "custom-title", "customTitle", json!(title)).await
 }
 
 /// Tags a stored session (`None` clears the tag), with the characters
@@ -521,15 +528,7 @@ pub async fn tag_session(
 ) -> Result<()> {
     sessions::check_id(session_id)?;
     let tag = sessions::clean_tag(tag)?;
-    let (key, _) = key_of(&dir)?;
-    let mut f = Map::new();
-    f.insert("type".into(), json!("tag"));
-    f.insert("tag".into(), json!(tag));
-    let entry = marker(f, session_id);
-    store
-        .append(&SessionKey::new(key, session_id), &[entry])
-        .await
-        .map_err(|e| store_error("SessionStore.append()", e))
+    append_marker(store, session_id, &dir, "tag", "tag", json!(tag)).await
 }
 
 /// Deletes a stored session with [`delete`](SessionStore::delete); nothing when the store has

@@ -6,31 +6,19 @@
 mod support;
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use claude_agent_sdk::sessions::{self, ConfigDir, ListSessions, SessionMessages};
 use serde_json::{json, Value};
 use support::{info_json, message_json, norm, without_nulls};
 
 fn node(args: &[&str]) -> Value {
-    let script = support::repo_root().join("crates/claude-agent-sdk/tests/support/official-sessions.mjs");
-    let out = Command::new("node").arg(script).args(args).output().expect("node runs");
-    assert!(
-        out.status.success(),
-        "official-sessions.mjs {}: {}",
-        args[0],
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON")
+    let out = support::official_script("official-sessions.mjs", args);
+    serde_json::from_slice(&out).expect("JSON")
 }
 
 #[test]
 fn a_config_dir_is_read_and_changed_without_the_environment() {
-    if Command::new("node").arg("--version").output().is_err() {
-        assert!(
-            std::env::var("CLAUDE_AGENT_SDK_REQUIRE_E2E").as_deref() != Ok("1"),
-            "`node` is not on PATH"
-        );
+    if !support::have_node() {
         return;
     }
     let base = std::env::temp_dir().join(format!("claude-agent-sdk-config-dir-{}", std::process::id()));

@@ -3,33 +3,22 @@
 
 mod support;
 
-use std::process::Command;
-
 use claude_agent_sdk::constants::*;
 use serde_json::{json, Value};
 
 #[test]
 fn the_constants_are_the_official_sdks() {
-    if Command::new("node").arg("--version").output().is_err() {
-        assert!(
-            std::env::var("CLAUDE_AGENT_SDK_REQUIRE_E2E").as_deref() != Ok("1"),
-            "`node` is not on PATH"
-        );
+    if !support::have_node() {
         return;
     }
-    let sdk = support::repo_root().join("node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs");
+    let sdk = support::official_sdk();
     let names = "HOOK_EVENTS EXIT_REASONS BUILTIN_TOOL_NAMES LEGACY_TOOL_NAME_ALIASES USAGE_LIMIT_ERROR_PREFIXES USAGE_TRANSITION_PREFIXES USAGE_WARNING_PREFIXES ORG_POLICY_LIMIT_PREFIXES SYSTEM_PROMPT_DYNAMIC_BOUNDARY";
     let script = format!(
     "const sdk = await import({:?}); process.stdout.write(JSON.stringify(Object.fromEntries({:?}.split(' ').map((k) => [k, sdk[k]]))))",
     sdk.to_str().unwrap(),
     names
   );
-    let out = Command::new("node")
-        .args(["--input-type=module", "-e", &script])
-        .output()
-        .expect("node runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let theirs: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let theirs: Value = serde_json::from_slice(&support::node_module("the official constants", &script)).unwrap();
     let aliases: serde_json::Map<String, Value> = LEGACY_TOOL_NAME_ALIASES
         .iter()
         .map(|(a, b)| (a.to_string(), json!(b)))

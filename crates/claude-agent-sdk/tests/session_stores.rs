@@ -38,12 +38,22 @@ fn run_id() -> String {
 /// The server URL in `var`, or None (a skip; a failure under CLAUDE_AGENT_SDK_REQUIRE_E2E=1).
 #[allow(dead_code)]
 fn server(var: &str) -> Option<String> {
+    setting(
+        var,
+        "this test needs a real server (npm test starts one: __test__/session-stores-rust.test.mjs)",
+    )
+}
+
+/// The value of `var`, or None (a skip; a failure naming `why` under
+/// CLAUDE_AGENT_SDK_REQUIRE_E2E=1).
+#[allow(dead_code)]
+fn setting(var: &str, why: &str) -> Option<String> {
     match std::env::var(var) {
-        Ok(url) if !url.is_empty() => Some(url),
+        Ok(value) if !value.is_empty() => Some(value),
         _ => {
             assert!(
                 std::env::var("CLAUDE_AGENT_SDK_REQUIRE_E2E").as_deref() != Ok("1"),
-                "{var} is not set: this test needs a real server (npm test starts one: __test__/session-stores-rust.test.mjs)"
+                "{var} is not set: {why}"
             );
             eprintln!("skipped: {var} is not set");
             None
@@ -808,15 +818,11 @@ mod postgres {
         let Some(url) = server("SESSION_STORE_POSTGRES_URL") else {
             return;
         };
-        let table = match std::env::var("CASN_INTEROP_PG_TABLE") {
-            Ok(t) => t,
-            Err(_) => {
-                assert!(
-                    std::env::var("CLAUDE_AGENT_SDK_REQUIRE_E2E").as_deref() != Ok("1"),
-                    "CASN_INTEROP_PG_TABLE is not set"
-                );
-                return;
-            }
+        let Some(table) = setting(
+            "CASN_INTEROP_PG_TABLE",
+            "the node test sets it (__test__/session-stores-rust.test.mjs)",
+        ) else {
+            return;
         };
         let store = PostgresSessionStore::new(pool(&url)).with_table_name(&table).unwrap();
         store.ensure_schema().await.unwrap();
@@ -978,15 +984,11 @@ mod redis {
         let Some(url) = server("SESSION_STORE_REDIS_URL") else {
             return;
         };
-        let prefix = match std::env::var("CASN_INTEROP_REDIS_PREFIX") {
-            Ok(t) => t,
-            Err(_) => {
-                assert!(
-                    std::env::var("CLAUDE_AGENT_SDK_REQUIRE_E2E").as_deref() != Ok("1"),
-                    "CASN_INTEROP_REDIS_PREFIX is not set"
-                );
-                return;
-            }
+        let Some(prefix) = setting(
+            "CASN_INTEROP_REDIS_PREFIX",
+            "the node test sets it (__test__/session-stores-rust.test.mjs)",
+        ) else {
+            return;
         };
         let store = RedisSessionStore::new(Client::open(url.as_str()).unwrap()).with_prefix(&prefix);
         interop(&store).await;

@@ -8,25 +8,17 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use claude_agent_sdk::sessions::{self, ForkSession, ListSessions, SessionMessage, SessionMessages};
 use serde_json::{json, Value};
 use support::{info_json, message_json, norm, without_nulls};
 
 fn node(args: &[&str]) -> Value {
-    let script = support::repo_root().join("crates/claude-agent-sdk/tests/support/official-sessions.mjs");
-    let out = Command::new("node").arg(script).args(args).output().expect("node runs");
-    assert!(
-        out.status.success(),
-        "official-sessions.mjs {}: {}",
-        args[0],
-        String::from_utf8_lossy(&out.stderr)
-    );
-    if out.stdout.is_empty() {
+    let out = support::official_script("official-sessions.mjs", args);
+    if out.is_empty() {
         return Value::Null;
     }
-    serde_json::from_slice(&out.stdout).expect("JSON")
+    serde_json::from_slice(&out).expect("JSON")
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -112,11 +104,7 @@ fn normalize(mut v: Value) -> Value {
 
 #[test]
 fn session_functions_match_the_official_sdk() {
-    if std::process::Command::new("node").arg("--version").output().is_err() {
-        assert!(
-            std::env::var("CLAUDE_AGENT_SDK_REQUIRE_E2E").as_deref() != Ok("1"),
-            "`node` is not on PATH"
-        );
+    if !support::have_node() {
         return;
     }
     let base = std::env::temp_dir().join(format!("claude-agent-sdk-sessions-{}", std::process::id()));

@@ -5,7 +5,7 @@
 
 mod support;
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
 use claude_agent_sdk::spawn::{SpawnOptions, SpawnedProcess};
@@ -27,7 +27,7 @@ export default async function (cli) {
 
 /// The command line the official SDK hands its `spawnClaudeCodeProcess`: `[command, args]`.
 fn official(cli: &std::path::Path, scenario: &std::path::Path) -> Value {
-    let sdk = support::repo_root().join("node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs");
+    let sdk = support::official_sdk();
     let script = format!(
         r#"const {{ query }} = await import({sdk:?})
 const {{ spawn }} = await import('node:child_process')
@@ -46,16 +46,7 @@ process.stdout.write(JSON.stringify(seen))"#,
         cli = cli.to_str().unwrap(),
         scenario = scenario.to_str().unwrap()
     );
-    let out = Command::new("node")
-        .args(["--input-type=module", "-e", &script])
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "official spawn: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("what the official spawner saw")
+    serde_json::from_slice(&support::node_module("official spawn", &script)).expect("what the official spawner saw")
 }
 
 /// What a recording spawner was asked, with the pid it started.

@@ -5,8 +5,6 @@
 
 mod support;
 
-use std::process::Command;
-
 use claude_agent_sdk::{startup, Message, Options};
 use futures::StreamExt;
 use serde_json::{json, Value};
@@ -33,7 +31,7 @@ fn mock() -> Option<(std::path::PathBuf, std::path::PathBuf)> {
 
 /// What the official SDK's `startup()` then `query(prompt)` made the mock CLI see.
 fn official(cli: &std::path::Path, scenario: &std::path::Path) -> Value {
-    let sdk = support::repo_root().join("node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs");
+    let sdk = support::official_sdk();
     let script = format!(
         r#"const {{ startup }} = await import({sdk:?})
 const warm = await startup({{ options: {{ pathToClaudeCodeExecutable: {cli:?}, env: {{ ...process.env, MOCK_CLI_SCENARIO: {scenario:?} }} }} }})
@@ -45,16 +43,7 @@ process.stdout.write(text)"#,
         cli = cli.to_str().unwrap(),
         scenario = scenario.to_str().unwrap()
     );
-    let out = Command::new("node")
-        .args(["--input-type=module", "-e", &script])
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "official startup: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("the mock's report")
+    serde_json::from_slice(&support::node_module("official startup", &script)).expect("the mock's report")
 }
 
 #[tokio::test(flavor = "multi_thread")]

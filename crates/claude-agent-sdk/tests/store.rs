@@ -6,7 +6,7 @@
 mod support;
 
 use std::collections::VecDeque;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use claude_agent_sdk::store::{resume_from_store, StoreFuture};
@@ -15,6 +15,24 @@ use futures::{FutureExt, StreamExt};
 use serde_json::{json, Value};
 
 const SID: &str = "11111111-2222-4333-8444-555555555555";
+
+/// Whether `folder` is named as the private config folders of resumed sessions are.
+fn is_resume_folder(folder: &Path) -> bool {
+    folder
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("claude-resume-"))
+}
+
+/// Polls `done` every 20 ms, at most `tries` times, until it holds (the caller asserts after).
+async fn wait_until(tries: usize, mut done: impl FnMut() -> bool) {
+    for _ in 0..tries {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
 
 /// A turn that mirrors its writes (under `--session-mirror`): frames before the result, one for
 /// a subagent's file, one after the result.
@@ -255,22 +273,11 @@ async fn a_session_is_resumed_from_the_store_alone() {
     // The private folder goes when the query is over.
     let folder = PathBuf::from(seen["config"].as_str().unwrap());
     assert!(
-        folder.starts_with(std::env::temp_dir())
-            && folder
-                .file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with("claude-resume-"),
+        folder.starts_with(std::env::temp_dir()) && is_resume_folder(&folder),
         "{folder:?}"
     );
     drop(q);
-    for _ in 0..500 {
-        if !folder.exists() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    wait_until(500, || !folder.exists()).await;
     assert!(!folder.exists(), "{folder:?} removed");
 
     // `continue_conversation` takes the store's newest session of the project.
@@ -340,15 +347,7 @@ async fn a_resumed_query_dropped_early_keeps_its_folder_until_the_cli_has_exited
         }
     }
     let folder = folder.expect("the CLI named its config folder");
-    assert!(
-        folder
-            .file_name()
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .starts_with("claude-resume-"),
-        "{folder:?}"
-    );
+    assert!(is_resume_folder(&folder), "{folder:?}");
     drop(q); // as a `break` leaves a query: the CLI is stopped in the background
     let records = || -> Vec<Value> {
         std::fs::read_to_string(&log)
@@ -357,12 +356,7 @@ async fn a_resumed_query_dropped_early_keeps_its_folder_until_the_cli_has_exited
             .filter_map(|l| serde_json::from_str(l).ok())
             .collect()
     };
-    for _ in 0..500 {
-        if records().iter().any(|r| r["kind"] == "exit") {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    wait_until(500, || records().iter().any(|r| r["kind"] == "exit")).await;
     let seen = records()
         .into_iter()
         .find(|r| r["kind"] == "scenario")
@@ -371,12 +365,7 @@ async fn a_resumed_query_dropped_early_keeps_its_folder_until_the_cli_has_exited
         seen["data"]["later"], true,
         "the folder stayed while the CLI was stopping"
     );
-    for _ in 0..250 {
-        if !folder.exists() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    wait_until(250, || !folder.exists()).await;
     assert!(!folder.exists(), "{folder:?} removed once the CLI exited");
 }
 

@@ -9,7 +9,6 @@
 
 mod support;
 
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use claude_agent_sdk::sessions::{ForkSession, ListSessions, SessionMessage, SessionMessages};
@@ -21,15 +20,8 @@ use serde_json::{json, Value};
 use support::{info_json, message_json, norm};
 
 fn node(args: &[&str]) -> Value {
-    let script = support::repo_root().join("crates/claude-agent-sdk/tests/support/official-store.mjs");
-    let out = Command::new("node").arg(script).args(args).output().expect("node runs");
-    assert!(
-        out.status.success(),
-        "official-store.mjs {}: {}",
-        args[0],
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON")
+    let out = support::official_script("official-store.mjs", args);
+    serde_json::from_slice(&out).expect("JSON")
 }
 
 /// A map that keeps its keys in insertion order, as a JavaScript `Map`.
@@ -377,11 +369,7 @@ fn normalize(mut v: Value) -> Value {
 
 #[test]
 fn store_session_functions_match_the_official_sdk() {
-    if Command::new("node").arg("--version").output().is_err() {
-        assert!(
-            std::env::var("CLAUDE_AGENT_SDK_REQUIRE_E2E").as_deref() != Ok("1"),
-            "`node` is not on PATH"
-        );
+    if !support::have_node() {
         return;
     }
     let base = std::env::temp_dir().join(format!("claude-agent-sdk-stored-{}", std::process::id()));

@@ -384,46 +384,17 @@ mod tests {
         }
     }
 
-    const LINUX_X64: Platform = Platform {
-        os: Os::Linux,
-        arch: "x64",
-        libc: Some(Libc::Glibc),
-    };
-    const LINUX_ARM64: Platform = Platform {
-        os: Os::Linux,
-        arch: "arm64",
-        libc: Some(Libc::Glibc),
-    };
-    const ALPINE_X64: Platform = Platform {
-        os: Os::Linux,
-        arch: "x64",
-        libc: Some(Libc::Musl),
-    };
-    const ALPINE_ARM64: Platform = Platform {
-        os: Os::Linux,
-        arch: "arm64",
-        libc: Some(Libc::Musl),
-    };
-    const MAC_ARM64: Platform = Platform {
-        os: Os::MacOs,
-        arch: "arm64",
-        libc: None,
-    };
-    const MAC_X64: Platform = Platform {
-        os: Os::MacOs,
-        arch: "x64",
-        libc: None,
-    };
-    const WIN_X64: Platform = Platform {
-        os: Os::Windows,
-        arch: "x64",
-        libc: None,
-    };
-    const WIN_ARM64: Platform = Platform {
-        os: Os::Windows,
-        arch: "arm64",
-        libc: None,
-    };
+    const fn platform(os: Os, arch: &'static str, libc: Option<Libc>) -> Platform {
+        Platform { os, arch, libc }
+    }
+    const LINUX_X64: Platform = platform(Os::Linux, "x64", Some(Libc::Glibc));
+    const LINUX_ARM64: Platform = platform(Os::Linux, "arm64", Some(Libc::Glibc));
+    const ALPINE_X64: Platform = platform(Os::Linux, "x64", Some(Libc::Musl));
+    const ALPINE_ARM64: Platform = platform(Os::Linux, "arm64", Some(Libc::Musl));
+    const MAC_ARM64: Platform = platform(Os::MacOs, "arm64", None);
+    const MAC_X64: Platform = platform(Os::MacOs, "x64", None);
+    const WIN_X64: Platform = platform(Os::Windows, "x64", None);
+    const WIN_ARM64: Platform = platform(Os::Windows, "arm64", None);
 
     fn find(platform: &Platform, fs: &Fake) -> Result<PathBuf, String> {
         find_cli_in(platform, fs, None, &[PathBuf::from("/app/src")], None, None)

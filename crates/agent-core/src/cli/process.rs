@@ -138,6 +138,29 @@ pub async fn terminate(child: &mut dyn ChildProcess) -> (Option<ExitInfo>, bool)
 /// Process hygiene on every platform (the release workflow runs these on macOS and Windows
 /// runners too): a CLI that exits when stdin closes ends by itself; one that does not is ended
 /// by us, and says so; a CLI whose host is SIGKILLed/terminated does not survive it.
+/// For the host-death tests: this test binary run again as a host, running only `test`, with
+/// `var` naming a file for it to write one line to; the host, and the line once written (empty
+/// if it was not within `wait`).
+#[cfg(test)]
+pub(crate) fn rerun_as_host(test: &str, var: &str, wait: Duration) -> (std::process::Child, String) {
+    let out = std::env::temp_dir().join(format!("agent-core-{var}-{}", std::process::id()));
+    let _ = std::fs::remove_file(&out);
+    let host = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", test, "--test-threads=1"])
+        .env(var, &out)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    let mut line = String::new();
+    while t0.elapsed() < wait && !line.ends_with('\n') {
+        std::thread::sleep(Duration::from_millis(20));
+        line = std::fs::read_to_string(&out).unwrap_or_default();
+    }
+    let _ = std::fs::remove_file(&out);
+    (host, line)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,25 +250,11 @@ mod tests {
             });
             return;
         }
-        let out = std::env::temp_dir().join(format!("agent-core-host-death-{}", std::process::id()));
-        let _ = std::fs::remove_file(&out);
-        let mut host = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "cli::process::tests::the_cli_dies_with_a_killed_host",
-                "--test-threads=1",
-            ])
-            .env("HOST_DEATH_TEST_OUT", &out)
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let t0 = Instant::now();
-        let mut text = String::new();
-        while t0.elapsed() < Duration::from_secs(20) && !text.ends_with('\n') {
-            std::thread::sleep(Duration::from_millis(20));
-            text = std::fs::read_to_string(&out).unwrap_or_default();
-        }
-        let _ = std::fs::remove_file(&out);
+        let (mut host, text) = rerun_as_host(
+            "cli::process::tests::the_cli_dies_with_a_killed_host",
+            "HOST_DEATH_TEST_OUT",
+            Duration::from_secs(20),
+        );
         let pid: u32 = text
             .trim()
             .parse()

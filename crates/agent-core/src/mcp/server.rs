@@ -157,6 +157,21 @@ struct InitParams {
     protocol_version: Option<String>,
 }
 
+/// The names of a server's tools or prompts (`what`); one missing or given twice is an error.
+fn names(defs: &[Map<String, Value>], what: &str, server: &str) -> Result<HashSet<String>, String> {
+    let mut names = HashSet::new();
+    for (i, d) in defs.iter().enumerate() {
+        let name = d
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("{what} #{i} of server {server:?} has no name"))?;
+        if !names.insert(name.to_string()) {
+            return Err(format!("server {server:?} defines the {what} {name:?} twice"));
+        }
+    }
+    Ok(names)
+}
+
 fn quoted(s: &str) -> String {
     serde_json::to_string(s).expect("string")
 }
@@ -166,26 +181,8 @@ impl State {
         if spec.name.is_empty() {
             return Err("createSdkMcpServer: `name` must be a non-empty string".into());
         }
-        let mut tools = HashSet::new();
-        for (i, t) in spec.tools.iter().enumerate() {
-            let name = t
-                .get("name")
-                .and_then(Value::as_str)
-                .ok_or_else(|| format!("tool #{i} of server {:?} has no name", spec.name))?;
-            if !tools.insert(name.to_string()) {
-                return Err(format!("server {:?} defines the tool {name:?} twice", spec.name));
-            }
-        }
-        let mut prompts = HashSet::new();
-        for (i, p) in spec.prompts.iter().enumerate() {
-            let name = p
-                .get("name")
-                .and_then(Value::as_str)
-                .ok_or_else(|| format!("prompt #{i} of server {:?} has no name", spec.name))?;
-            if !prompts.insert(name.to_string()) {
-                return Err(format!("server {:?} defines the prompt {name:?} twice", spec.name));
-            }
-        }
+        let tools = names(&spec.tools, "tool", &spec.name)?;
+        let prompts = names(&spec.prompts, "prompt", &spec.name)?;
         let has_resources =
             spec.capabilities.resources || !spec.resources.is_empty() || !spec.resource_templates.is_empty();
         let has_prompts = spec.capabilities.prompts || !spec.prompts.is_empty();
@@ -594,6 +591,19 @@ mod tests {
             .contains("name"));
         let dup = McpServerDef::from_spec_json(r#"{"name":"x","tools":[{"name":"a"},{"name":"a"}]}"#).unwrap_err();
         assert!(dup.contains("twice"), "{dup}");
+        let err = |spec: &str| McpServerDef::from_spec_json(spec).unwrap_err();
+        assert_eq!(
+            err(r#"{"name":"x","prompts":[{"name":"p"},{"name":"p"}]}"#),
+            r#"server "x" defines the prompt "p" twice"#
+        );
+        assert_eq!(
+            err(r#"{"name":"x","tools":[{"name":"a"},{}]}"#),
+            r#"tool #1 of server "x" has no name"#
+        );
+        assert_eq!(
+            err(r#"{"name":"x","prompts":[{}]}"#),
+            r#"prompt #0 of server "x" has no name"#
+        );
     }
 
     fn call_payload(action: McpAction) -> Value {

@@ -444,23 +444,15 @@ mod tests {
 
     #[test]
     fn a_result_whose_errors_is_not_an_array_is_named() {
-        assert_eq!(
-            result_problem(r#"{"type":"result","subtype":"success","result":"ok"}"#),
-            None
-        );
-        assert_eq!(
-            result_problem(r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["a"]}"#),
-            None
-        );
-        assert_eq!(
-            result_problem(r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":null}"#),
-            None
-        );
-        // Not read by anyone when it is not an error result.
-        assert_eq!(
-            result_problem(r#"{"type":"result","subtype":"success","is_error":false,"errors":"x"}"#),
-            None
-        );
+        for fine in [
+            r#"{"type":"result","subtype":"success","result":"ok"}"#,
+            r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["a"]}"#,
+            r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":null}"#,
+            // Not read by anyone when it is not an error result.
+            r#"{"type":"result","subtype":"success","is_error":false,"errors":"x"}"#,
+        ] {
+            assert_eq!(result_problem(fine), None, "{fine}");
+        }
         let problem =
             result_problem(r#"{"type":"result","subtype":"error_max_turns","is_error":true,"errors":"ran away"}"#)
                 .unwrap();

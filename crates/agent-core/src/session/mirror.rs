@@ -672,7 +672,7 @@ mod tests {
     #[tokio::test]
     async fn the_loop_holds_a_result_until_the_store_has_the_turn() {
         use crate::cli::custom::{host_process, HostProcessEvent};
-        use crate::session::{start, ProcessSpec, SessionSpec};
+        use crate::session::{start, SessionSpec};
         let (written_tx, mut written) = mpsc::unbounded_channel::<Vec<u8>>();
         let (process, feed) = host_process(Arc::new(move |e| {
             if let HostProcessEvent::Write(bytes) = e {
@@ -684,21 +684,8 @@ mod tests {
         spec.backoff = vec![]; // one try: a failure is reported at once
         let started = start(
             SessionSpec {
-                limits: None,
-                process: ProcessSpec::Host(process),
-                initialize: serde_json::json!({ "subtype": "initialize" }),
-                servers: vec![],
-                prompt: None,
-                can_use_tool: false,
-                allowed_control_requests: None,
-                dialogs: Default::default(),
-                token_callbacks: false,
-                forward_stderr: false,
-                initialize_timeout: Duration::from_secs(60),
-                queue_bytes: crate::session::DEFAULT_QUEUE_BYTES,
-                message_text: Default::default(),
                 mirror: Some(spec),
-                lone_surrogates: false,
+                ..SessionSpec::for_host(process)
             },
             Arc::new(Gate(gate_tx)),
         )

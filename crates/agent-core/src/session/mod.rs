@@ -79,6 +79,31 @@ pub struct SessionSpec {
     pub limits: Option<crate::cli::limits::ResourceLimits>,
 }
 
+#[cfg(test)]
+impl SessionSpec {
+    /// For the engine's own tests: a session over a host-started process, with nothing else
+    /// asked for (no prompt, servers, callbacks, mirror or limits; `initialize` bare).
+    pub(crate) fn for_host(process: HostProcess) -> SessionSpec {
+        SessionSpec {
+            process: ProcessSpec::Host(process),
+            initialize: serde_json::json!({ "subtype": "initialize" }),
+            servers: vec![],
+            prompt: None,
+            can_use_tool: false,
+            allowed_control_requests: None,
+            dialogs: Default::default(),
+            token_callbacks: false,
+            forward_stderr: false,
+            initialize_timeout: DEFAULT_INITIALIZE_TIMEOUT,
+            queue_bytes: DEFAULT_QUEUE_BYTES,
+            message_text: Default::default(),
+            mirror: None,
+            lone_surrogates: false,
+            limits: None,
+        }
+    }
+}
+
 /// A started session.
 pub struct Started {
     pub handle: SessionHandle,

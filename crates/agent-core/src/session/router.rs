@@ -529,15 +529,23 @@ mod tests {
         serde_json::from_str(&permission_answer(result, &input, Some(&id))).unwrap()
     }
 
-    #[test]
-    fn subtypes_outside_allowed_control_requests_are_refused() {
-        let raw = |s: &str| RawValue::from_string(s.to_string()).unwrap();
-        let router = |allowed: Option<Vec<String>>| Router {
+    /// A request body as the CLI sends it.
+    fn raw(s: &str) -> Box<RawValue> {
+        RawValue::from_string(s.to_string()).unwrap()
+    }
+
+    /// A router serving `can_use_tool`, with no servers or dialogs, and `allowed` subtypes.
+    fn router(allowed: Option<Vec<String>>) -> Router {
+        Router {
             servers: HashMap::new(),
             can_use_tool: true,
             dialogs: Dialogs::default(),
             allowed,
-        };
+        }
+    }
+
+    #[test]
+    fn subtypes_outside_allowed_control_requests_are_refused() {
         let only = router(Some(vec!["can_use_tool".into()]));
         let hook = raw(r#"{"subtype":"hook_callback","callback_id":"h0","input":{}}"#);
         match only.route("r1", hook.clone()) {
@@ -570,13 +578,6 @@ mod tests {
 
     #[test]
     fn requests_for_the_remote_tool_host_are_left_to_it_unless_not_allowed() {
-        let raw = |s: &str| RawValue::from_string(s.to_string()).unwrap();
-        let router = |allowed: Option<Vec<String>>| Router {
-            servers: HashMap::new(),
-            can_use_tool: true,
-            dialogs: Dialogs::default(),
-            allowed,
-        };
         for subtype in REMOTE_TOOL_HOST_SUBTYPES {
             let request = raw(&format!(r#"{{"subtype":"{subtype}"}}"#));
             assert!(
@@ -598,7 +599,6 @@ mod tests {
 
     #[test]
     fn host_requests_go_to_the_host_and_their_envelopes_become_responses() {
-        let raw = |s: &str| RawValue::from_string(s.to_string()).unwrap();
         let router = Router {
             servers: HashMap::new(),
             can_use_tool: false,

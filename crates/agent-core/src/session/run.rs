@@ -932,14 +932,14 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
-    use serde_json::{json, Value};
+    use serde_json::Value;
     use tokio::sync::mpsc;
 
     use crate::cli::child::ExitInfo;
     use crate::cli::custom::{host_process, HostProcessEvent, HostProcessFeed};
     use crate::host::{Host, HostCall, Reply};
     use crate::session::queue::Messages;
-    use crate::session::{start, ProcessSpec, SessionSpec};
+    use crate::session::{start, SessionSpec};
 
     /// A host that answers every call with an error.
     struct Refuse;
@@ -976,21 +976,9 @@ mod tests {
             }));
             let started = start(
                 SessionSpec {
-                    process: ProcessSpec::Host(process),
-                    initialize: json!({ "subtype": "initialize" }),
-                    servers: vec![],
                     prompt: Some("hi".into()),
                     can_use_tool,
-                    allowed_control_requests: None,
-                    dialogs: Default::default(),
-                    token_callbacks: false,
-                    forward_stderr: false,
-                    initialize_timeout: Duration::from_secs(60),
-                    queue_bytes: crate::session::DEFAULT_QUEUE_BYTES,
-                    message_text: Default::default(),
-                    mirror: None,
-                    lone_surrogates: false,
-                    limits: None,
+                    ..SessionSpec::for_host(process)
                 },
                 Arc::new(Refuse),
             )

@@ -11,9 +11,11 @@ use serde_json::{Map, Value};
 
 use super::{chain, transcript, write};
 
-const KINDS: [&str; 5] = ["user", "assistant", "attachment", "system", "progress"];
-/// Fields a fork clears (the official's `Wj`), which the chain walk must not see either.
-const CLEARED: [&str; 10] = [
+/// The entry types a fork copies (the rest of a transcript is metadata).
+pub(super) const KINDS: [&str; 5] = ["user", "assistant", "attachment", "system", "progress"];
+/// Fields a fork clears (the official's `Wj`: they describe the original's place among agents
+/// and turns), which the chain walk must not see either.
+pub(super) const CLEARED: [&str; 10] = [
     "teamName",
     "agentName",
     "sessionKind",

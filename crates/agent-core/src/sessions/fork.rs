@@ -7,24 +7,10 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
+use super::cut::{CLEARED, KINDS};
 use super::info::{self, HeadTail, WINDOW};
 use super::mutate::Failure;
 use super::{paths, scan, write};
-
-const KINDS: [&str; 5] = ["user", "assistant", "attachment", "system", "progress"];
-/// Fields a fork clears (they describe the original's place among agents and turns).
-const CLEARED: [&str; 10] = [
-    "teamName",
-    "agentName",
-    "sessionKind",
-    "slug",
-    "sourceToolAssistantUUID",
-    "summarizedTurnPromptUuids",
-    "droppedPromptUuids",
-    "sentAsUuid",
-    "rowsAheadOfPutBack",
-    "turnAttributionKey",
-];
 
 fn s<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
     v.get(k).and_then(Value::as_str)

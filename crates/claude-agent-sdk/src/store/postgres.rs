@@ -69,6 +69,10 @@ fn insert_rows(table: &str, condition: &str) -> String {
     )
 }
 
+/// The tables and indexes, as the TypeScript store creates them (the one file both read);
+/// `{entries}` and `{summaries}` stand for the tables' names.
+const SCHEMA: &str = include_str!("../../../../lib/stores/postgres-schema.sql");
+
 /// The new mtime: the server's clock in ms, after the previous one.
 const NEXT_MTIME: &str = "GREATEST(mtime + 1, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT)";
 
@@ -169,28 +173,8 @@ impl PostgresSessionStore {
                 )
                 .await?;
             let (had_entries, had_summaries): (bool, bool) = (row.get(0), row.get(1));
-            tx.batch_execute(&format!(
-                "CREATE TABLE IF NOT EXISTS {t} (
-                   id          BIGSERIAL PRIMARY KEY,
-                   project_key TEXT NOT NULL,
-                   session_id  TEXT NOT NULL,
-                   subpath     TEXT,
-                   entry       JSON NOT NULL,
-                   created_at  TIMESTAMPTZ NOT NULL DEFAULT NOW(),
-                   uuid        TEXT
-                 );
-                 ALTER TABLE {t} ADD COLUMN IF NOT EXISTS uuid TEXT;
-                 CREATE INDEX IF NOT EXISTS {t}_key_idx ON {t} (project_key, session_id, subpath, id);
-                 CREATE UNIQUE INDEX IF NOT EXISTS {t}_uuid_idx ON {t} (project_key, session_id, (COALESCE(subpath, '')), uuid) WHERE uuid IS NOT NULL;
-                 CREATE TABLE IF NOT EXISTS {s} (
-                   project_key TEXT NOT NULL,
-                   session_id  TEXT NOT NULL,
-                   mtime       BIGINT NOT NULL,
-                   data        JSON NOT NULL,
-                   PRIMARY KEY (project_key, session_id)
-                 );"
-            ))
-            .await?;
+            tx.batch_execute(&SCHEMA.replace("{entries}", t).replace("{summaries}", s))
+                .await?;
             if had_entries && !had_summaries {
                 tx.execute(
                     &format!(

@@ -89,20 +89,55 @@ pub fn result_text(messages: &[Message]) -> String {
         .unwrap_or_default()
 }
 
-/// The mock CLI (`__test__/mock-cli/mock-cli.mjs`) and a scenario file with `source`, named after
-/// `tag`; `None` without `node` (a failure with `CLAUDE_AGENT_SDK_REQUIRE_E2E=1`).
-pub fn mock_cli_with(tag: &str, source: &str) -> Option<(PathBuf, PathBuf)> {
-    if Command::new("node")
+/// Whether `node` runs here (it runs the official SDK and the mock CLI); without it a test
+/// returns early, and with `CLAUDE_AGENT_SDK_REQUIRE_E2E=1` fails instead.
+pub fn have_node() -> bool {
+    let runs = Command::new("node")
         .arg("--version")
         .stdout(Stdio::null())
         .status()
-        .map(|s| !s.success())
-        .unwrap_or(true)
-    {
-        assert!(
-            std::env::var("CLAUDE_AGENT_SDK_REQUIRE_E2E").as_deref() != Ok("1"),
-            "`node` is not on PATH (it runs the mock CLI)"
-        );
+        .is_ok_and(|s| s.success());
+    assert!(
+        runs || std::env::var("CLAUDE_AGENT_SDK_REQUIRE_E2E").as_deref() != Ok("1"),
+        "`node` is not on PATH"
+    );
+    runs
+}
+
+/// The official TypeScript SDK's entry point (the repository's devDependency).
+pub fn official_sdk() -> PathBuf {
+    repo_root().join("node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs")
+}
+
+/// What `script`, run by `node` as an ES module, wrote to stdout; a failure panics with `what`
+/// and node's stderr.
+pub fn node_module(what: &str, script: &str) -> Vec<u8> {
+    let out = Command::new("node")
+        .args(["--input-type=module", "-e", script])
+        .output()
+        .expect("node runs");
+    assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// What `support/<script>` run by `node` with `args` wrote to stdout; a failure panics naming
+/// the script, its first argument and node's stderr.
+pub fn official_script(script: &str, args: &[&str]) -> Vec<u8> {
+    let path = repo_root().join("crates/claude-agent-sdk/tests/support").join(script);
+    let out = Command::new("node").arg(path).args(args).output().expect("node runs");
+    assert!(
+        out.status.success(),
+        "{script} {}: {}",
+        args.first().unwrap_or(&""),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// The mock CLI (`__test__/mock-cli/mock-cli.mjs`) and a scenario file with `source`, named after
+/// `tag`; `None` without `node` (a failure with `CLAUDE_AGENT_SDK_REQUIRE_E2E=1`).
+pub fn mock_cli_with(tag: &str, source: &str) -> Option<(PathBuf, PathBuf)> {
+    if !have_node() {
         return None;
     }
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

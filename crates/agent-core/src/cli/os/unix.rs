@@ -333,26 +333,11 @@ mod tests {
             });
             return;
         }
-        let out = std::env::temp_dir().join(format!("agent-core-watchdog-{}", std::process::id()));
-        let _ = std::fs::remove_file(&out);
-        let exe = std::env::current_exe().unwrap();
-        let mut host = std::process::Command::new(exe)
-            .args([
-                "--exact",
-                "cli::os::unix::tests::watchdog_ends_the_group_when_the_host_is_killed",
-                "--test-threads=1",
-            ])
-            .env("WATCHDOG_TEST_HOST", &out)
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let t0 = Instant::now();
-        let mut line = String::new();
-        while t0.elapsed() < Duration::from_secs(10) && !line.ends_with('\n') {
-            std::thread::sleep(Duration::from_millis(20));
-            line = std::fs::read_to_string(&out).unwrap_or_default();
-        }
-        let _ = std::fs::remove_file(&out);
+        let (mut host, line) = crate::cli::process::rerun_as_host(
+            "cli::os::unix::tests::watchdog_ends_the_group_when_the_host_is_killed",
+            "WATCHDOG_TEST_HOST",
+            Duration::from_secs(10),
+        );
         let pids: Vec<i32> = line.split_whitespace().filter_map(|p| p.parse().ok()).collect();
         assert_eq!(pids.len(), 2, "host said {line:?}");
         assert!(pids.iter().all(|&p| alive(p)));
