@@ -124,14 +124,16 @@ const NO_IDLE_CLI = (waitMs) => `
   }`
 
 /** Each SDK on NO_IDLE_CLI: whether stdin closed within `waitMs` of the result, and the messages. */
-async function noIdleRuns(waitMs, extra = {}) {
+async function noIdleRuns(waitMs, extra = {}, env = {}, afterMs = {}) {
   const runs = {}
   for (const [label, sdk] of SDKS) {
     const { log, options } = mockOptions(NO_IDLE_CLI(waitMs), extra)
+    Object.assign(options.env, env)
     const { messages, error } = await collect(sdk.query({ prompt: 'hi', options }))
     assert.equal(error, null, `${label}: ${error?.message}`)
     const [record] = scenarioRecords(log)
     runs[label] = { closed: record.closed, types: messages.map((m) => m.type) }
+    afterMs[label] = record.afterMs
   }
   return runs
 }
@@ -146,6 +148,18 @@ test('with a callback the CLI may still call (canUseTool), stdin stays open afte
   const runs = await noIdleRuns(600, { canUseTool: async () => ({ behavior: 'allow', updatedInput: {} }) })
   assert.deepEqual(runs.ours, { closed: false, types: ['system', 'assistant', 'result'] })
   assert.deepEqual(runs.ours, runs.official)
+})
+
+test('...and closes once CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS passes with no idle (the official\'s ceiling, 10 minutes by default; 0: none)', { timeout: 30000 }, async () => {
+  const canUseTool = async () => ({ behavior: 'allow', updatedInput: {} })
+  const afterMs = {}
+  const runs = await noIdleRuns(8000, { canUseTool }, { CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS: ' 3e2 ' }, afterMs)
+  assert.deepEqual(runs.ours, { closed: true, types: ['system', 'assistant', 'result'] })
+  assert.deepEqual(runs.ours, runs.official)
+  assert.ok(afterMs.ours >= 250, `ours closed ${afterMs.ours} ms after the result, before the ceiling`)
+  const never = await noIdleRuns(1000, { canUseTool }, { CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS: '0' })
+  assert.deepEqual(never.ours, { closed: false, types: ['system', 'assistant', 'result'] })
+  assert.deepEqual(never.ours, never.official)
 })
 
 // Two turns, each a result with no idle after it; the second prompt is sent only once the first

@@ -7,6 +7,7 @@
 //!  CLI stdin  ◀── writer ◀── Reply (answer written on the host's thread)
 //! ```
 
+pub mod ceiling;
 mod finished;
 mod handle;
 mod initialize;
@@ -77,6 +78,9 @@ pub struct SessionSpec {
     pub lone_surrogates: bool,
     /// `resourceLimits` for a CLI we spawn ([`crate::cli::limits`]).
     pub limits: Option<crate::cli::limits::ResourceLimits>,
+    /// After a result, how long to wait for `idle` before ending the run anyway (`None`: no
+    /// ceiling); see [`ceiling`].
+    pub run_end_ceiling: Option<Duration>,
 }
 
 #[cfg(test)]
@@ -100,6 +104,7 @@ impl SessionSpec {
             mirror: None,
             lone_surrogates: false,
             limits: None,
+            run_end_ceiling: Some(ceiling::DEFAULT_RUN_END_CEILING),
         }
     }
 }
@@ -206,6 +211,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
         input_done: prompt_sent,
         awaiting_result: prompt_sent,
         host_callbacks: has_hooks || spec.token_callbacks,
+        run_end_ceiling: spec.run_end_ceiling,
         stderr_task,
         stderr_tail,
     });

@@ -22,6 +22,7 @@ use crate::error::Error;
 use crate::host::{Host, HostCall, Reply};
 use crate::protocol::incoming::{classify, result_problem, Incoming, RequestId};
 use crate::protocol::outgoing::{self, next_request_id};
+use crate::session::ceiling;
 use crate::session::finished::Finished;
 use crate::session::handle::{Command, InitState};
 use crate::session::mirror::{Event as MirrorEvent, Mirror};
@@ -50,6 +51,8 @@ pub(crate) struct LoopParts {
     /// The host has callbacks the router does not know of that the CLI may call (hooks, token
     /// callbacks): see [`Loop::bidirectional`].
     pub host_callbacks: bool,
+    /// After a result, how long to wait for `idle` before ending the run anyway ([`ceiling`]).
+    pub run_end_ceiling: Option<Duration>,
     pub stderr_task: JoinHandle<()>,
     pub stderr_tail: StderrTail,
     /// The session store mirror, when the query has a store.
@@ -87,6 +90,10 @@ pub(crate) struct Loop {
     state_reported: bool,
     idle: bool,
     result_seen: bool,
+    /// When the wait for `idle` after a result ends anyway ([`ceiling`]).
+    ceiling_at: Option<Instant>,
+    /// The wait for `idle` passed its ceiling: the state no longer holds stdin open.
+    ceiling_passed: bool,
     /// Keeps the loop's thread awake for a moment after it hands the host a call.
     spin: Spin,
     /// Our requests the CLI answered lately: a second answer to one is ignored quietly.
@@ -126,6 +133,8 @@ impl Loop {
             state_reported: false,
             idle: false,
             result_seen: false,
+            ceiling_at: None,
+            ceiling_passed: false,
             spin: Spin::new(),
             answered: std::collections::VecDeque::new(),
             work_secret: false,
@@ -179,6 +188,12 @@ impl Loop {
                 }
               }
               _ = sleep_until(init_deadline), if init_deadline.is_some() => break Stop::InitTimeout,
+              _ = sleep_until(self.ceiling_at), if self.ceiling_at.is_some() => {
+                tracing::debug!("no 'idle' from Claude Code within the ceiling after the last result: ending the run");
+                self.ceiling_at = None;
+                self.ceiling_passed = true;
+                self.maybe_close_stdin();
+              }
               // Last: only when nothing else is ready does the loop spin another turn.
               _ = Spin::turn(), if spinning => {}
             }
@@ -318,6 +333,7 @@ impl Loop {
                 json.push('\n');
                 self.write(json);
                 self.p.awaiting_result = true;
+                self.restart_run();
             }
             Command::SetServers(servers) => {
                 if servers.iter().any(|(_, s)| s.lone_surrogates()) {
@@ -405,6 +421,16 @@ impl Loop {
             Incoming::SessionState { state, host_only } => {
                 self.state_reported = true;
                 self.idle = state == "idle";
+                // As the official: `idle` ends the wait; `requires_action` (a prompt the host
+                // answers) waits without a ceiling; other work starts the ceiling again.
+                if self.idle {
+                    self.ceiling_at = None;
+                } else {
+                    self.restart_run();
+                    if state != "requires_action" && self.result_seen && !self.p.awaiting_result {
+                        self.arm_ceiling();
+                    }
+                }
                 if !host_only {
                     if let Some(stop) = self.deliver(line) {
                         return Some(stop);
@@ -433,14 +459,36 @@ impl Loop {
             }
             self.result_seen = true;
             self.p.awaiting_result = false;
+        } else if (self.ceiling_at.is_some() || self.ceiling_passed) && ceiling::is_main_turn_message(&line) {
+            self.restart_run();
         }
         if let Some(stop) = self.deliver(line) {
             return Some(stop);
         }
         if is_result {
+            if self.waits_for_idle() {
+                self.arm_ceiling();
+            }
             self.maybe_close_stdin();
         }
         None
+    }
+
+    /// The state holds stdin open: the CLI reports work and may still call back into the host.
+    fn waits_for_idle(&self) -> bool {
+        self.state_reported && !self.idle && !self.ceiling_passed && self.bidirectional()
+    }
+
+    /// The wait for `idle` after a result starts (again), when there is a ceiling.
+    fn arm_ceiling(&mut self) {
+        self.ceiling_at = self.p.run_end_ceiling.map(|d| Instant::now() + d);
+    }
+
+    /// The run goes on (a new prompt, a new state, the main turn's output): a passed ceiling no
+    /// longer counts and a running one stops.
+    fn restart_run(&mut self) {
+        self.ceiling_at = None;
+        self.ceiling_passed = false;
     }
 
     /// What the store mirror's worker reports: a `mirror_error` goes into the stream at once (ahead
@@ -489,7 +537,7 @@ impl Loop {
             || !self.p.input_done
             || self.p.awaiting_result
             || !self.pending.is_empty()
-            || (self.state_reported && !self.idle && self.bidirectional())
+            || self.waits_for_idle()
             || self.calls_running()
         {
             return;

@@ -165,6 +165,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started> {
             (ProcessSpec::Host(p), Some(ProcessFeed(feed)))
         }
     };
+    let run_end_ceiling = core::ceiling::run_end_ceiling_of(&o);
     let core_spec = core::SessionSpec {
         process,
         initialize,
@@ -190,6 +191,7 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started> {
         mirror,
         lone_surrogates: o.lone_surrogates,
         limits: o.resource_limits,
+        run_end_ceiling,
     };
     let started = core::start(core_spec, host).map_err(error)?;
     Ok(Started {
