@@ -28,9 +28,16 @@ export function closedError() {
 }
 
 export function toError(value) {
-  return value instanceof Error ? value : new Error(String(value))
+  return value instanceof Error ? value : new Error(errorMessage(value))
 }
 
+/** The text of what a callback threw, never throwing itself (String() throws for a null-prototype object). */
 export function errorMessage(value) {
-  return value instanceof Error ? value.message : String(value)
+  try {
+    return value instanceof Error ? value.message : String(value)
+  } catch {}
+  try {
+    return Object.prototype.toString.call(value)
+  } catch {}
+  return `an unprintable ${typeof value}`
 }

@@ -28,7 +28,8 @@ export class SerialUploader {
     while (this.#pending.length >= MAX_QUEUE && !this.#closed) await new Promise((resolve) => this.#room.push(resolve))
     if (this.#closed) return
     this.#pending.push(item)
-    this.#drain()
+    // Never rejects: every failed send is caught (retried or dropped) inside the loop.
+    void this.#drain()
   }
 
   async #drain() {
