@@ -8,7 +8,11 @@
 // and `onProcessSpawned(pid, { spawnSyncMs })` / `onProcessExit(code)`.
 const { safely } = require('./process-events')
 
-/** A spawnClaudeCodeProcess-style function over `options.hostSpawn`. */
+/**
+ * A spawnClaudeCodeProcess-style function over `options.hostSpawn`.
+ * @param {import('./types').QueryOptions & { hostSpawn: NonNullable<import('./types').QueryOptions['hostSpawn']> }} options
+ * @returns {(request: import('./types').SpawnRequest) => import('node:child_process').ChildProcess}
+ */
 function hostSpawner(options) {
   const { hostSpawn, stderr, onProcessSpawned, onProcessExit } = options
   return ({ command, args, cwd, env, signal }) => {

@@ -36,7 +36,9 @@ class Query {
     this._error = null
     this._tail = Promise.resolve()
     this._waiting = 0
-    this._session = null
+    // The engine's session, set by _start(); what may run before it checks for null.
+    /** @type {import('./types').EngineSession} */
+    this._session = /** @type {import('./types').EngineSession} */ (/** @type {unknown} */ (null))
     this._abortSignal = options.abortController ? options.abortController.signal : undefined
     this._ready = null
     // What the CLI's host requests are answered with, set later by setUiHost() and
