@@ -1,6 +1,6 @@
 // Types the JSDoc of lib/ names (no runtime code; checked by `tsc -p jsconfig.json`). The public
 // typings are types/*.d.ts; these are the shapes the front passes around inside.
-import type { ChildProcess } from 'node:child_process'
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import type { Options } from '../types/options'
 
 /** What an app's callback may return: a value or a promise of one. */
@@ -15,7 +15,7 @@ export type QueryOptions = Options & {
   getHostAuthToken?: (request: { signal: AbortSignal; status?: unknown; tokenState?: string }) => MaybePromise<unknown>
   onProcessSpawned?: (pid: number, info: { spawnSyncMs: number }) => unknown
   onProcessExit?: (code: number | null) => unknown
-  hostSpawn?: (command: string, args: string[], options: { cwd?: string; stdio: ['pipe', 'pipe', 'pipe']; signal: AbortSignal; env: Record<string, string | undefined>; windowsHide: true }) => ChildProcess
+  hostSpawn?: (command: string, args: string[], options: { cwd?: string; stdio: ['pipe', 'pipe', 'pipe']; signal: AbortSignal; env: Record<string, string | undefined>; windowsHide: true }) => ChildProcessWithoutNullStreams
   workload?: string
   initializeTimeoutMs?: number
   workspaceTrust?: unknown
@@ -35,12 +35,34 @@ export type EngineOptionData = Record<string, unknown> & {
 }
 
 /** What spawnClaudeCodeProcess (or hostSpawn through lib/host-spawn.js) is called with. */
-export type SpawnRequest = { command: string; args: string[]; cwd?: string; env: Record<string, string | undefined>; signal: AbortSignal }
+export type SpawnRequest = import('../types/options').SpawnOptions
 
-/** The process an app's spawner returns: a ChildProcess, or anything with its streams and events. */
-export type SpawnedProcess = Pick<ChildProcess, 'pid' | 'stdin' | 'stdout' | 'stderr' | 'on' | 'once' | 'exitCode' | 'killed' | 'kill'>
+/** The process an app's spawner returns (a ChildProcess fits). */
+export type SpawnedProcess = import('../types/options').SpawnedProcess
 
 /** The native engine (native/binding.d.ts, which napi-rs generates from src/*.rs at build). */
 export type NativeBinding = typeof import('../native/binding')
 /** One CLI session the engine owns (startSession()). */
 export type EngineSession = import('../native/binding').NativeSession
+
+/**
+ * A message of the engine's stream as lib/ reads it (parsed JSON, one SDKMessage of
+ * types/messages.d.ts): its kind, and the fields the front looks at.
+ */
+export type EngineMessage = {
+  type: string
+  subtype?: string
+  /** A result's: whether the turn failed, its text, and its errors. */
+  is_error?: boolean
+  result?: string
+  errors?: unknown[]
+  /** A commands_changed frame's commands. */
+  commands?: unknown[]
+  [key: string]: unknown
+}
+
+/** A query's prompt: the text, or the stream of user messages. */
+export type Prompt = string | AsyncIterable<import('../types/messages').SDKUserMessage>
+
+/** A control request's body (its `subtype` and fields), sent as JSON. */
+export type ControlRequest = { subtype: string; [key: string]: unknown }
