@@ -8,6 +8,7 @@ import { createRequire } from 'node:module'
 import { Query } from '../browser/session.mjs'
 import * as browser from '../browser/index.mjs'
 import { startScriptedResponses } from '../testing/index.mjs'
+import { until, sleep } from './helpers/bridge-side-by-side.mjs'
 
 const require = createRequire(import.meta.url)
 const { handleControlRequest } = require('../bridge/control.js')
@@ -15,14 +16,6 @@ const { handleControlRequest } = require('../bridge/control.js')
 const unhandled = []
 process.on('unhandledRejection', (err) => unhandled.push(err))
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-async function until(what, check, ms = 5000) {
-  const end = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await sleep(5)
-  }
-}
 /** A settled value whose `ok` cannot be read. */
 const unreadable = () => Promise.resolve({ get ok() { throw new Error('getter threw') } })
 
