@@ -13,4 +13,5 @@ const CORE_NAMES = [
 ]
 
 // Only the names the root exports (each is one of the root's own objects).
-module.exports = Object.fromEntries(CORE_NAMES.filter((name) => name in api).map((name) => [name, api[name]]))
+const byName = /** @type {Record<string, unknown>} */ (api)
+module.exports = Object.fromEntries(CORE_NAMES.filter((name) => name in api).map((name) => [name, byName[name]]))

@@ -16,6 +16,7 @@ function tempRoot() {
 }
 
 /** A directory only this user can use: created 0700, refused if it is a link or someone else's. */
+/** @param {string} dir */
 function privateDir(dir) {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
   const st = fs.lstatSync(dir)
@@ -28,6 +29,7 @@ function privateDir(dir) {
 }
 
 /** True when `file` is a plain file (no link, one name) holding exactly `content`. */
+/** @param {string} file @param {Buffer} content */
 function holds(file, content) {
   let fd
   try {

@@ -1,7 +1,10 @@
+// @ts-check
 'use strict'
 // claude-agent-sdk-native: the public API, mirroring @anthropic-ai/claude-agent-sdk.
 // Kept to plain requires of small modules: importing the package must be cheap (zod and the
 // native engine load on first use, and so does every export query() does not need: lib/lazy.js).
+// Every export is one `exports.name = …` line: the form both Node's CommonJS export lexer (the
+// names an ESM import of this file sees) and TypeScript's CommonJS checker read.
 const { query, startup } = require('./lib/query')
 const { tool } = require('./lib/tool')
 const { createSdkMcpServer } = require('./lib/mcp-server')
@@ -13,23 +16,41 @@ const settings = lazyModule(() => require('./lib/settings'))
 const directConnect = lazyModule(() => require('./lib/direct-connect'))
 const sessions = lazyModule(() => require('./lib/sessions'))
 
-module.exports = {
-  query, startup, tool, createSdkMcpServer, AbortError,
-  ...constants,
-  prewarm: lazyFunction('prewarm', 0, lazyModule(() => require('./lib/prewarm'))),
-  resolveSettings: lazyFunction('resolveSettings', 0, settings),
-  filterEscalatingDefaultMode: lazyFunction('filterEscalatingDefaultMode', 1, settings),
-  matchDeniedModels: lazyFunction('matchDeniedModels', 2, lazyModule(() => require('./lib/denied-models'))),
-  DirectConnectTransport: lazyClass('DirectConnectTransport', directConnect),
-  DirectConnectError: lazyClass('DirectConnectError', directConnect),
-  parseDirectConnectUrl: lazyFunction('parseDirectConnectUrl', 1, directConnect),
-  FileIndex: lazyClass('FileIndex', lazyModule(() => require('./lib/file-index'))),
-  CommandMatcher: lazyClass('CommandMatcher', lazyModule(() => require('./lib/command-matcher'))),
-}
+exports.query = query
+exports.startup = startup
+exports.tool = tool
+exports.createSdkMcpServer = createSdkMcpServer
+exports.AbortError = AbortError
+exports.HOOK_EVENTS = constants.HOOK_EVENTS
+exports.EXIT_REASONS = constants.EXIT_REASONS
+exports.BUILTIN_TOOL_NAMES = constants.BUILTIN_TOOL_NAMES
+exports.LEGACY_TOOL_NAME_ALIASES = constants.LEGACY_TOOL_NAME_ALIASES
+exports.USAGE_LIMIT_ERROR_PREFIXES = constants.USAGE_LIMIT_ERROR_PREFIXES
+exports.USAGE_TRANSITION_PREFIXES = constants.USAGE_TRANSITION_PREFIXES
+exports.USAGE_WARNING_PREFIXES = constants.USAGE_WARNING_PREFIXES
+exports.ORG_POLICY_LIMIT_PREFIXES = constants.ORG_POLICY_LIMIT_PREFIXES
+exports.SYSTEM_PROMPT_DYNAMIC_BOUNDARY = constants.SYSTEM_PROMPT_DYNAMIC_BOUNDARY
+exports.prewarm = lazyFunction('prewarm', 0, lazyModule(() => require('./lib/prewarm')))
+exports.resolveSettings = lazyFunction('resolveSettings', 0, settings)
+exports.filterEscalatingDefaultMode = lazyFunction('filterEscalatingDefaultMode', 1, settings)
+exports.matchDeniedModels = lazyFunction('matchDeniedModels', 2, lazyModule(() => require('./lib/denied-models')))
+exports.DirectConnectTransport = lazyClass('DirectConnectTransport', directConnect)
+exports.DirectConnectError = lazyClass('DirectConnectError', directConnect)
+exports.parseDirectConnectUrl = lazyFunction('parseDirectConnectUrl', 1, directConnect)
+exports.FileIndex = lazyClass('FileIndex', lazyModule(() => require('./lib/file-index')))
+exports.CommandMatcher = lazyClass('CommandMatcher', lazyModule(() => require('./lib/command-matcher')))
 // Session functions (lib/sessions.js): transcripts read and written by the engine.
-for (const [name, length] of [
-  ['listSessions', 1], ['getSessionInfo', 2], ['getSessionMessages', 2], ['listSubagents', 2], ['getSubagentMessages', 3],
-  ['renameSession', 3], ['tagSession', 3], ['archiveSession', 2], ['unarchiveSession', 2], ['deleteSession', 2],
-  ['forkSession', 2], ['importSessionToStore', 3], ['foldSessionSummary', 4],
-]) module.exports[name] = lazyFunction(name, length, sessions)
-module.exports.InMemorySessionStore = lazyClass('InMemorySessionStore', sessions)
+exports.listSessions = lazyFunction('listSessions', 1, sessions)
+exports.getSessionInfo = lazyFunction('getSessionInfo', 2, sessions)
+exports.getSessionMessages = lazyFunction('getSessionMessages', 2, sessions)
+exports.listSubagents = lazyFunction('listSubagents', 2, sessions)
+exports.getSubagentMessages = lazyFunction('getSubagentMessages', 3, sessions)
+exports.renameSession = lazyFunction('renameSession', 3, sessions)
+exports.tagSession = lazyFunction('tagSession', 3, sessions)
+exports.archiveSession = lazyFunction('archiveSession', 2, sessions)
+exports.unarchiveSession = lazyFunction('unarchiveSession', 2, sessions)
+exports.deleteSession = lazyFunction('deleteSession', 2, sessions)
+exports.forkSession = lazyFunction('forkSession', 2, sessions)
+exports.importSessionToStore = lazyFunction('importSessionToStore', 3, sessions)
+exports.foldSessionSummary = lazyFunction('foldSessionSummary', 4, sessions)
+exports.InMemorySessionStore = lazyClass('InMemorySessionStore', sessions)

@@ -48,6 +48,12 @@ test('every CommonJS export is a named ES export, and the other way round', () =
   for (const k of named) assert.equal(esm[k], cjs[k], k)
 })
 
+test('an ESM import of index.js itself sees every export (Node\'s CommonJS export lexer reads each name)', async () => {
+  const cjs = require('claude-agent-sdk-native')
+  const direct = await import(path.join(root, 'index.js'))
+  assert.deepEqual(Object.keys(direct).filter((k) => k !== 'default').sort(), Object.keys(cjs).sort())
+})
+
 test('claude-agent-sdk-native/testing: import and require give the same functions', () => {
   const cjs = require('claude-agent-sdk-native/testing')
   assert.equal(typeof esmTesting.startScriptedModel, 'function')

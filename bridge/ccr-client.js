@@ -178,7 +178,8 @@ class CcrClient {
     clearTimeout(this.heartbeatTimer)
     if (this.closed) return
     this.heartbeatTimer = setTimeout(() => {
-      this.sendHeartbeat()
+      // request() answers every failure as a value; anything else is logged, never unhandled.
+      this.sendHeartbeat().catch((err) => debug(`CCRClient: heartbeat failed: ${err?.message ?? err}`))
       if (this.heartbeatTimer !== null) this.startHeartbeat()
     }, this.heartbeatIntervalMs)
   }

@@ -60,7 +60,8 @@ function answerLater(frame, ctx, work) {
   )
 }
 
-// A set_model verdict that arrives later.
+// A set_model verdict that arrives later. A rejection, or a value that cannot be read (a getter
+// that throws), is answered with an error; neither may become an unhandled rejection.
 function answerSetModel(frame, ctx, verdict) {
   Promise.resolve(verdict).then((v) => v ?? { ok: true }).then((v) => {
     const model = typeof v.model === 'string' ? cleanText(v.model) : undefined
@@ -72,7 +73,7 @@ function answerSetModel(frame, ctx, verdict) {
     const lines = typeof v.error === 'string' ? v.error.split('\n') : ['']
     const code = SET_MODEL_CODES.has(v.code) ? v.code : undefined
     ctx.send(failure(frame.request_id, lines.map(cleanText).join('\n'), code, model))
-  }, (err) => {
+  }).catch((err) => {
     debug(`set_model verdict rejected: ${err?.message ?? err}`)
     ctx.send(failure(frame.request_id, 'set_model failed', 'internal_error'))
   })
@@ -113,7 +114,8 @@ function reply(frame, ctx) {
       if (!validThinking(req)) return failure(id, INVALID_THINKING)
       const verdict = cb.onSetMaxThinkingTokens?.(req.max_thinking_tokens, req.thinking_display)
       if (isThenable(verdict)) {
-        Promise.resolve(verdict).then((v) => verdictReply(id, v), (err) => failure(id, rejectionText(req.subtype, err, cleanText))).then((r) => ctx.send(r))
+        // Reading the settled value can throw too (a getter): that is answered like a rejection.
+        Promise.resolve(verdict).then((v) => verdictReply(id, v)).then((r) => ctx.send(r), (err) => ctx.send(failure(id, rejectionText(req.subtype, err, cleanText))))
         return undefined
       }
       return verdictReply(id, verdict)

@@ -7,6 +7,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 
+/** @param {string} start @returns {string | null} the git folder of the repository holding `start` */
 function gitDir(start) {
   for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, '.git')
@@ -21,6 +22,7 @@ function gitDir(start) {
 }
 
 // Loose refs of a linked worktree live in the common dir.
+/** @param {string} dir */
 function commonDir(dir) {
   try {
     return path.resolve(dir, fs.readFileSync(path.join(dir, 'commondir'), 'utf8').trim())
@@ -29,6 +31,7 @@ function commonDir(dir) {
   }
 }
 
+/** @param {string} dir @param {string} ref */
 function refExists(dir, ref) {
   if (fs.existsSync(path.join(dir, ref))) return true
   try {
@@ -38,6 +41,7 @@ function refExists(dir, ref) {
   }
 }
 
+/** @param {string} cwd */
 function readDefaultBranch(cwd) {
   const dir = gitDir(cwd)
   if (!dir) return 'main'
@@ -50,6 +54,7 @@ function readDefaultBranch(cwd) {
   return 'main'
 }
 
+/** @type {string | undefined} */
 let cached
 function defaultBranch() {
   cached ??= readDefaultBranch(process.cwd())

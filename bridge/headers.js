@@ -27,11 +27,13 @@ const PLATFORMS = {
   'claude-in-slack': 'claude-in-slack',
 }
 
+/** @param {string} [entrypoint] */
 function clientPlatform(entrypoint = process.env.CLAUDE_CODE_ENTRYPOINT) {
-  return Object.hasOwn(PLATFORMS, entrypoint ?? '') ? PLATFORMS[entrypoint] : 'claude_code_cli'
+  return Object.hasOwn(PLATFORMS, entrypoint ?? '') ? PLATFORMS[/** @type {keyof typeof PLATFORMS} */ (entrypoint)] : 'claude_code_cli'
 }
 
 // Headers of the OAuth-authenticated calls (session create, /bridge).
+/** @param {string} accessToken */
 function oauthHeaders(accessToken) {
   return {
     Authorization: `Bearer ${accessToken}`,
@@ -43,6 +45,7 @@ function oauthHeaders(accessToken) {
 }
 
 // Headers of the worker's own calls (PUT /worker, events, heartbeat, the event stream).
+/** @param {string} token @param {Record<string, string>} [extra] */
 function workerHeaders(token, extra) {
   return {
     Authorization: `Bearer ${token}`,

@@ -7,6 +7,7 @@ const { API_VERSION, USER_AGENT } = require('./headers.js')
 const { requestJson } = require('./http.js')
 const { isPlainLine } = require('./service-text.js')
 
+/** @param {unknown} data */
 function quote(data) {
   let text
   try {
@@ -17,6 +18,7 @@ function quote(data) {
   return isPlainLine(text) ? text : undefined
 }
 
+/** @param {string} sessionUrl @param {string} token @returns {Promise<number>} the worker's epoch */
 async function registerWorker(sessionUrl, token) {
   const res = await requestJson('POST', `${sessionUrl}/worker/register`, {
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'anthropic-version': API_VERSION, 'User-Agent': USER_AGENT },

@@ -5,6 +5,7 @@
 
 const ORIGIN_REQUEST_ID = /^req_[A-Za-z0-9_-]{1,36}$/
 
+/** @param {(name: string) => string | null | undefined} getHeader a response's header by name */
 function rejectSource(getHeader) {
   const requestId = getHeader('request-id')
   if (typeof requestId === 'string' && ORIGIN_REQUEST_ID.test(requestId.trim())) return 'origin'

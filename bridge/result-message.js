@@ -21,6 +21,7 @@ function emptyUsage() {
   }
 }
 
+/** @param {string} sessionId */
 function resultMessage(sessionId) {
   return {
     type: 'result',

@@ -9,6 +9,7 @@ const NOT_PLAIN = /[^\S ]|[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\u2028\u2029\u115f\u116
 const LOOKALIKE_BACKTICKS = /[\uff40\u02cb\u1fef\u2035]/
 const LOOSE_MARKS = /(?<![^\s\p{P}])\p{M}+/u
 
+/** @param {unknown} text @param {number} [max] @returns {text is string} */
 function isPlainLine(text, max = 1024) {
   return typeof text === 'string' &&
     text.length <= max &&
@@ -21,13 +22,16 @@ function isPlainLine(text, max = 1024) {
 }
 
 // `body.message` or `body.error.message`, when the body has one.
+/** @param {unknown} body */
 function serviceMessage(body) {
   if (!body || typeof body !== 'object') return undefined
-  if (typeof body.message === 'string') return body.message
-  if (body.error !== null && typeof body.error === 'object' && typeof body.error.message === 'string') return body.error.message
+  const b = /** @type {{ message?: unknown, error?: { message?: unknown } | null }} */ (body)
+  if (typeof b.message === 'string') return b.message
+  if (b.error !== null && typeof b.error === 'object' && typeof b.error.message === 'string') return b.error.message
   return undefined
 }
 
+/** @param {unknown} body */
 function serviceDetail(body) {
   const message = serviceMessage(body)
   return message !== undefined && isPlainLine(message) ? message : undefined
@@ -38,6 +42,7 @@ function serviceDetail(body) {
 const STRIPPED = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]|(?!\u0020)\p{Zs}/gu
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 
+/** @param {unknown} text @returns {string} */
 function cleanText(text) {
   if (typeof text !== 'string') return ''
   let out = (text.length > 4096 ? text.slice(0, 4096) : text)

@@ -4,15 +4,20 @@
 // the WHATWG rules (lines end in \n, \r\n or \r; `:` lines are comments; a blank line dispatches;
 // multi-line data is joined with \n; an id containing NUL is ignored; a leading BOM is skipped).
 
+/** @typedef {{ data?: string, event?: string, id?: string, retry?: number }} SseFields one event's fields */
+
 class SseParser {
+  /** @param {(fields: SseFields) => void} onEvent */
   constructor(onEvent) {
     this.onEvent = onEvent
     this.decoder = new TextDecoder('utf-8', { ignoreBOM: false })
     this.buffer = ''
     this.afterCR = false
+    /** @type {SseFields | undefined} the event being read */
     this.fields = undefined
   }
 
+  /** @param {Uint8Array} chunk */
   push(chunk) {
     let text = this.decoder.decode(chunk, { stream: true })
     if (this.afterCR && text.startsWith('\n')) text = text.slice(1)
@@ -39,6 +44,7 @@ class SseParser {
     this.buffer = this.buffer.slice(start)
   }
 
+  /** @param {string} line */
   line(line) {
     if (line === '') {
       const fields = this.fields

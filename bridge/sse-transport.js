@@ -111,6 +111,7 @@ class SseTransport {
     this.retry()
   }
 
+  /** @param {import('./sse-parser').SseFields} fields one event of the stream */
   frame({ event, data, id }) {
     if (!data) return
     this.resetLiveness()

@@ -4,6 +4,7 @@
 // rejected (a new credential may succeed), 408/429/5xx are transient (null), anything else is
 // an authoritative refusal.
 
+/** @param {number} status */
 function classifyStatus(status) {
   if (status === 401) return 'oauth_rejected'
   if (status === 408 || status === 429 || status >= 500) return 'transient'

@@ -3,13 +3,17 @@
 // A set of the last N uuids (outbound writes, inbound prompts), the oldest forgotten first.
 
 class UuidRing {
+  /** @param {number} capacity */
   constructor(capacity) {
     this.capacity = capacity
+    /** @type {Array<string | undefined>} */
     this.ring = new Array(capacity)
+    /** @type {Set<string>} */
     this.set = new Set()
     this.next = 0
   }
 
+  /** @param {string} uuid */
   add(uuid) {
     if (this.set.has(uuid)) return
     const old = this.ring[this.next]
@@ -19,6 +23,7 @@ class UuidRing {
     this.next = (this.next + 1) % this.capacity
   }
 
+  /** @param {string} uuid */
   has(uuid) {
     return this.set.has(uuid)
   }

@@ -5,6 +5,7 @@
 export class AbortError extends Error {}
 
 export class SSEHttpError extends Error {
+  /** @param {string} what @param {number} status @param {string | undefined} reason @param {number} [retryAfterMs] */
   constructor(what, status, reason, retryAfterMs) {
     super(`${what}: HTTP ${status}`)
     this.retryAfterMs = retryAfterMs
@@ -16,6 +17,7 @@ export class SSEHttpError extends Error {
 
 /** A POST failure worth retrying (5xx, 429, network), with the server's Retry-After. */
 export class RetryableError extends Error {
+  /** @param {string} message @param {number | undefined} retryAfterMs */
   constructor(message, retryAfterMs) {
     super(message)
     this.retryAfterMs = retryAfterMs
@@ -27,10 +29,22 @@ export function closedError() {
   return new Error('Query closed before response received')
 }
 
+/** @param {unknown} value */
 export function toError(value) {
-  return value instanceof Error ? value : new Error(String(value))
+  return value instanceof Error ? value : new Error(errorMessage(value))
 }
 
+/**
+ * The text of what a callback threw, never throwing itself (String() throws for a null-prototype object).
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function errorMessage(value) {
-  return value instanceof Error ? value.message : String(value)
+  try {
+    return value instanceof Error ? value.message : String(value)
+  } catch {}
+  try {
+    return Object.prototype.toString.call(value)
+  } catch {}
+  return `an unprintable ${typeof value}`
 }

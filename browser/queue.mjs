@@ -3,13 +3,18 @@
 // yields. enqueue() hands a value to a waiting reader or keeps it; done() ends the stream after
 // what is queued; error() ends it with an error once the queue is empty.
 export class MessageQueue {
+  /** @type {any[]} the messages (session frames, as parsed) not taken yet */
   #queue = []
+  /** @type {((result: IteratorResult<any, undefined>) => void) | undefined} */
   #resolve
+  /** @type {((error: unknown) => void) | undefined} */
   #reject
   #done = false
+  /** @type {unknown} */
   #error
   #started = false
 
+  /** @param {() => void} [onReturn] */
   constructor(onReturn) {
     this.onReturn = onReturn
   }
@@ -34,6 +39,7 @@ export class MessageQueue {
     })
   }
 
+  /** @param {any} value a message */
   enqueue(value) {
     if (this.#resolve) {
       const resolve = this.#resolve
@@ -51,6 +57,7 @@ export class MessageQueue {
     }
   }
 
+  /** @param {unknown} err */
   error(err) {
     this.#error = err
     if (this.#reject) {

@@ -88,7 +88,8 @@ export class Query {
     this.#mcp = new McpRouter((frame) => this.#afterInitialize(() => this.#transport.write(line(frame))))
     for (const [name, config] of mcpServers) this.#mcp.connect(name, config)
     this.#sdkMessages = this.#readSdkMessages()
-    this.#readMessages()
+    // Never rejects: what ends the stream (an error included) ends the queue in its catch.
+    void this.#readMessages()
     this.#initializeWritten = new Promise(/** @param {(value?: unknown) => void} resolve */ (resolve) => {
       this.#markInitializeWritten = () => {
         this.#initializeHasBeenWritten = true
@@ -161,7 +162,9 @@ export class Query {
           continue
         }
         if (m.type === 'control_request') {
-          this.#handleControlRequest(m)
+          // Never rejects: a callback's failure is answered as an error reply, and a failed
+          // write of the answer is ignored (the session is gone).
+          void this.#handleControlRequest(m)
           continue
         }
         if (m.type === 'control_cancel_request') {

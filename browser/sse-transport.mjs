@@ -67,7 +67,7 @@ export class SSETransport {
     }
     if (this.abortController.signal.aborted) this.#abortHandler()
     else this.abortController.signal.addEventListener('abort', this.#abortHandler)
-    this.#connect()
+    this.#start()
   }
 
   // --- what the public helpers read ---------------------------------------------------------
@@ -105,7 +105,7 @@ export class SSETransport {
   resume() {
     if (this.#closed || !this.#suspended) return false
     this.#suspended = false
-    this.#connect()
+    this.#start()
     return true
   }
 
@@ -127,6 +127,13 @@ export class SSETransport {
     this.#messages.enqueue(message)
   }
 
+  // Opens the stream. #connect answers the failures it expects itself (a reconnect, or #fail);
+  // anything else (a fetchStream that resolves to no Response) ends the query with that error
+  // instead of becoming an unhandled rejection.
+  #start() {
+    this.#connect().catch((err) => this.#fail(toError(err)))
+  }
+
   async #connect() {
     if (this.#closed) return
     const attempt = new AbortController()
@@ -146,6 +153,10 @@ export class SSETransport {
       const init = { method: 'GET', headers, signal }
       const plain = () => fetch(streamUrl, init)
       response = await (fetchStream ? fetchStream(streamUrl, init, plain) : plain())
+      if (response === null || typeof response !== 'object') {
+        clearTimeout(timer)
+        return this.#fail(new TypeError(`sse.fetchStream must resolve to a Response, got ${response === null ? 'null' : typeof response}`))
+      }
       if (signal.aborted) {
         response.body?.cancel().catch(() => {})
         throw signal.reason
@@ -175,7 +186,7 @@ export class SSETransport {
     this.#reconnectAttempts = 0
     this.#resetLiveness()
     this.#gate.open()
-    this.#read(response.body, attempt)
+    this.#read(response.body, attempt).catch((err) => this.#fail(toError(err)))
   }
 
   async #read(body, attempt) {
@@ -329,7 +340,7 @@ export class SSETransport {
     clearTimeout(this.#reconnectTimer)
     this.#reconnectTimer = setTimeout(() => {
       this.#reconnectTimer = undefined
-      this.#connect()
+      this.#start()
     }, delay)
   }
 

@@ -11,11 +11,15 @@ const MAX_CONSECUTIVE_FAILURES = 3
 
 export class SerialUploader {
   #send
+  /** @type {string[]} */
   #pending = []
   #draining = false
   #closed = false
+  /** @type {Array<(value?: unknown) => void>} enqueue() calls waiting for room */
   #room = []
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   #timer
+  /** @type {(() => void) | undefined} */
   #wake
 
   /** @param {(item: string) => Promise<void>} send */
@@ -23,12 +27,14 @@ export class SerialUploader {
     this.#send = send
   }
 
+  /** @param {string} item */
   async enqueue(item) {
     if (this.#closed) return
     while (this.#pending.length >= MAX_QUEUE && !this.#closed) await new Promise((resolve) => this.#room.push(resolve))
     if (this.#closed) return
     this.#pending.push(item)
-    this.#drain()
+    // Never rejects: every failed send is caught (retried or dropped) inside the loop.
+    void this.#drain()
   }
 
   async #drain() {
@@ -60,12 +66,14 @@ export class SerialUploader {
     }
   }
 
+  /** @param {number} attempt @param {number | undefined} retryAfterMs */
   #delay(attempt, retryAfterMs) {
     const jitter = Math.random() * JITTER_MS
     if (retryAfterMs !== undefined && Number.isFinite(retryAfterMs)) return Math.max(BASE_DELAY_MS, Math.min(retryAfterMs, MAX_DELAY_MS)) + jitter
     return Math.min(BASE_DELAY_MS * 2 ** (attempt - 1), MAX_DELAY_MS) + jitter
   }
 
+  /** @param {number} ms @returns {Promise<void>} */
   #sleep(ms) {
     return new Promise((resolve) => {
       this.#wake = resolve

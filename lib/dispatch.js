@@ -18,11 +18,40 @@ const { loadNative } = require('./native')
 const { errorText, safeString, field } = require('./thrown')
 
 /**
+ * The payloads of the engine's calls: the CLI's request bodies, parsed from JSON.
+ * @typedef {{ server: string, message?: import('./mcp-link').JsonRpcMessage, forward?: unknown, [key: string]: unknown }} ToolPayload
+ * @typedef {{
+ *   tool_name: string, input: Record<string, unknown>, tool_use_id: string,
+ *   permission_suggestions?: import('../types/permissions').PermissionUpdate[], blocked_path?: string,
+ *   mcp_server?: { name: string, source: string }, decision_reason?: string, decision_reason_type?: unknown,
+ *   decision_reason_code?: unknown, server_policy_ask_only?: unknown, title?: string, display_name?: string,
+ *   description?: string, default_to_no?: boolean, suppress_always_allow_rule?: boolean, agent_id?: string,
+ *   plugin?: unknown, requires_user_interaction?: unknown, server_prompt?: unknown,
+ *   computer_folder?: { path?: unknown, computer_name?: unknown },
+ *   matched_ask_rule?: { source: string, tool_name: string, rule_content?: string },
+ * }} PermissionPayload
+ * @typedef {{ callback_id: string, input: unknown, tool_use_id?: string }} HookPayload
+ * @typedef {{
+ *   mcp_server_name: string, message: string, mode?: 'form' | 'url', url?: string, elicitation_id?: string,
+ *   requested_schema?: Record<string, unknown>, title?: string, display_name?: string, description?: string,
+ * }} ElicitationPayload
+ * @typedef {{ dialog_kind: string, payload: Record<string, unknown>, tool_use_id?: string }} UserDialogPayload
+ * @typedef {{ key: import('../types/options').SessionKey, entries: import('../types/options').SessionStoreEntry[] }} StoreAppendPayload
+ * @typedef {Parameters<import('../types/permissions').CanUseTool>[2] & {
+ *   decisionReasonType?: string, decisionReasonCode?: string, serverPolicyAskOnly?: boolean, plugin?: string,
+ *   requiresUserInteraction?: boolean, serverPrompt?: string, computerFolder?: { path: string, computer_name: string },
+ * }} CanUseToolOptions the options canUseTool gets, as the official SDK builds them
+ * @typedef {import('./types').EngineSession | import('../native/binding').NativeCodex} Attached what a dispatcher serves: a query's session or a Codex thread
+ * @typedef {Attached | import('../native/binding').NativeReplier} AnswerTarget
+ */
+
+/**
  * A call in flight. Its AbortSignal is made only if the user code asks for it (most never do,
  * and an AbortController per call is a measurable share of a tool call's cost).
  */
 class RunningCall {
   constructor() {
+    /** @type {AbortController | undefined} */
     this.controller = undefined
     this.aborted = false
   }
@@ -41,7 +70,10 @@ class RunningCall {
   }
 }
 
-/** What a value is, for a message about it. */
+/**
+ * What a value is, for a message about it.
+ * @param {unknown} v
+ */
 function describe(v) {
   if (typeof v === 'symbol') return `a Symbol (${safeString(v)})`
   if (typeof v === 'function') return 'a function'
@@ -55,6 +87,9 @@ function describe(v) {
  * The JSON text of a callback's answer. A value JSON cannot carry (a Symbol, a function, an
  * object whose toJSON() gives undefined, a BigInt, a cycle) becomes an error naming it, which
  * the engine answers as each kind's failure (a deny, an error response, an isError result).
+ * @param {string} who the callback, for the message
+ * @param {unknown} value
+ * @returns {string}
  */
 function toJson(who, value) {
   let text
@@ -79,14 +114,18 @@ function toJson(who, value) {
  */
 function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, onUserDialog, hostRequest, stderr, hostProcess, mcpLink, sessionStore, codexRequest }) {
   /** The abort signals of calls in flight, by the CLI's request id; the engine says which to fire. */
+  /** @type {Map<string, RunningCall>} */
   const running = new Map()
   // Weak: the engine holds this dispatcher for the session's life, and a strong reference back
   // to the session would keep an abandoned Query (and its CLI) from ever being collected.
+  /** @type {WeakRef<Attached> | undefined} */
   let sessionRef
   // With a session store: answers reach the engine even once the session is collected (its
   // last batch is sent after the query was left). It holds the engine's host, not the session.
+  /** @type {import('../native/binding').NativeReplier | undefined} */
   let replier
 
+  /** @param {string} requestId */
   function track(requestId) {
     const call = new RunningCall()
     running.set(requestId, call)
@@ -97,8 +136,10 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
   // together: the engine holds their lines and writes them to the CLI in one write(2) (at 64
   // calls in flight, a write per answer was a tenth of the JS thread's time). A lone answer
   // waits only for the microtasks queued before its own flush.
+  /** @type {Array<string | boolean>} requestId, ok, text; requestId, ok, text; ... */
   let held = []
 
+  /** @param {string} requestId @param {boolean} ok @param {string} text */
   function reply(requestId, ok, text) {
     if (held.push(requestId, ok, text) === 3) queueMicrotask(flush)
   }
@@ -109,11 +150,11 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     const target = sessionRef?.deref() ?? replier
     if (!target) return
     // A lone answer is written by reply() itself: holding it would only add two calls.
-    if (answers.length === 3) return send(target, answers[0], answers[1], answers[2])
+    if (answers.length === 3) return send(target, /** @type {string} */ (answers[0]), /** @type {boolean} */ (answers[1]), /** @type {string} */ (answers[2]))
     const native = loadNative()
     native.holdAnswers()
     try {
-      for (let i = 0; i < answers.length; i += 3) send(target, answers[i], answers[i + 1], answers[i + 2])
+      for (let i = 0; i < answers.length; i += 3) send(target, /** @type {string} */ (answers[i]), /** @type {boolean} */ (answers[i + 1]), /** @type {string} */ (answers[i + 2]))
     } finally {
       native.releaseAnswers()
     }
@@ -121,6 +162,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
 
   // Every outcome reaches the engine as a string: a reply that cannot be made is an error
   // answer, never an unhandled rejection.
+  /** @param {AnswerTarget} target @param {string} requestId @param {boolean} ok @param {string} text */
   function send(target, requestId, ok, text) {
     try {
       target.reply(requestId, ok, text)
@@ -131,6 +173,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     }
   }
 
+  /** @param {string} requestId @param {Promise<unknown>} promise */
   function settle(requestId, promise) {
     promise.then(
       (text) => (typeof text === 'string' ? reply(requestId, true, text) : reply(requestId, false, `The callback returned ${describe(text)}, which JSON cannot represent`)),
@@ -140,6 +183,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
 
   // Each call is tracked before its first await, so a cancel right behind it finds it.
   // The MCP requests themselves run in ./mcp-calls (shared with instance.connect(transport)).
+  /** @param {string} requestId @param {ToolPayload} payload @returns {Promise<string>} */
   async function callTool(requestId, payload) {
     const controller = track(requestId)
     try {
@@ -154,6 +198,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     }
   }
 
+  /** @param {string} requestId @param {PermissionPayload} payload */
   async function permission(requestId, payload) {
     const controller = track(requestId)
     const r = payload
@@ -161,8 +206,10 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
       // The CanUseTool options object, field for field (and key for key) as the official SDK
       // builds it. Assigned one by one, not spread: fifteen conditional spreads were the larger
       // part of a prompt's JS work (≈ 4 µs against ≈ 2 µs, measured in isolation).
+      /** @param {unknown} v @returns {v is string} */
       const str = (v) => typeof v === 'string'
-      const opts = { get signal() { return controller.signal }, suggestions: r.permission_suggestions, blockedPath: r.blocked_path }
+      // toolUseID and requestId are set below, in the official's key order.
+      const opts = /** @type {CanUseToolOptions} */ ({ get signal() { return controller.signal }, suggestions: r.permission_suggestions, blockedPath: r.blocked_path })
       if (r.mcp_server) opts.mcpServer = { name: r.mcp_server.name, source: r.mcp_server.source }
       opts.decisionReason = r.decision_reason
       if (str(r.decision_reason_type)) opts.decisionReasonType = r.decision_reason_type
@@ -179,8 +226,9 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
       opts.requestId = requestId
       if (typeof r.requires_user_interaction === 'boolean') opts.requiresUserInteraction = r.requires_user_interaction
       if (str(r.server_prompt)) opts.serverPrompt = r.server_prompt
-      if (r.computer_folder && str(r.computer_folder.path) && str(r.computer_folder.computer_name)) {
-        opts.computerFolder = { path: r.computer_folder.path, computer_name: r.computer_folder.computer_name }
+      const folder = r.computer_folder
+      if (folder && str(folder.path) && str(folder.computer_name)) {
+        opts.computerFolder = { path: folder.path, computer_name: folder.computer_name }
       }
       if (r.matched_ask_rule) {
         opts.matchedAskRule = {
@@ -196,6 +244,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     }
   }
 
+  /** @param {string} requestId @param {HookPayload} payload */
   async function hook(requestId, payload) {
     const controller = track(requestId)
     const r = payload
@@ -211,6 +260,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
 
   // `elicitation` and `request_user_dialog`: the request object the official SDK hands the
   // callback, and its answer as is (null: none).
+  /** @param {string} requestId @param {ElicitationPayload} r */
   async function elicitation(requestId, r) {
     const controller = track(requestId)
     try {
@@ -224,6 +274,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     }
   }
 
+  /** @param {string} requestId @param {UserDialogPayload} r */
   async function userDialog(requestId, r) {
     const controller = track(requestId)
     try {
@@ -236,6 +287,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
 
   // The requests optional host handlers answer (lib/host-requests.js): their answer is an
   // envelope, `{response}` or `{error, error_code}`.
+  /** @param {string} requestId @param {import('./host-requests').HostRequest} r */
   async function hostRequestCall(requestId, r) {
     const controller = track(requestId)
     try {
@@ -247,6 +299,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
 
   // The session store's append (the engine batches, retries and reports; see
   // crates/agent-core/src/session/mirror.rs). Its result is not used.
+  /** @param {string} requestId @param {StoreAppendPayload} payload */
   async function storeAppend(requestId, { key, entries }) {
     await sessionStore.append(key, entries)
     return 'null'
@@ -255,6 +308,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
   // A Codex app-server request for the user (an approval, a question, an elicitation): the
   // Codex thread's callback gets `{method, params}` and its answer goes back as JSON (the
   // engine turns allow/deny and failures into Codex's answers; see crates/agent-core/src/codex).
+  /** @param {string} requestId @param {unknown} body */
   async function codexCall(requestId, body) {
     const controller = track(requestId)
     try {
@@ -265,10 +319,19 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     }
   }
 
-  /** The user code each kind of call runs (the engine's `CallKind` names). */
+  /**
+   * The user code each kind of call runs (the engine's `CallKind` names), with its payload as
+   * parsed from the engine's JSON.
+   * @type {Record<string, ((requestId: string, payload: any) => Promise<string>) | undefined>}
+   */
   const callbacks = { tool: callTool, can_use_tool: permission, hook_callback: hook, elicitation, request_user_dialog: userDialog, store_append: storeAppend, host_request: hostRequestCall }
   if (codexRequest) callbacks.codex_request = codexCall
 
+  /**
+   * @param {string} kind
+   * @param {string} requestId
+   * @param {string} payload
+   */
   function dispatch(kind, requestId, payload) {
     try {
       switch (kind) {
@@ -303,9 +366,11 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
   return {
     dispatch,
     abortAll,
+    /** @param {Attached} s */
     attach: (s) => {
       sessionRef = new WeakRef(s)
-      if (sessionStore) replier = s.replier()
+      // A session store is a query's option: `s` is then its session (a Codex thread has none).
+      if (sessionStore) replier = /** @type {import('./types').EngineSession} */ (s).replier()
     },
   }
 }

@@ -12,6 +12,8 @@ class AbortError extends Error {}
  * The Error a query throws for an engine error. The binding makes it, with its stable `code`
  * (and `exitCode`, `signal`, `stderr` when the CLI died); an abort becomes the official SDK's
  * AbortError, keeping those fields. `fromEngine` takes a thrown native error or an EndReason.
+ * @param {unknown} e
+ * @returns {unknown} `e` itself, or the Error made from it
  */
 function fromEngine(e) {
   // What a callback threw may pass here too (spawnClaudeCodeProcess): read it without throwing.
@@ -19,7 +21,8 @@ function fromEngine(e) {
   if (typeof code !== 'string') return e
   if (code !== 'ABORTED' && isError(e)) return e
   const err = code === 'ABORTED' ? new AbortError(field(e, 'message')) : new Error(field(e, 'message'))
-  for (const key of ['code', 'exitCode', 'signal', 'stderr']) if (field(e, key) != null) err[key] = field(e, key)
+  const fields = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (err))
+  for (const key of ['code', 'exitCode', 'signal', 'stderr']) if (field(e, key) != null) fields[key] = field(e, key)
   return err
 }
 

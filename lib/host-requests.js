@@ -18,15 +18,34 @@ const UI_SUBTYPES = ['ui_copy', 'ui_prompt_read', 'ui_prompt_fill', 'ui_prompt_p
 const UI_METHODS = ['copy', 'promptRead', 'promptFill', 'promptPaint', 'promptSuggest', 'readSelection']
 
 /**
+ * A host request as the engine routes it: the CLI's control request body.
+ * @typedef {{ subtype: string } & Record<string, any>} HostRequest
+ */
+/**
+ * What the app set on the query: setUiHost()'s host, enableRemoteControl()'s work-secret answerer.
+ * @typedef {{
+ *   uiHost?: Record<string, ((fields: Record<string, unknown>, context: { signal: AbortSignal }) => unknown) | undefined>,
+ *   workSecretAnswerer?: { sessionId: string, refresh: (sessionId: string, context: { signal: AbortSignal }) => unknown },
+ * }} HostState
+ */
+/**
  * The handler of host requests for one query: `options` are its options, `state` the query's
  * `{ uiHost, workSecretAnswerer }`, set as the app calls setUiHost() and enableRemoteControl().
+ * @param {import('./types').QueryOptions} options
+ * @param {HostState} state
  */
 function makeHostRequests(options, state) {
   const { getOAuthToken, getHostAuthToken } = options
+  /**
+   * @param {HostRequest} request
+   * @param {{ signal: AbortSignal }} context
+   * @returns {Promise<{ response?: unknown } | { error: string, error_code: string }>}
+   */
   return async function hostRequest(request, { signal }) {
     const r = request
     if (request.subtype === 'oauth_token_refresh') {
       if (!getOAuthToken) throw new Error('getOAuthToken callback is not provided.')
+      /** @type {string | undefined} */
       let reason
       const token = (await getOAuthToken({
         signal,

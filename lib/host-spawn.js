@@ -8,9 +8,14 @@
 // and `onProcessSpawned(pid, { spawnSyncMs })` / `onProcessExit(code)`.
 const { safely } = require('./process-events')
 
-/** A spawnClaudeCodeProcess-style function over `options.hostSpawn`. */
+/**
+ * A spawnClaudeCodeProcess-style function over `options.hostSpawn`.
+ * @param {import('./types').QueryOptions} options, with a `hostSpawn` function
+ * @returns {(request: import('./types').SpawnRequest) => import('node:child_process').ChildProcessWithoutNullStreams}
+ */
 function hostSpawner(options) {
-  const { hostSpawn, stderr, onProcessSpawned, onProcessExit } = options
+  const { stderr, onProcessSpawned, onProcessExit } = options
+  const hostSpawn = /** @type {NonNullable<import('./types').QueryOptions['hostSpawn']>} */ (options.hostSpawn)
   return ({ command, args, cwd, env, signal }) => {
     const start = performance.now()
     const proc = hostSpawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], signal, env, windowsHide: true })

@@ -7,11 +7,24 @@
 // out the same one, before and after the load — and behaves as the module's own.
 
 /**
+ * A module's exports, as a lazy export reads them.
+ * @typedef {Record<string, any>} Exports
+ */
+/**
+ * The loader lazyModule returns: the module on call, and the lazy classes made on it.
+ * @typedef {(() => Exports) & { classes: Array<[string, object]> }} LazyModule
+ */
+
+/**
  * A module loaded on the first use of any of its lazy exports. Once loaded, the instances of its
  * lazy classes name the export as their `constructor`, as an instance's names its class.
+ * @param {() => Exports} load
+ * @returns {LazyModule}
  */
 function lazyModule(load) {
+  /** @type {Exports | undefined} */
   let mod
+  /** @type {Array<[string, object]>} */
   const classes = []
   const get = () => {
     if (mod === undefined) {
@@ -30,10 +43,15 @@ function lazyModule(load) {
  * A function that loads its module on the first call and forwards every call to the module's
  * export `name` (same `this`, arguments and result). `length` is the real function's (checked by
  * __test__/lazy-exports.test.mjs).
+ * @param {string} name
+ * @param {number} length
+ * @param {LazyModule} mod
+ * @returns {Function}
  */
 function lazyFunction(name, length, mod) {
+  /** @type {Function | undefined} */
   let real
-  const fn = { [name](...args) { return (real ??= mod()[name]).apply(this, args) } }[name]
+  const fn = { [name](/** @type {unknown[]} */ ...args) { return (real ??= mod()[name]).apply(this, args) } }[name]
   Object.defineProperty(fn, 'length', { value: length })
   return fn
 }
@@ -41,12 +59,16 @@ function lazyFunction(name, length, mod) {
 /**
  * A class that loads its module on first use: a Proxy whose every operation (`new`, `extends`,
  * `instanceof`, static members, property reads and writes) goes to the module's export `name`.
+ * @param {string} name
+ * @param {LazyModule} mod
+ * @returns {any} the class, as the module's own (its type is the typings')
  */
 function lazyClass(name, mod) {
   const cls = () => mod()[name]
   // A bound function: constructible, with no own `prototype` to contradict the real class's.
   const target = function () {}.bind(null)
   Object.defineProperty(target, 'name', { value: name })
+  /** @type {Function} */
   const proxy = new Proxy(target, {
     construct: (_, args, newTarget) => Reflect.construct(cls(), args, newTarget === proxy ? cls() : newTarget),
     apply: (_, self, args) => Reflect.apply(cls(), self, args),

@@ -12,19 +12,27 @@ const { hasSdkUrl } = require('./notices')
 
 const NOT_APPLIED = 'Claude Code reported that it did not load the MCP servers sent in the initialize request, so this session may be running without them. A cloud session never starts them; otherwise check that no wrapper removes --await-initialize from the launch.'
 
+/** @param {unknown} version the CLI's, from its initialize answer */
 function tooOld(version) {
   const v = typeof version === 'string' ? ` (version ${version})` : ''
   return `This Claude Code${v} is too old to read MCP servers from the initialize request, so it started without them. The session was ended and no further prompt was sent. Use the Claude Code bundled with this SDK, update the one you start (pathToClaudeCodeExecutable or spawnClaudeCodeProcess) to at least the bundled version, or set mcpServersDelivery: 'argv', which puts the servers' env and headers on Claude Code's command line, where other users of the machine can read them.`
 }
 
-/** Whether process servers go in `initialize` (never for a `--sdk-url` launch), as the engine sends them. */
+/**
+ * Whether process servers go in `initialize` (never for a `--sdk-url` launch), as the engine sends them.
+ * @param {import('./types').QueryOptions} options
+ * @param {import('./types').EngineOptionData} data
+ */
 function serversInInitialize(options, data) {
   return options.mcpServersDelivery === 'initialize' && data.mcpServers !== undefined && !hasSdkUrl(options)
 }
 
 const DELIVERIES = ['pluginDelivery', 'managedSettingsDelivery', 'settingsDelivery', 'disallowedToolsDelivery', 'mcpServersDelivery']
 
-/** A delivery option other than 'argv' or 'initialize' is refused at once, as the official refuses it. */
+/**
+ * A delivery option other than 'argv' or 'initialize' is refused at once, as the official refuses it.
+ * @param {Record<string, unknown> | null | undefined} options
+ */
 function checkDeliveries(options) {
   for (const key of DELIVERIES) {
     const value = options?.[key]
@@ -34,11 +42,16 @@ function checkDeliveries(options) {
 
 const MANAGED_NOT_APPLIED = "Claude Code did not confirm the managed settings sent with managedSettingsDelivery 'initialize', so the session was ended and no further prompt was sent. For a cloud session, use 'argv', because it does not read this delivery. Otherwise check that no wrapper changes the launch flags or the initialize request."
 
+/** @param {string[]} names */
 function notConfirmed(names) {
   return `Claude Code did not confirm the ${names.join(' and ')} sent in the initialize request, so the session was ended and no further prompt was sent. For a cloud session, set settingsDelivery and disallowedToolsDelivery to 'argv', because a cloud session does not read them from that request. Otherwise update Claude Code if it is older than this Agent SDK, and check that no wrapper changes the launch flags or the initialize request.`
 }
 
-/** Which launch fields go in `initialize` (as the engine decides them; see crates/agent-core/src/options.rs). */
+/**
+ * Which launch fields go in `initialize` (as the engine decides them; see crates/agent-core/src/options.rs).
+ * @param {import('./types').QueryOptions} options
+ * @param {import('./types').EngineOptionData} data
+ */
 function launchFields(options, data) {
   const settings = options.settings
   const settingsObject = settings === undefined || (typeof settings === 'object' && settings !== null && !Array.isArray(settings)) ||
@@ -51,7 +64,11 @@ function launchFields(options, data) {
   }
 }
 
-/** Whether the prompt waits for the CLI to confirm what `initialize` carried. */
+/**
+ * Whether the prompt waits for the CLI to confirm what `initialize` carried.
+ * @param {import('./types').QueryOptions} options
+ * @param {import('./types').EngineOptionData} data
+ */
 function holdsPrompt(options, data) {
   return Object.values(launchFields(options, data)).some(Boolean)
 }
@@ -59,6 +76,8 @@ function holdsPrompt(options, data) {
 /**
  * Runs `next` once the CLI's initialize answer has confirmed what it carried; else ends the query.
  * @param {import('./query').Port} query the query's port
+ * @param {import('./types').QueryOptions} options
+ * @param {import('./types').EngineOptionData} data
  * @param {() => void} next
  */
 function afterLaunchFieldsApplied(query, options, data, next) {

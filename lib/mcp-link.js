@@ -7,7 +7,15 @@
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60000 // the MCP SDK's DEFAULT_REQUEST_TIMEOUT_MSEC
 
+/**
+ * A JSON-RPC message of MCP (a request, a notification or a response).
+ * @typedef {{ jsonrpc?: '2.0', id?: string | number, method?: string, params?: unknown, result?: unknown, error?: { code: number, message: string, data?: unknown } }} JsonRpcMessage
+ * @typedef {(message: JsonRpcMessage) => void} Send writes one message to the CLI
+ * @typedef {{ signal?: AbortSignal, timeout?: number }} RequestOptions
+ */
+
 class McpError extends Error {
+  /** @param {number} code @param {string} message @param {unknown} [data] */
   constructor(code, message, data) {
     super(`MCP error ${code}: ${message}`)
     this.name = 'McpError'
@@ -23,9 +31,16 @@ class McpError extends Error {
 let nextRequestId = 1
 class PendingRequests {
   constructor() {
+    /** @type {Map<string | number | undefined, { resolve: (result: unknown) => void, reject: (error: unknown) => void }>} */
     this.map = new Map()
   }
 
+  /**
+   * @param {Send} send
+   * @param {JsonRpcMessage} message the request, without its id
+   * @param {RequestOptions} [options]
+   * @returns {Promise<unknown>} the response's result
+   */
   request(send, message, options = {}) {
     const id = `sdk-native-${nextRequestId++}`
     return new Promise((resolve, reject) => {
@@ -37,13 +52,14 @@ class PendingRequests {
         clearTimeout(timer)
         signal?.removeEventListener('abort', onAbort)
       }
+      /** @param {unknown} reason */
       const cancel = (reason) => {
         try { send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } }) } catch {}
       }
       const onAbort = () => {
         done()
-        cancel(signal.reason ?? 'aborted')
-        reject(signal.reason ?? new Error('The request was aborted'))
+        cancel(signal?.reason ?? 'aborted')
+        reject(signal?.reason ?? new Error('The request was aborted'))
       }
       const timer = setTimeout(() => {
         done()
@@ -65,7 +81,10 @@ class PendingRequests {
     })
   }
 
-  /** A JSON-RPC response: settles its request; false when it is not one of ours. */
+  /**
+   * A JSON-RPC response: settles its request; false when it is not one of ours.
+   * @param {JsonRpcMessage} message
+   */
   settle(message) {
     const p = this.map.get(message.id)
     if (!p) return false
@@ -74,6 +93,7 @@ class PendingRequests {
     return true
   }
 
+  /** @param {unknown} error */
   rejectAll(error) {
     for (const p of [...this.map.values()]) p.reject(error)
   }
@@ -81,15 +101,25 @@ class PendingRequests {
 
 /** One query's session, for the servers it uses. */
 class McpLink {
+  /** @param {Map<string, any>} sdkServers the query's in-process servers by name (SdkMcpServer or ForeignServer) */
   constructor(sdkServers) {
     this.sdkServers = sdkServers
+    /** @type {WeakRef<import('./types').EngineSession> | undefined} */
     this.sessionRef = undefined
     this.pending = new PendingRequests()
+    /** @type {Map<string, { send: Send, request: (message: JsonRpcMessage, options?: RequestOptions) => Promise<unknown> }>} */
     this.channels = new Map()
     this.closed = false
+    /** @type {Set<any> | undefined} the native servers subscribed to this link */
+    this._subscribed = undefined
+    /** @type {Set<any> | undefined} the foreign servers connected through it */
+    this._foreign = undefined
   }
 
-  /** The session is there: subscribe native servers to run-time changes, connect foreign ones. */
+  /**
+   * The session is there: subscribe native servers to run-time changes, connect foreign ones.
+   * @param {import('./types').EngineSession} session
+   */
   attach(session) {
     this.sessionRef = new WeakRef(session)
     this.serversChanged()
@@ -116,7 +146,11 @@ class McpLink {
     }
   }
 
-  /** Writes one message of the server known as `name` to the CLI. */
+  /**
+   * Writes one message of the server known as `name` to the CLI.
+   * @param {string} name
+   * @param {JsonRpcMessage} message
+   */
   send(name, message) {
     if (this.closed) return
     const session = this.sessionRef?.deref()
@@ -128,10 +162,14 @@ class McpLink {
     }
   }
 
-  /** `{send, request}` for the server known as `name`. */
+  /**
+   * `{send, request}` for the server known as `name`.
+   * @param {string} name
+   */
   channel(name) {
     let c = this.channels.get(name)
     if (!c) {
+      /** @type {Send} */
       const send = (m) => this.send(name, m)
       c = { send, request: (message, options) => this.pending.request(send, message, options) }
       this.channels.set(name, c)
@@ -139,7 +177,10 @@ class McpLink {
     return c
   }
 
-  /** A message the engine passed on without answering it (a response, or a notification for a foreign server). */
+  /**
+   * A message the engine passed on without answering it (a response, or a notification for a foreign server).
+   * @param {{ server: string, message: JsonRpcMessage }} routed
+   */
   message({ server, message }) {
     if (!message || typeof message !== 'object') return
     const isResponse = !('method' in message) && 'id' in message

@@ -39,6 +39,8 @@ function isMusl() {
 /**
  * The dynamic loader an ELF executable names (its PT_INTERP, which follows the program headers
  * near the start of the file), or undefined (static, unreadable, not ELF).
+ * @param {string} file
+ * @returns {string | undefined}
  */
 function elfInterpreter(file) {
   let fd
@@ -63,7 +65,11 @@ function platformTriple({ platform = process.platform, arch = process.arch, musl
   return `${platform}-${arch}`
 }
 
-/** The error when no binary fits: the platform, what exists, how to build from source. */
+/**
+ * The error when no binary fits: the platform, what exists, how to build from source.
+ * @param {string} triple
+ * @param {string[]} errors what each place tried gave
+ */
 function notFoundError(triple, errors) {
   const supported = SUPPORTED.includes(triple)
   const err = /** @type {Error & { code?: string }} */ (new Error(
@@ -79,7 +85,13 @@ function notFoundError(triple, errors) {
   return err
 }
 
+/** @type {import('./types').NativeBinding | undefined} */
 let cached
+/**
+ * The engine for this platform (loaded once): CLAUDE_AGENT_SDK_NATIVE_PATH, the build's native/,
+ * this repository's npm/<triple>/, or the platform package.
+ * @returns {import('./types').NativeBinding}
+ */
 function loadNative() {
   if (cached) return cached
   const triple = platformTriple()
@@ -94,19 +106,18 @@ function loadNative() {
     const unpacked = c.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2')
     if (unpacked !== c) candidates.unshift(unpacked)
   }
+  /** @type {string[]} */
   const errors = []
   for (const candidate of candidates) {
     if (!fs.existsSync(candidate)) continue
     try {
-      cached = require(candidate)
-      return cached
+      return (cached = require(candidate))
     } catch (e) {
       errors.push(`${candidate}: ${e.message}`)
     }
   }
   try {
-    cached = require(`claude-agent-sdk-native-${triple}`)
-    return cached
+    return (cached = require(`claude-agent-sdk-native-${triple}`))
   } catch (e) {
     if (e.code !== 'MODULE_NOT_FOUND') errors.push(`claude-agent-sdk-native-${triple}: ${e.message}`)
   }

@@ -12,7 +12,10 @@ const MCP_ARGV_DEPRECATED = "This app starts its own Claude Code (pathToClaudeCo
 
 let mcpArgvWarned = false
 
-/** Whether `extraArgs` / `executableArgs` give the CLI `--sdk-url` (such a launch keeps `--mcp-config`). */
+/**
+ * Whether `extraArgs` / `executableArgs` give the CLI `--sdk-url` (such a launch keeps `--mcp-config`).
+ * @param {import('./types').QueryOptions} options
+ */
 function hasSdkUrl(options) {
   const extra = options.extraArgs
   const args = Array.isArray(options.executableArgs) ? options.executableArgs : []
@@ -24,6 +27,8 @@ function hasSdkUrl(options) {
  * The official deprecation of MCP servers on the command line: warned once per process when an
  * app that starts its own Claude Code (`pathToClaudeCodeExecutable` or `spawnClaudeCodeProcess`)
  * passes servers the CLI runs (stdio, SSE, HTTP) and leaves `mcpServersDelivery` unset.
+ * @param {import('./types').QueryOptions} options
+ * @param {Record<string, unknown>} processServers
  */
 function warnMcpServersOnArgv(options, processServers) {
   if (mcpArgvWarned || options.mcpServersDelivery !== undefined) return
@@ -33,13 +38,21 @@ function warnMcpServersOnArgv(options, processServers) {
   process.emitWarning(MCP_ARGV_DEPRECATED, { type: 'DeprecationWarning', code: MCP_ARGV_DEPRECATED_CODE })
 }
 
-/** Whether debug output is on (`DEBUG_CLAUDE_AGENT_SDK`, or `options.debug`). */
+/**
+ * Whether debug output is on (`DEBUG_CLAUDE_AGENT_SDK`, or `options.debug`).
+ * @param {import('./types').QueryOptions | undefined} options
+ */
 function debugOn(options) {
   const env = process.env.DEBUG_CLAUDE_AGENT_SDK
   return options?.debug === true || (env !== undefined && env !== '' && env !== '0' && env !== 'false')
 }
 
-/** One line of the SDK's own debug output, on stderr while debug output is on. */
+/**
+ * One line of the SDK's own debug output, on stderr while debug output is on.
+ * @param {import('./types').QueryOptions | undefined} options
+ * @param {'debug' | 'info' | 'warn' | 'error'} level
+ * @param {string} message
+ */
 function debugLog(options, level, message) {
   if (!debugOn(options)) return
   try { process.stderr.write(`[claude-agent-sdk-native] ${level.toUpperCase()} ${message}\n`) } catch {}
@@ -48,9 +61,14 @@ function debugLog(options, level, message) {
 /**
  * `workspaceTrust` as the official passes it on: as given, unless it says `accepted: true`
  * without an absolute `directory` (as it exists where Claude Code runs), which is dropped.
+ * @template T
+ * @param {T} value the app's `workspaceTrust` (the official does not type it)
+ * @param {import('./types').QueryOptions | undefined} options
+ * @returns {T | undefined}
  */
 function checkWorkspaceTrust(value, options) {
-  const kept = value?.accepted === true && (typeof value.directory !== 'string' || !(path.posix.isAbsolute(value.directory) || path.win32.isAbsolute(value.directory))) ? undefined : value
+  const trust = /** @type {{ accepted?: unknown, directory?: unknown } | null | undefined} */ (value)
+  const kept = trust?.accepted === true && (typeof trust.directory !== 'string' || !(path.posix.isAbsolute(trust.directory) || path.win32.isAbsolute(trust.directory))) ? undefined : value
   if (value !== undefined && kept === undefined) {
     debugLog(options, 'warn', 'workspaceTrust ignored: accepted requires an absolute directory, as it exists where Claude Code runs')
   }
@@ -61,15 +79,18 @@ function checkWorkspaceTrust(value, options) {
  * Agents as the CLI gets them: an in-process (`createSdkMcpServer()`) server in an agent's
  * `mcpServers` works only at the top level, so it goes as `{ type: 'sdk', name }` (its instance
  * left here) and the app is warned, as the official SDK does it.
+ * @param {unknown} agents the `agents` option
  */
 function agentsForCli(agents) {
   if (agents === null || typeof agents !== 'object') return agents
+  /** @type {Array<[string, unknown]>} */
   const changed = []
+  /** @type {Array<{ agentName: string, serverName: string }>} */
   const ignored = []
   for (const [agentName, agent] of Object.entries(agents)) {
     if (!Array.isArray(agent?.mcpServers)) continue
     const before = ignored.length
-    const mcpServers = agent.mcpServers.map((entry) => {
+    const mcpServers = agent.mcpServers.map(/** @param {unknown} entry */ (entry) => {
       if (typeof entry !== 'object' || entry === null) return entry
       return Object.fromEntries(Object.entries(entry).map(([serverName, config]) => {
         if (config?.type !== 'sdk' || !('instance' in config)) return [serverName, config]
@@ -88,6 +109,7 @@ function agentsForCli(agents) {
 /**
  * The official warning that `canUseTool` will not be asked: under `bypassPermissions`, or for the
  * tools that bare `allowedTools` entries approve outright. Emitted for each query.
+ * @param {import('./types').QueryOptions} options
  */
 function warnCanUseToolShadowed(options) {
   if (typeof options.canUseTool !== 'function') return

@@ -41,22 +41,25 @@ const OURS = ['initializeTimeoutMs', 'resourceLimits']
  */
 const DERIVED = ['tokenCallbacks']
 
+/** @type {string[] | undefined} */
 let engine
-/** The engine's option keys (asked once). */
+/** The engine's option keys (asked once). @returns {string[]} */
 function engineKeys() {
   if (engine === undefined) engine = loadNative().optionNames()
   return engine
 }
 
+/** @type {Set<string> | undefined} */
 let known
-/** Every option key we take. */
+/** Every option key we take. @returns {Set<string>} */
 function knownKeys() {
   if (known === undefined) known = new Set([...engineKeys().filter((k) => !DERIVED.includes(k)), ...HOST])
   return known
 }
 
+/** @type {string[] | undefined} */
 let data
-/** The keys that cross to the engine as the app gave them. */
+/** The keys that cross to the engine as the app gave them. @returns {string[]} */
 function dataKeys() {
   if (data === undefined) data = engineKeys().filter((k) => !HOST.includes(k) && !DERIVED.includes(k))
   return data

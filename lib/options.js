@@ -14,12 +14,18 @@ const warned = new Set()
 /** @type {Set<string>} */
 const warnedUnknown = new Set()
 
-/** Unknown keys and ill-typed callbacks fail before anything is spawned. */
+/**
+ * Unknown keys and ill-typed callbacks fail before anything is spawned.
+ * @param {unknown} options
+ * @returns {asserts options is import('./types').QueryOptions}
+ */
 function checkOptions(options) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError('query(): `options` must be an object')
   }
   const known = knownKeys()
+  const byKey = /** @type {Record<string, unknown>} */ (options)
+  const opts = /** @type {import('./types').QueryOptions} */ (options)
   for (const key of Object.keys(options)) {
     if (!known.has(key)) {
       // The official SDK ignores keys it does not know, and real apps pass legacy ones
@@ -30,44 +36,53 @@ function checkOptions(options) {
       }
       continue
     }
-    if (NOT_IMPLEMENTED.has(key) && options[key] !== undefined && !warned.has(key)) {
+    if (NOT_IMPLEMENTED.has(key) && byKey[key] !== undefined && !warned.has(key)) {
       warned.add(key)
       process.emitWarning(`claude-agent-sdk-native does not implement the option \`${key}\` yet; it is ignored`, { code: 'CLAUDE_AGENT_SDK_NATIVE_OPTION_IGNORED' })
     }
   }
   for (const key of FUNCTION_KEYS) {
-    if (options[key] !== undefined && typeof options[key] !== 'function') throw new TypeError(`Invalid option \`${key}\`: expected a function`)
+    if (byKey[key] !== undefined && typeof byKey[key] !== 'function') throw new TypeError(`Invalid option \`${key}\`: expected a function`)
   }
-  if (Array.isArray(options.supportedDialogKinds) && options.supportedDialogKinds.length > 0 && typeof options.onUserDialog !== 'function') {
+  if (Array.isArray(opts.supportedDialogKinds) && opts.supportedDialogKinds.length > 0 && typeof opts.onUserDialog !== 'function') {
     throw new Error('supportedDialogKinds requires an onUserDialog callback -- declaring dialog kinds without a handler would park dialogs nothing can answer. Provide onUserDialog, or omit supportedDialogKinds.')
   }
-  const ac = options.abortController
+  const ac = opts.abortController
   if (ac !== undefined && !(ac && ac.signal && typeof ac.signal.addEventListener === 'function')) {
     throw new TypeError('Invalid option `abortController`: expected an AbortController')
   }
-  if (options.env !== undefined && (options.env === null || typeof options.env !== 'object')) {
+  if (opts.env !== undefined && (opts.env === null || typeof opts.env !== 'object')) {
     throw new TypeError('Invalid option `env`: expected an object of strings')
   }
-  if (options.mcpServers !== undefined && (options.mcpServers === null || typeof options.mcpServers !== 'object')) {
+  if (opts.mcpServers !== undefined && (opts.mcpServers === null || typeof opts.mcpServers !== 'object')) {
     throw new TypeError('Invalid option `mcpServers`: expected an object of server configs')
   }
-  if (options.hooks !== undefined && (options.hooks === null || typeof options.hooks !== 'object')) {
+  if (opts.hooks !== undefined && (opts.hooks === null || typeof opts.hooks !== 'object')) {
     throw new TypeError('Invalid option `hooks`: expected an object of hook matchers by event')
   }
 }
 
+/**
+ * @param {unknown} config an mcpServers entry
+ * @returns {config is { type: 'sdk', name?: unknown, instance: any }}
+ */
 function isSdkServer(config) {
-  return config && typeof config === 'object' && config.type === 'sdk' && config.instance !== undefined
+  if (config === null || typeof config !== 'object') return false
+  const c = /** @type {{ type?: unknown, instance?: unknown }} */ (config)
+  return c.type === 'sdk' && c.instance !== undefined
 }
 
 /**
- * @returns {{ data: object, sdkServers: Map<string, InstanceType<typeof import('./mcp-server').SdkMcpServer>>, hookCallbacks: Map<string, Function> }}
+ * @param {unknown} options
+ * @returns {{ data: import('./types').EngineOptionData, sdkServers: Map<string, InstanceType<typeof import('./mcp-server').SdkMcpServer>>, hookCallbacks: Map<string, Function> }}
  */
 function splitOptions(options) {
   checkOptions(options)
+  /** @type {import('./types').EngineOptionData} */
   const data = {}
+  const byKey = /** @type {Record<string, unknown>} */ (options)
   for (const key of dataKeys()) {
-    const value = options[key]
+    const value = byKey[key]
     if (value !== undefined && value !== null) data[key] = value
   }
   // The official SDK hands the child `options.env` as the whole environment, or else its own.
@@ -96,8 +111,10 @@ function splitOptions(options) {
   const workspaceTrust = checkWorkspaceTrust(options.workspaceTrust, options)
   if (workspaceTrust !== undefined && workspaceTrust !== null) data.workspaceTrust = workspaceTrust
 
+  /** @type {Map<string, Function>} */
   const hookCallbacks = new Map()
   if (options.hooks) {
+    /** @type {NonNullable<import('./types').EngineOptionData['hooks']>} */
     const wire = {}
     for (const [event, matchers] of Object.entries(options.hooks)) {
       if (!Array.isArray(matchers) || matchers.length === 0) continue
@@ -116,9 +133,14 @@ function splitOptions(options) {
   return { data, sdkServers, hookCallbacks }
 }
 
-/** Splits a `setMcpServers()` argument like `options.mcpServers`. */
+/**
+ * Splits a `setMcpServers()` argument like `options.mcpServers`.
+ * @param {Record<string, unknown> | null | undefined} servers
+ */
 function splitServers(servers) {
+  // Servers by name: SdkMcpServer, or ForeignServer (which lib/codex/thread.js tells apart).
   const sdk = new Map()
+  /** @type {Record<string, unknown>} */
   const processServers = {}
   for (const [name, config] of Object.entries(servers ?? {})) {
     if (isSdkServer(config)) {

@@ -21,14 +21,22 @@ const FOLLOWING_KEYS = ['model', 'agent', 'fastMode', 'permissions', 'availableM
 
 const ASYNC_DISPOSE = Symbol.asyncDispose
 
-/** An Error whose message starts with the official reason code, carrying the claim info when any. */
+/**
+ * An Error whose message starts with the official reason code, carrying the claim info when any.
+ * @param {string} message
+ * @param {object} [claim]
+ */
 function reasonError(message, claim) {
   const e = /** @type {Error & { claim?: object }} */ (new Error(message))
   if (claim !== undefined) e.claim = claim
   return e
 }
 
-/** The parking directory: options.cwd, or a fresh private one under the config home. */
+/**
+ * The parking directory: options.cwd, or a fresh private one under the config home.
+ * @param {Record<string, any> | undefined} options prewarm()'s options
+ * @returns {Promise<{ dir: string, owned: boolean }>}
+ */
 async function parkingDir(options) {
   if (options?.cwd !== undefined) return { dir: options.cwd, owned: false }
   const env = options?.env
@@ -44,12 +52,16 @@ async function parkingDir(options) {
   return { dir: await fs.promises.mkdtemp(path.join(spares, 'spare-')), owned: true }
 }
 
-/** A claim's cwd: relative paths resolve against this process ("~" forms are the CLI's to expand). */
+/**
+ * A claim's cwd: relative paths resolve against this process ("~" forms are the CLI's to expand).
+ * @param {unknown} cwd
+ */
 function claimCwd(cwd) {
   if (typeof cwd === 'string' && cwd.trim() !== '' && !path.posix.isAbsolute(cwd) && !path.win32.isAbsolute(cwd) && cwd !== '~' && !cwd.startsWith('~/')) return path.resolve(cwd)
   return cwd
 }
 
+/** @param {unknown} e */
 function commandsError(e) {
   debugLog(undefined, 'error', `SpareProcess.onCommands() could not report the commands (${e === undefined ? 'unknown' : errorText(e)})`)
 }
@@ -96,7 +108,9 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
   let claimedOnce = false
   let closed = false
   let exitedFlag = false
-  let settle
+  /** @type {{ resolve: (info: object) => void, reject: (error: unknown) => void }} */
+  let settle = { resolve: () => {}, reject: () => {} } // replaced at once by the promise's own
+  /** @type {Promise<object>} */
   const claimed = new Promise((resolve, reject) => { settle = { resolve, reject } })
   claimed.catch(() => {})
   // The parked process's frames and its end are seen by reading ahead while it is parked
@@ -124,7 +138,9 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
      * `commands_changed` it pushes, until the spare is claimed or closed. Errors the callback
      * throws are logged (debug output), as the official logs them.
      */
+    /** @param {(commands: unknown[]) => void} callback */
     onCommands(callback) {
+      /** @param {unknown[]} commands */
       const report = (commands) => {
         try { callback(commands) } catch (e) { commandsError(e) }
       }
@@ -149,7 +165,9 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       const trust = checkWorkspaceTrust(claim.workspaceTrust, options)
       const overlay = claim.settings
       const overlayIsObject = isObject(overlay)
+      /** @type {Record<string, unknown>} */
       const following = {}
+      /** @type {Record<string, unknown>} */
       const ahead = {}
       if (overlayIsObject) {
         for (const [k, v] of Object.entries(overlay)) (FOLLOWING_KEYS.includes(k) ? following : ahead)[k] = v
@@ -177,6 +195,7 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
       )
       claimedInit.catch(() => {})
       port.overrideInit(claimedInit)
+      /** @type {Array<[string, Promise<unknown>]>} */
       const pending = []
       if (claim.model !== undefined) pending.push(['model', q.setModel(claim.model)])
       if (claim.maxThinkingTokens !== undefined) pending.push(['maxThinkingTokens', q.setMaxThinkingTokens(claim.maxThinkingTokens)])
@@ -234,7 +253,7 @@ async function prewarm({ options, initializeTimeoutMs } = {}) {
     },
   }
   if (ASYNC_DISPOSE) {
-    spare[ASYNC_DISPOSE] = async () => {
+    /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (spare))[ASYNC_DISPOSE] = async () => {
       spare.close()
       await whenGone()
     }

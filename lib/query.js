@@ -28,20 +28,63 @@ function searchRoots() {
   return [path.join(__dirname, '..'), process.cwd()]
 }
 
+/**
+ * @typedef {import('./types').EngineMessage} EngineMessage
+ * @typedef {import('./types').EngineSession} EngineSession
+ * @typedef {import('./types').QueryOptions} QueryOptions
+ * @typedef {import('./types').Prompt} Prompt
+ * @typedef {import('./types').ControlRequest} ControlRequest
+ * @typedef {{ proc: import('./types').SpawnedProcess | undefined }} HostProcess the app's own CLI process, once spawned
+ */
+
 class Query {
+  /**
+   * @param {Prompt | symbol | undefined} prompt a prompt, or WARM (startup(), prewarm(): it comes later)
+   * @param {QueryOptions} options
+   */
   constructor(prompt, options) {
+    /** @type {Array<EngineMessage | undefined>} read and not yet taken (taken ones are cleared) */
     this._buffer = []
     this._pos = 0
     this._finished = false
+    /** @type {unknown} what the iterator throws once the buffer is drained */
     this._error = null
     this._tail = Promise.resolve()
     this._waiting = 0
-    this._session = null
+    // The engine's session, set by _start(); what may run before it checks for null.
+    /** @type {import('./types').EngineSession} */
+    this._session = /** @type {import('./types').EngineSession} */ (/** @type {unknown} */ (null))
     this._abortSignal = options.abortController ? options.abortController.signal : undefined
+    /** @type {Promise<unknown> | null} settles when the query may start (zod loaded, the store read) */
     this._ready = null
     // What the CLI's host requests are answered with, set later by setUiHost() and
     // enableRemoteControl() (see lib/host-requests.js).
+    /** @type {import('./host-requests').HostState} */
     this._hostState = { uiHost: undefined, workSecretAnswerer: undefined }
+    /** @type {() => void} */
+    this._resolveEnded = () => {}
+    /** @type {boolean | undefined} */
+    this._aborted = undefined
+    /** @type {boolean | undefined} */
+    this._released = undefined
+    /** @type {unknown} the error that ended the session (_fail), over its exit */
+    this._fatal = undefined
+    /** @type {boolean | undefined} every user message goes with client_composed (verbatimPrompts) */
+    this._verbatim = undefined
+    /** @type {Map<string, any> | undefined} the in-process servers by name (SdkMcpServer or ForeignServer), set by _start */
+    this._sdkServers = undefined
+    /** @type {HostProcess | undefined} */
+    this._hostProcess = undefined
+    /** @type {InstanceType<typeof McpLink> | undefined} */
+    this._mcpLink = undefined
+    /** @type {(() => void) | undefined} */
+    this._abortAll = undefined
+    /** @type {AbortController | undefined} the signal given to the app's spawner */
+    this._processAbort = undefined
+    /** @type {unknown[] | undefined} the CLI's latest commands_changed push */
+    this._latestCommands = undefined
+    /** @type {string | undefined} the text of an error result that ended the stream */
+    this._lastErrorResult = undefined
     // Settles when the stream has ended (prewarm()'s `exited`).
     /** @type {Promise<void>} */
     this._ended = new Promise((resolve) => { this._resolveEnded = resolve })
@@ -77,6 +120,10 @@ class Query {
     else this._begin(prompt, options)
   }
 
+  /**
+   * @param {Prompt | symbol | undefined} prompt
+   * @param {QueryOptions} options
+   */
   _begin(prompt, options) {
     if (this._finished) return // closed before it could start
     try {
@@ -88,6 +135,10 @@ class Query {
     }
   }
 
+  /**
+   * @param {Prompt | symbol | undefined} prompt
+   * @param {QueryOptions} options
+   */
   _start(prompt, options) {
     if (prompt !== WARM) checkPrompt(prompt)
     const { data, sdkServers, hookCallbacks } = splitOptions(options)
@@ -145,17 +196,23 @@ class Query {
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
     if (holdPrompt) {
       afterLaunchFieldsApplied(new QueryPort(this), options, data, () => { if (prompt !== WARM) this._attachPrompt(prompt) })
-    } else if (prompt !== WARM && typeof prompt !== 'string') void this._pump(prompt)
+    } else if (prompt !== WARM && typeof prompt !== 'string') void this._pump(/** @type {AsyncIterable<import('../types/messages').SDKUserMessage>} */ (prompt))
     else if (typeof prompt === 'string' && this._verbatim) this._attachPrompt(prompt)
   }
 
-  /** Ends the session with `error`, which the iterator then throws (not the exit it causes). */
+  /**
+   * Ends the session with `error`, which the iterator then throws (not the exit it causes).
+   * @param {unknown} error
+   */
   _fail(error) {
     this._fatal = error
     this._close(false)
   }
 
-  /** Gives a warm query (from startup()) its prompt. */
+  /**
+   * Gives a warm query (from startup()) its prompt.
+   * @param {unknown} prompt checked here
+   */
   _attachPrompt(prompt) {
     checkPrompt(prompt)
     if (this._finished) return
@@ -168,7 +225,11 @@ class Query {
     }
   }
 
-  /** Starts the CLI through the app's spawnClaudeCodeProcess and connects it to the engine. */
+  /**
+   * Starts the CLI through the app's spawnClaudeCodeProcess and connects it to the engine.
+   * @param {(request: import('./types').SpawnRequest) => import('./types').SpawnedProcess} spawner
+   * @param {HostProcess} holder
+   */
   _startHostProcess(spawner, holder) {
     const session = this._session
     const { command, args, cwd, env } = session.launchSpec()
@@ -182,9 +243,10 @@ class Query {
     }
     holder.proc = proc
     proc.stdin.on('error', () => {}) // the process may be gone; its exit is reported below
-    proc.stdout.on('data', (chunk) => session.pushStdout(typeof chunk === 'string' ? Buffer.from(chunk) : chunk))
+    proc.stdout.on('data', /** @param {string | Buffer} chunk */ (chunk) => session.pushStdout(typeof chunk === 'string' ? Buffer.from(chunk) : chunk))
     proc.stdout.on('end', () => session.stdoutEnd())
     let exited = false
+    /** @param {number | null | undefined} code @param {string | null | undefined} signal */
     const onExit = (code, signal) => {
       if (exited) return
       exited = true
@@ -195,6 +257,7 @@ class Query {
     if (proc.exitCode !== null && proc.exitCode !== undefined) onExit(proc.exitCode, null)
   }
 
+  /** @param {AsyncIterable<import('../types/messages').SDKUserMessage>} stream */
   async _pump(stream) {
     try {
       for await (const message of stream) {
@@ -209,6 +272,7 @@ class Query {
     }
   }
 
+  /** @param {boolean} abort */
   _close(abort) {
     if (this._session) this._session.close(abort)
   }
@@ -238,6 +302,7 @@ class Query {
     if (this._mcpLink) this._mcpLink.close()
   }
 
+  /** @returns {Promise<IteratorResult<EngineMessage | undefined, undefined>>} */
   async _next() {
     if (this._ready) await this._ready
     if (this._pos < this._buffer.length) {
@@ -305,19 +370,21 @@ class Query {
     else if (reason) this._error = this._endError(reason)
   }
 
+  /** @param {string | Buffer} batch */
   _setBatch(batch) {
-    this._buffer = parseBatch(batch)
+    const messages = parseBatch(batch)
+    this._buffer = messages
     // supportedCommands() follows the CLI's latest commands_changed push; a parked spare's
     // onCommands() watches the frames as they are read.
-    for (const m of this._buffer) {
+    for (const m of messages) {
       if (m.type !== 'system') continue
       if (m.subtype === 'commands_changed' && Array.isArray(m.commands)) this._latestCommands = m.commands
       if (this._frameObserver) this._frameObserver(m)
     }
     // The text of an error result that ends the stream (the CLI exits non-zero after one).
-    const last = this._buffer[this._buffer.length - 1]
+    const last = messages[messages.length - 1]
     if (last && last.type === 'result') {
-      this._lastErrorResult = last.is_error ? (last.subtype === 'success' ? last.result : (last.errors ?? []).map((e) => String(e).trim()).filter(Boolean).join('; ')) || undefined : undefined
+      this._lastErrorResult = last.is_error ? (last.subtype === 'success' ? last.result : (last.errors ?? []).map(/** @param {unknown} e */ (e) => String(e).trim()).filter(Boolean).join('; ')) || undefined : undefined
     } else if (last && !(last.type === 'system' && (last.subtype === 'session_writes_lost' || last.subtype === 'plugin_install'))) {
       this._lastErrorResult = undefined
     }
@@ -326,12 +393,15 @@ class Query {
   /**
    * The error a failed end of stream throws: as the official SDK, a process that exits right
    * after an error result fails with that result's text rather than its exit code.
+   * @param {import('../native/binding').EndReason} reason
    */
   _endError(reason) {
     if (this._lastErrorResult !== undefined && reason.code !== 'ABORTED') {
       const err = new Error(`Claude Code returned an error result: ${this._lastErrorResult}`)
       // What the engine knows of the exit stays on it (code, exitCode or signal, stderr).
-      for (const key of ['code', 'exitCode', 'signal', 'stderr']) if (reason[key] != null) err[key] = reason[key]
+      const from = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (reason))
+      const to = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (err))
+      for (const key of ['code', 'exitCode', 'signal', 'stderr']) if (from[key] != null) to[key] = from[key]
       return err
     }
     return fromEngine(reason)
@@ -362,6 +432,7 @@ class Query {
     return p
   }
 
+  /** @param {unknown} value */
   async return(value) {
     this._close(false)
     this._cleanup()
@@ -370,6 +441,7 @@ class Query {
     return { value, done: true }
   }
 
+  /** @param {unknown} err */
   async throw(err) {
     this._close(false)
     this._cleanup()
@@ -391,6 +463,8 @@ class Query {
    * Calls an async method of the native session that answers with JSON text: its value, or
    * undefined for the empty text (a control answer without a body, whose `response` the
    * official SDK reads as undefined).
+   * @param {(session: EngineSession) => Promise<string>} call
+   * @returns {Promise<any>} the answer's JSON, as parsed
    */
   async _ask(call) {
     if (this._ready) await this._ready
@@ -403,6 +477,7 @@ class Query {
     }
   }
 
+  /** @param {ControlRequest} request */
   _control(request) {
     return this._ask((s) => s.control(JSON.stringify(request)))
   }
@@ -411,6 +486,9 @@ class Query {
    * `_control` with the official `request(body, {signal})`'s abort: an already aborted signal
    * rejects at once (nothing is sent); one that fires later rejects with its reason (an Error as
    * is, anything else made one) and withdraws the request from the CLI (`control_cancel_request`).
+   * @param {ControlRequest} request
+   * @param {AbortSignal} [signal]
+   * @returns {Promise<any>} the answer's JSON, as parsed
    */
   _controlWithSignal(request, signal) {
     if (!signal) return this._control(request)
@@ -418,6 +496,7 @@ class Query {
     if (signal.aborted) return Promise.reject(reason())
     const id = `sdk_ctl_${++controlIds}`
     return new Promise((resolve, reject) => {
+      /** @type {EngineSession | undefined} */
       let sent
       const onAbort = () => {
         reject(reason())
@@ -432,14 +511,17 @@ class Query {
     })
   }
 
-  /** Interrupts the current turn. With `{cancelQueued: true}` also drops queued prompts. */
+  /**
+   * Interrupts the current turn. With `{cancelQueued: true}` also drops queued prompts.
+   * @param {{ cancelQueued?: boolean }} [options]
+   */
   async interrupt(options) {
     const r = await this._control({ subtype: 'interrupt', ...(options?.cancelQueued === true && { cancel_queued: true }) })
     const stillQueued = r?.still_queued
     if (!Array.isArray(stillQueued)) return undefined
     return {
-      still_queued: stillQueued.filter((x) => typeof x === 'string'),
-      ...(Array.isArray(r.cancelled) && { cancelled: r.cancelled.filter((x) => typeof x === 'string') }),
+      still_queued: stillQueued.filter(/** @param {unknown} x */ (x) => typeof x === 'string'),
+      ...(Array.isArray(r.cancelled) && { cancelled: r.cancelled.filter(/** @param {unknown} x */ (x) => typeof x === 'string') }),
     }
   }
 
@@ -447,6 +529,8 @@ class Query {
    * Resolves with `{ mode }`, the mode now in effect as the CLI says (its `manual` read as
    * `default`), or `undefined` when the answer names no mode, or one outside PermissionMode;
    * rejects where the mode is refused.
+   * @param {import('../types/permissions').PermissionMode} mode
+   * @param {{ answersBypassSwitchBack?: boolean }} [options]
    */
   async setPermissionMode(mode, options) {
     const r = await this._control({ subtype: 'set_permission_mode', mode, answers_bypass_switch_back: options?.answersBypassSwitchBack })
@@ -459,10 +543,15 @@ class Query {
     await this._control({ subtype: 'prompt_draft_activity' })
   }
 
+  /** @param {string} [model] */
   async setModel(model) {
     await this._control({ subtype: 'set_model', model })
   }
 
+  /**
+   * @param {number | null} maxThinkingTokens
+   * @param {'summarized' | 'omitted' | 'highlights' | null} [display]
+   */
   async setMaxThinkingTokens(maxThinkingTokens, display) {
     await this._control({ subtype: 'set_max_thinking_tokens', max_thinking_tokens: maxThinkingTokens, thinking_display: display })
   }
@@ -495,14 +584,17 @@ class Query {
     return (await this._control({ subtype: 'mcp_status' })).mcpServers
   }
 
+  /** @param {Record<string, unknown>} [options] */
   async getContextUsage(options) {
     return this._control({ subtype: 'get_context_usage', ...options })
   }
 
+  /** @param {string} serverName */
   async reconnectMcpServer(serverName) {
     await this._control({ subtype: 'mcp_reconnect', serverName })
   }
 
+  /** @param {string} serverName @param {boolean} enabled */
   async toggleMcpServer(serverName, enabled) {
     await this._control({ subtype: 'mcp_toggle', serverName, enabled })
   }
@@ -510,6 +602,7 @@ class Query {
   /**
    * Replaces the session's dynamically added MCP servers. In-process servers are routed by the
    * engine from now on; the CLI learns the set (in-process ones by name) from `mcp_set_servers`.
+   * @param {Record<string, import('../types/mcp-servers').McpServerConfig>} servers
    */
   async setMcpServers(servers) {
     if (this._ready) await this._ready
@@ -525,10 +618,12 @@ class Query {
     return this._control({ subtype: 'mcp_set_servers', servers: { ...processServers, ...sdkConfigs } })
   }
 
+  /** @param {string} userMessageId @param {{ dryRun?: boolean }} [options] */
   async rewindFiles(userMessageId, options) {
     return this._control({ subtype: 'rewind_files', user_message_id: userMessageId, dry_run: options?.dryRun })
   }
 
+  /** @param {string} taskId */
   async stopTask(taskId) {
     await this._control({ subtype: 'stop_task', task_id: taskId })
   }
@@ -541,22 +636,27 @@ class Query {
   // The remaining control methods of the official Query: one control request each, the same
   // request the official SDK sends, resolving with the same part of the CLI's answer.
 
+  /** @param {string} serverName @param {'default' | 'auto' | null} mode */
   async setMcpPermissionModeOverride(serverName, mode) {
     return (await this._control({ subtype: 'set_mcp_permission_mode_override', serverName, mode })) ?? {}
   }
 
+  /** @param {Record<string, unknown>} settings */
   async applyFlagSettings(settings) {
     await this._control({ subtype: 'apply_flag_settings', settings })
   }
 
+  /** @param {'localSettings' | 'userSettings'} source @param {Record<string, unknown>} settings */
   async updateSettings(source, settings) {
     await this._control({ subtype: 'update_settings', source, settings })
   }
 
+  /** @param {{ skipBehaviors?: boolean }} [options] */
   async usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET(options) {
     return this._control({ subtype: 'get_usage', ...(options?.skipBehaviors && { skip_behaviors: true }) })
   }
 
+  /** @param {string} path @param {{ maxBytes?: number, encoding?: string }} [options] */
   async readFile(path, options) {
     try {
       return await this._control({ subtype: 'read_file', path, max_bytes: options?.maxBytes, encoding: options?.encoding })
@@ -565,6 +665,7 @@ class Query {
     }
   }
 
+  /** @param {{ holdOnCacheImpact?: boolean, addPlugins?: unknown[], refuseIfBusy?: boolean }} [options] */
   async reloadPlugins(options) {
     return this._control({
       subtype: 'reload_plugins',
@@ -582,18 +683,22 @@ class Query {
     return this._control({ subtype: 'reload_output_styles' })
   }
 
+  /** @param {string} path @param {number} mtime */
   async seedReadState(path, mtime) {
     await this._control({ subtype: 'seed_read_state', path, mtime })
   }
 
+  /** @param {string} serverName @param {string} uri */
   async readMcpResource(serverName, uri) {
     return this._control({ subtype: 'mcp_read_resource', serverName, uri })
   }
 
+  /** @param {string} [toolUseId] */
   async backgroundTasks(toolUseId) {
     return (await this._control({ subtype: 'background_tasks', tool_use_id: toolUseId })).backgrounded ?? true
   }
 
+  /** @param {string} messageUuid */
   async cancelAsyncMessage(messageUuid) {
     return (await this._control({ subtype: 'cancel_async_message', message_uuid: messageUuid })).cancelled
   }
@@ -601,7 +706,10 @@ class Query {
   // The official Query's methods its sdk.d.ts does not declare (runtime only): the same control
   // request each, resolving with the same part of the CLI's answer (see lib/query-extra.js).
 
-  /** Adds user messages to a streaming-input query. */
+  /**
+   * Adds user messages to a streaming-input query.
+   * @param {AsyncIterable<import('../types/messages').SDKUserMessage>} stream
+   */
   async streamInput(stream) {
     if (this._ready) await this._ready
     for await (const message of stream) {
@@ -623,12 +731,19 @@ class QueryPort {
     this.#q = q
   }
 
-  /** Starts the session (a query whose start waited for its session store). */
+  /**
+   * Starts the session (a query whose start waited for its session store).
+   * @param {Prompt | symbol | undefined} prompt
+   * @param {QueryOptions} options
+   */
   begin(prompt, options) {
     this.#q._begin(prompt, options)
   }
 
-  /** Ends a query that could not start: its first next() throws `error`. */
+  /**
+   * Ends a query that could not start: its first next() throws `error`.
+   * @param {unknown} error
+   */
   failStart(error) {
     this.#q._error = error
     this.#q._finished = true
@@ -639,12 +754,18 @@ class QueryPort {
     return this.#q._error
   }
 
-  /** Ends the running session with `error`, which the iterator then throws (not the exit it causes). */
+  /**
+   * Ends the running session with `error`, which the iterator then throws (not the exit it causes).
+   * @param {unknown} error
+   */
   fail(error) {
     this.#q._fail(error)
   }
 
-  /** Runs `cleanup` once the query has let go of what it holds: then, or now if it already has. */
+  /**
+   * Runs `cleanup` once the query has let go of what it holds: then, or now if it already has.
+   * @param {() => void} cleanup
+   */
   onRelease(cleanup) {
     if (this.#q._released) cleanup()
     else this.#q._storeCleanup = cleanup
@@ -671,7 +792,10 @@ class QueryPort {
     return this.#q._prefetch()
   }
 
-  /** Shows `observer` each system frame as it is read (ahead or not). */
+  /**
+   * Shows `observer` each system frame as it is read (ahead or not).
+   * @param {(frame: EngineMessage) => void} observer
+   */
   observeFrames(observer) {
     this.#q._frameObserver = observer
   }
@@ -681,7 +805,10 @@ class QueryPort {
     return this.#q.initializationResult()
   }
 
-  /** Makes initializationResult() answer with `result` from now on. */
+  /**
+   * Makes initializationResult() answer with `result` from now on.
+   * @param {Promise<any>} result the answer's JSON, as parsed
+   */
   overrideInit(result) {
     this.#q._initOverride = result
   }
@@ -689,12 +816,17 @@ class QueryPort {
   /**
    * Sends a control request; resolves with the CLI's answer body. With `signal`: rejected and
    * withdrawn from the CLI when it fires (see Query._controlWithSignal).
+   * @param {ControlRequest} request
+   * @param {AbortSignal} [signal]
    */
   control(request, signal) {
     return this.#q._controlWithSignal(request, signal)
   }
 
-  /** Gives a warm query (WARM prompt) its prompt. */
+  /**
+   * Gives a warm query (WARM prompt) its prompt.
+   * @param {unknown} prompt checked by the query
+   */
   attachPrompt(prompt) {
     this.#q._attachPrompt(prompt)
   }
@@ -718,11 +850,14 @@ const WARM = Symbol('warm query: the prompt comes later')
 /** The request ids of control requests that can be withdrawn (see _controlWithSignal). */
 let controlIds = 0
 
+/** @type {TextDecoder | undefined} */
 let utf8
 /**
  * The messages of one batch from the engine: the text of a JSON array (Latin-1), or one message
  * too long for that as a Buffer of its UTF-8 JSON text. A message that cannot be made a value
  * here (memory) is reported with its size and skipped; the ones after it still arrive.
+ * @param {string | Buffer} batch
+ * @returns {EngineMessage[]}
  */
 function parseBatch(batch) {
   // The text of a JSON array of messages, or of one message alone (an object).
@@ -740,7 +875,7 @@ function parseBatch(batch) {
 // older runtimes a computed key of `undefined` would add a method named "undefined".
 const ASYNC_DISPOSE = Symbol.asyncDispose
 if (ASYNC_DISPOSE) {
-  Query.prototype[ASYNC_DISPOSE] = async function () {
+  /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (Query.prototype))[ASYNC_DISPOSE] = /** @this {Query} */ async function () {
     await this.return(undefined)
   }
 }
@@ -749,6 +884,8 @@ if (ASYNC_DISPOSE) {
  * Ends a process the app started (spawnClaudeCodeProcess) as the official SDK does, whether or
  * not it honours the AbortSignal: stdin ends at once; a process still running 2 s later gets
  * SIGTERM, and SIGKILL 5 s after that.
+ * @param {import('./types').SpawnedProcess} proc
+ * @param {() => void} [onStop]
  */
 function endHostProcess(proc, onStop = () => {}) {
   try { proc.stdin?.end() } catch {}
@@ -763,14 +900,19 @@ function endHostProcess(proc, onStop = () => {}) {
   }, 2000).unref()
 }
 
+/** @param {QueryOptions | undefined} options */
 function checkDialogKinds(options) {
   if (Array.isArray(options?.supportedDialogKinds) && options.supportedDialogKinds.length > 0 && typeof options.onUserDialog !== 'function') {
     throw new Error('supportedDialogKinds requires an onUserDialog callback -- declaring dialog kinds without a handler would park dialogs nothing can answer. Provide onUserDialog, or omit supportedDialogKinds.')
   }
 }
 
+/**
+ * @param {unknown} prompt
+ * @returns {asserts prompt is Prompt}
+ */
 function checkPrompt(prompt) {
-  if (typeof prompt !== 'string' && !(prompt && typeof prompt[Symbol.asyncIterator] === 'function')) {
+  if (typeof prompt !== 'string' && !(prompt && typeof (/** @type {{ [Symbol.asyncIterator]?: unknown }} */ (prompt))[Symbol.asyncIterator] === 'function')) {
     throw new TypeError('query(): `prompt` must be a string or an AsyncIterable of SDKUserMessage')
   }
 }
@@ -778,9 +920,10 @@ function checkPrompt(prompt) {
 /**
  * Pre-warms the CLI (spawned and initialized) so the first query starts at once, as the
  * official `startup()`. Resolves when the CLI has answered `initialize`.
- * @param {{ options?: object, initializeTimeoutMs?: number }} [params]
+ * @param {{ options?: QueryOptions, initializeTimeoutMs?: number }} [params]
  */
 async function startup({ options, initializeTimeoutMs } = {}) {
+  /** @type {QueryOptions} */
   const opts = { ...(options ?? {}) }
   if (initializeTimeoutMs !== undefined) opts.initializeTimeoutMs = initializeTimeoutMs
   const q = new Query(WARM, opts)
@@ -793,6 +936,7 @@ async function startup({ options, initializeTimeoutMs } = {}) {
   }
   let used = false
   return {
+    /** @param {Prompt} prompt */
     query(prompt) {
       if (used) throw new Error('WarmQuery.query() can only be called once')
       used = true
@@ -808,7 +952,7 @@ async function startup({ options, initializeTimeoutMs } = {}) {
 
 /**
  * Starts a Claude Code session; same signature and behaviour as the official `query()`.
- * @param {{ prompt?: string | AsyncIterable<object>, options?: Record<string, any> }} [params]
+ * @param {{ prompt?: Prompt, options?: QueryOptions }} [params]
  */
 function query({ prompt, options } = {}) {
   // Thrown at once, as the official SDK throws it (other option errors surface on iteration).

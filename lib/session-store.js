@@ -13,14 +13,28 @@ const crypto = require('crypto')
 const { projectKey, toJsonl, materializeSession } = require('./sessions')
 const { safeString } = require('./thrown')
 
+/**
+ * @typedef {import('../types/options').SessionStore} SessionStore
+ * @typedef {import('../types/options').SessionStoreEntry} SessionStoreEntry
+ * @typedef {import('./types').QueryOptions & { sessionStore: SessionStore }} StoreOptions a query's options with its store
+ */
+
+/**
+ * @template T
+ * @param {T | PromiseLike<T>} promise
+ * @param {number} ms
+ * @param {string} message the error's when the time is up
+ * @returns {Promise<T>}
+ */
 function withTimeout(promise, ms, message) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer
   return Promise.race([
     Promise.resolve(promise).finally(() => clearTimeout(timer)),
-    new Promise((_, reject) => {
+    /** @type {Promise<never>} */ (new Promise((_, reject) => {
       timer = setTimeout(() => reject(new Error(message)), ms)
       if (timer.unref) timer.unref()
-    }),
+    })),
   ])
 }
 
@@ -28,6 +42,10 @@ function withTimeout(promise, ms, message) {
  * What load() gave, checked before anything is written: null/undefined (nothing stored), or an
  * array of objects with a string `type`. Anything else is an error naming the session (and the
  * subpath) and the entry.
+ * @param {unknown} entries
+ * @param {string} sessionId
+ * @param {string} [subpath]
+ * @returns {SessionStoreEntry[] | null | undefined}
  */
 function checkLoaded(entries, sessionId, subpath) {
   if (entries == null) return entries
@@ -44,9 +62,10 @@ function checkLoaded(entries, sessionId, subpath) {
       throw new Error(`SessionStore.load() for ${where}: corrupt entry ${i} (not an object with a string "type"): ${shown}`)
     }
   }
-  return entries
+  return /** @type {SessionStoreEntry[]} */ (entries)
 }
 
+/** @param {import('./types').QueryOptions} options */
 function configDirOf(options) {
   return options.env?.CLAUDE_CONFIG_DIR ?? process.env.CLAUDE_CONFIG_DIR ?? path.join(os.homedir(), '.claude')
 }
@@ -54,7 +73,10 @@ function configDirOf(options) {
 /** The errors the official tries a removal again on. */
 const BUSY = new Set(['EBUSY', 'EMFILE', 'ENFILE', 'ENOTEMPTY', 'EPERM'])
 
-/** Removes a folder as the official removes a resume's: up to 5 tries, 100-400 ms apart, while busy. */
+/**
+ * Removes a folder as the official removes a resume's: up to 5 tries, 100-400 ms apart, while busy.
+ * @param {string} dir
+ */
 async function removeDir(dir) {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -66,7 +88,10 @@ async function removeDir(dir) {
   }
 }
 
-/** Checks the options the official rejects with a session store. */
+/**
+ * Checks the options the official rejects with a session store.
+ * @param {StoreOptions} options
+ */
 function checkStoreOptions(options) {
   if (options.persistSession === false) {
     throw new Error("sessionStore cannot be used with persistSession: false -- the storage adapter requires local writes to mirror from. To avoid keeping a local copy, pass env: { ...process.env, CLAUDE_CONFIG_DIR: dir }, where dir is a new private directory such as fs.mkdtempSync(path.join(os.tmpdir(), 'claude-')), and delete dir when the query ends.")
@@ -79,9 +104,13 @@ function checkStoreOptions(options) {
   }
 }
 
-/** The `env` option as strings (a value JavaScript calls false says nothing), or undefined. */
+/**
+ * The `env` option as strings (a value JavaScript calls false says nothing), or undefined.
+ * @param {unknown} env
+ */
 function envStrings(env) {
   if (env == null || typeof env !== 'object') return undefined
+  /** @type {Record<string, string>} */
   const out = {}
   for (const [k, v] of Object.entries(env)) if (v != null) out[k] = typeof v === 'string' ? v : v ? String(v) : ''
   return out
@@ -90,6 +119,8 @@ function envStrings(env) {
 /**
  * Loads a stored session (and its subagents) into a fresh config folder for the CLI to resume
  * from. Resolves with `{ dir, sessionId }`, or null when there is nothing to resume.
+ * @param {StoreOptions} options
+ * @returns {Promise<{ dir: string, sessionId: string } | null>}
  */
 async function materialize(options) {
   const store = options.sessionStore
@@ -98,14 +129,17 @@ async function materialize(options) {
   const key = projectKey(cwd)
   let sessionId = options.resume
   if (!sessionId) {
-    const listed = await withTimeout(store.listSessions(key), timeout, `SessionStore.listSessions() timed out after ${timeout}ms`)
+    // Without `resume` this is a `continue`, which checkStoreOptions() lets through only with listSessions.
+    const listed = await withTimeout(/** @type {Required<SessionStore>} */ (store).listSessions(key), timeout, `SessionStore.listSessions() timed out after ${timeout}ms`)
     sessionId = listed.slice().sort((a, b) => b.mtime - a.mtime)[0]?.sessionId
   }
   if (!sessionId || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId)) return null
   const entries = checkLoaded(await withTimeout(store.load({ projectKey: key, sessionId }), timeout, `SessionStore.load() timed out after ${timeout}ms for session ${sessionId}`), sessionId)
   if (!entries || entries.length === 0) return null
+  /** @type {Array<{ subpath: string, text: string, meta: string | undefined }>} */
   const subagents = []
   if (typeof store.listSubkeys === 'function') {
+    /** @type {unknown} */
     const subkeys = await withTimeout(store.listSubkeys({ projectKey: key, sessionId }), timeout, `SessionStore.listSubkeys() timed out after ${timeout}ms for session ${sessionId}`)
     if (!Array.isArray(subkeys)) throw new Error(`SessionStore.listSubkeys() for session ${sessionId} returned ${subkeys === null ? 'null' : typeof subkeys}, not an array of subpaths`)
     for (const sub of subkeys) {
@@ -146,11 +180,15 @@ async function materialize(options) {
  * store, then starts the CLI (the engine mirrors its transcript to the store). Resolves when
  * started.
  * @param {import('./query').Port} q the query's port
+ * @param {import('./types').Prompt | symbol | undefined} prompt
+ * @param {import('./types').QueryOptions} queryOptions options with a `sessionStore`
  * @param {Promise<unknown> | undefined} loading what the start waits for first (zod loading)
  * @returns {Promise<void>}
  */
-function startWithStore(q, prompt, options, loading) {
+function startWithStore(q, prompt, queryOptions, loading) {
+  const options = /** @type {StoreOptions} */ (queryOptions)
   checkStoreOptions(options)
+  /** @type {import('./types').QueryOptions} */
   const opts = { ...options }
   delete opts.loadTimeoutMs
   delete opts.continue // resolved here from the store's newest session

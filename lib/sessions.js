@@ -10,8 +10,21 @@ const fs = require('fs')
 const { loadNative } = require('./native')
 const { foldSessionSummary, promptOf } = require('./session-summary')
 
+/**
+ * @typedef {import('./types').NativeBinding} NativeBinding
+ * @typedef {import('../native/binding').SessionsContext} SessionsContext
+ * @typedef {import('../types/options').SessionStore} SessionStore
+ * @typedef {import('../types/options').SessionKey} SessionKey
+ * @typedef {import('../types/options').SessionStoreEntry} SessionStoreEntry
+ * @typedef {import('../types/options').SessionSummaryEntry} SessionSummaryEntry
+ * @typedef {import('../types/sessions').SDKSessionInfo} SDKSessionInfo
+ * @typedef {import('../types/sessions').SessionMessage} SessionMessage
+ * @typedef {{ sessionId: string, mtime: number, info?: SDKSessionInfo | null }} ListedRow a session a store lists, with its info once known
+ */
+
 /** The official SDK's error for failures it considers safe to report (its `name` is kept). */
 class TelemetrySafeError extends Error {
+  /** @param {string} message @param {string} [telemetryMessage] */
   constructor(message, telemetryMessage) {
     super(message)
     this.name = 'TelemetrySafeError'
@@ -21,6 +34,7 @@ class TelemetrySafeError extends Error {
 
 const IS_BUN = typeof process.versions.bun === 'string'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** @param {unknown} s @returns {boolean} */
 const isUuid = (s) => typeof s === 'string' && UUID.test(s)
 /** Entries per `store.append` call and bytes per batch when importing (the official's). */
 const IMPORT_BATCH = 500
@@ -31,6 +45,7 @@ const IMPORT_BATCH_BYTES = 1048576
  * runtime's process.env has it (under Bun, assignments to process.env do not reach the process
  * environment the engine would read), the folder-name override, and file times as this
  * runtime's fs.stat gives them (Node rounds to the millisecond, Bun truncates).
+ * @returns {SessionsContext}
  */
 function context() {
   return { configDir: process.env.CLAUDE_CONFIG_DIR || path.join(require('os').homedir(), '.claude'), projectDirName: dirNameOverride(), floorMtime: IS_BUN }
@@ -38,18 +53,25 @@ function context() {
 
 // Arguments as the engine takes them: a value of another type is left out (as the engine left
 // out what JSON gave it of the wrong type).
+/** @param {unknown} v */
 const str = (v) => (typeof v === 'string' ? v : undefined)
+/** @param {unknown} v */
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
+/** @param {unknown} v */
 const bool = (v) => (typeof v === 'boolean' ? v : undefined)
+/** @param {{ limit?: unknown, offset?: unknown, includeSystemMessages?: unknown } | undefined} o */
 const pageOf = (o) => ({ limit: num(o?.limit), offset: num(o?.offset), includeSystemMessages: bool(o?.includeSystemMessages) })
 
 /**
  * Runs one engine function (`run(native, context)`, crates/agent-core/src/sessions through
  * src/sessions.rs) and parses its JSON result. Its failures (`code` SESSIONS_ERROR) are thrown
  * as the official throws them: a TelemetrySafeError where it throws one, else a plain Error.
+ * @param {(native: NativeBinding, cx: SessionsContext) => Promise<string | object>} run
+ * @returns {Promise<any>} the result's JSON, as parsed
  */
 async function call(run) {
   const native = loadNative()
+  /** @type {string | object} */
   let text
   try {
     text = await run(native, context())
@@ -59,17 +81,26 @@ async function call(run) {
   }
   if (typeof text === 'string') return JSON.parse(text)
   // Messages come in pieces: JSON arrays, each piece's string made as it is parsed.
+  const pieces = /** @type {import('../native/binding').ExternalObject<any>} */ (text)
+  /** @type {unknown[]} */
   const list = []
-  for (let i = 0, piece; (piece = native.sessionsPiece(text, i)) != null; i++) for (const m of JSON.parse(piece)) list.push(m)
+  for (let i = 0, piece; (piece = native.sessionsPiece(pieces, i)) != null; i++) for (const m of JSON.parse(piece)) list.push(m)
   return list
 }
 
-/** Writes a stored session out for the CLI to resume (lib/session-store.js). */
+/**
+ * Writes a stored session out for the CLI to resume (lib/session-store.js).
+ * @param {object} request
+ */
 function materializeSession(request) {
   return call((n) => n.sessionsMaterialize(JSON.stringify(request)))
 }
 
-/** `SDKSessionInfo` with the official key order (undefined fields are own properties there). */
+/**
+ * `SDKSessionInfo` with the official key order (undefined fields are own properties there).
+ * @param {SDKSessionInfo} i
+ * @returns {SDKSessionInfo}
+ */
 function shapeInfo(i) {
   return {
     sessionId: i.sessionId,
@@ -86,12 +117,17 @@ function shapeInfo(i) {
   }
 }
 
-/** `SessionMessage`: the keys the official object always has (timestamp may be undefined). */
+/**
+ * `SessionMessage`: the keys the official object always has (timestamp may be undefined).
+ * @param {Array<Record<string, unknown>>} list
+ * @returns {SessionMessage[]}
+ */
 function shapeMessages(list) {
   for (const m of list) if (!('timestamp' in m)) m.timestamp = undefined
-  return list
+  return /** @type {SessionMessage[]} */ (/** @type {unknown} */ (list))
 }
 
+/** @param {unknown} dir */
 function dirArg(dir) {
   return typeof dir === 'string' && dir !== '' ? dir : undefined
 }
@@ -108,7 +144,10 @@ function dirNameOverride() {
   return name
 }
 
-/** The store key of a project directory (realpath of `dir`, sanitized as the CLI names folders). */
+/**
+ * The store key of a project directory (realpath of `dir`, sanitized as the CLI names folders).
+ * @param {string | undefined} dir
+ */
 function projectKey(dir) {
   let p = path.resolve(dir ?? '.')
   try {
@@ -117,12 +156,14 @@ function projectKey(dir) {
   return dirNameOverride() ?? projectFolderName(p)
 }
 
+/** @param {string} s */
 function jsHash(s) {
   let h = 0
   for (let i = 0; i < s.length; i++) h = ((h << 5) - h + s.charCodeAt(i)) | 0
   return h
 }
 
+/** @param {string} p */
 function projectFolderName(p) {
   const s = p.replace(/[^a-zA-Z0-9]/g, '-')
   if (s.length <= 200) return s
@@ -131,6 +172,7 @@ function projectFolderName(p) {
 
 // ---- local transcripts -------------------------------------------------------------------
 
+/** @param {import('../types/sessions').ListSessionsOptions} [options] */
 async function listSessions(options) {
   const o = options ?? {}
   if (o.sessionStore) return storeListSessions(o.sessionStore, o)
@@ -144,6 +186,7 @@ async function listSessions(options) {
   return list.map(shapeInfo)
 }
 
+/** @param {string} sessionId @param {import('../types/sessions').GetSessionInfoOptions} [options] */
 async function getSessionInfo(sessionId, options) {
   if (options?.sessionStore) return storeSessionInfo(options.sessionStore, sessionId, options)
   if (!isUuid(sessionId)) return undefined
@@ -151,6 +194,7 @@ async function getSessionInfo(sessionId, options) {
   return info ? shapeInfo(info) : undefined
 }
 
+/** @param {string} sessionId @param {import('../types/sessions').GetSessionMessagesOptions} [options] */
 async function getSessionMessages(sessionId, options) {
   if (options?.sessionStore) return storeSessionMessages(options.sessionStore, sessionId, options)
   if (!isUuid(sessionId)) return []
@@ -159,18 +203,26 @@ async function getSessionMessages(sessionId, options) {
   return shapeMessages(await call((n, cx) => n.sessionsMessages(cx, sessionId, dirArg(options?.dir), pageOf(options), precompactSkip)))
 }
 
+/** @param {string} sessionId @param {import('../types/sessions').ListSubagentsOptions} [options] */
 async function listSubagents(sessionId, options) {
   if (options?.sessionStore) return storeListSubagents(options.sessionStore, sessionId, options.dir)
   if (!isUuid(sessionId)) return []
   return call((n, cx) => n.sessionsSubagents(cx, sessionId, dirArg(options?.dir)))
 }
 
+/** @param {string} sessionId @param {string} agentId @param {import('../types/sessions').GetSubagentMessagesOptions} [options] */
 async function getSubagentMessages(sessionId, agentId, options) {
   if (options?.sessionStore) return storeSubagentMessages(options.sessionStore, sessionId, agentId, options)
   if (!isUuid(sessionId) || !agentId) return []
   return shapeMessages(await call((n, cx) => n.sessionsSubagentMessages(cx, sessionId, String(agentId), dirArg(options?.dir), pageOf({ limit: options?.limit, offset: options?.offset }))))
 }
 
+/**
+ * @param {string} sessionId
+ * @param {string} title
+ * @param {boolean} safe whether a bad id is a TelemetrySafeError (the store variant)
+ * @param {string} [fn] the function's name, for the telemetry message
+ */
 function checkTitle(sessionId, title, safe, fn) {
   if (!isUuid(sessionId)) {
     if (safe) throw new TelemetrySafeError(`Invalid sessionId: ${sessionId}`, `${fn}: invalid sessionId (must be a UUID)`)
@@ -182,6 +234,7 @@ function checkTitle(sessionId, title, safe, fn) {
 
 // Characters a tag may not carry: format, private-use and unassigned code points, zero-width
 // and bidirectional controls (the official's Unicode sanitization, repeated until stable).
+/** @param {string} s */
 function stripInvisible(s) {
   return s
     .replace(/[\p{Cf}\p{Co}\p{Cn}]/gu, '')
@@ -192,6 +245,7 @@ function stripInvisible(s) {
     .replace(/[\uE000-\uF8FF]/g, '')
 }
 
+/** @param {string} s */
 function sanitizeTag(s) {
   if (!/[^\0-\x7f]/.test(s)) return s
   let cur = s
@@ -206,6 +260,7 @@ function sanitizeTag(s) {
   return cur
 }
 
+/** @param {string} sessionId @param {string | null} tag @param {boolean} safe */
 function checkTag(sessionId, tag, safe) {
   if (!isUuid(sessionId)) {
     if (safe) throw new TelemetrySafeError(`Invalid sessionId: ${sessionId}`, 'tagSession: invalid sessionId (must be a UUID)')
@@ -217,6 +272,7 @@ function checkTag(sessionId, tag, safe) {
   return t
 }
 
+/** @param {string} sessionId @param {string} title @param {import('../types/sessions').SessionMutationOptions} [options] */
 async function renameSession(sessionId, title, options) {
   if (options?.sessionStore) {
     const t = checkTitle(sessionId, title, true, 'renameSession')
@@ -227,6 +283,7 @@ async function renameSession(sessionId, title, options) {
   await call((n, cx) => n.sessionsAppend(cx, sessionId, dirArg(options?.dir), JSON.stringify({ type: 'custom-title', customTitle: t, sessionId }) + '\n'))
 }
 
+/** @param {string} sessionId @param {string | null} tag @param {import('../types/sessions').SessionMutationOptions} [options] */
 async function tagSession(sessionId, tag, options) {
   if (options?.sessionStore) {
     const t = checkTag(sessionId, tag, true)
@@ -237,6 +294,7 @@ async function tagSession(sessionId, tag, options) {
   await call((n, cx) => n.sessionsAppend(cx, sessionId, dirArg(options?.dir), JSON.stringify({ type: 'tag', tag: t ?? '', sessionId }) + '\n'))
 }
 
+/** @param {string} sessionId @param {boolean} archived @param {import('../types/sessions').SessionMutationOptions} [options] */
 async function setArchived(sessionId, archived, options) {
   if (options?.sessionStore) {
     throw new TelemetrySafeError('Archiving is not supported with sessionStore: a SessionStore holds transcript entries, and the archived mark is not one', 'setSessionArchived: sessionStore is not supported')
@@ -245,9 +303,12 @@ async function setArchived(sessionId, archived, options) {
   await call((n, cx) => n.sessionsArchive(cx, sessionId, dirArg(options?.dir), archived))
 }
 
+/** @param {string} sessionId @param {import('../types/sessions').SessionMutationOptions} [options] */
 const archiveSession = (sessionId, options) => setArchived(sessionId, true, options)
+/** @param {string} sessionId @param {import('../types/sessions').SessionMutationOptions} [options] */
 const unarchiveSession = (sessionId, options) => setArchived(sessionId, false, options)
 
+/** @param {string} sessionId @param {import('../types/sessions').SessionMutationOptions} [options] */
 async function deleteSession(sessionId, options) {
   if (!isUuid(sessionId)) throw new TelemetrySafeError(`Invalid sessionId: ${sessionId}`, 'deleteSession: invalid sessionId (must be a UUID)')
   if (options?.sessionStore) {
@@ -258,6 +319,11 @@ async function deleteSession(sessionId, options) {
   await call((n, cx) => n.sessionsDelete(cx, sessionId, dirArg(options?.dir)))
 }
 
+/**
+ * @param {string} sessionId
+ * @param {import('../types/sessions').ForkSessionOptions} [options]
+ * @returns {Promise<import('../types/sessions').ForkSessionResult>}
+ */
 async function forkSession(sessionId, options) {
   const o = options ?? {}
   if (!isUuid(sessionId)) throw new TelemetrySafeError(`Invalid sessionId: ${sessionId}`, 'forkSession: invalid sessionId (must be a UUID)')
@@ -275,16 +341,19 @@ async function forkSession(sessionId, options) {
 
 // ---- session stores ----------------------------------------------------------------------
 
+/** @param {unknown[]} entries */
 function toJsonl(entries) {
   return entries.map((e) => JSON.stringify(e)).join('\n') + '\n'
 }
 
+/** @param {SessionStore} store @param {string} sessionId @param {string | undefined} dir */
 async function loadText(store, sessionId, dir) {
   const entries = await store.load({ projectKey: projectKey(dir), sessionId })
   if (!entries || entries.length === 0) return null
   return toJsonl(entries)
 }
 
+/** @param {string} text */
 function lastTimestamp(text) {
   const t = text.trimEnd()
   const line = t.slice(t.lastIndexOf('\n') + 1)
@@ -298,6 +367,7 @@ function lastTimestamp(text) {
   return Date.now()
 }
 
+/** @param {SessionStore} store @param {string} sessionId @param {{ dir?: string }} options */
 async function storeSessionInfo(store, sessionId, options) {
   if (!isUuid(sessionId)) return undefined
   const text = await loadText(store, sessionId, options.dir)
@@ -306,12 +376,19 @@ async function storeSessionInfo(store, sessionId, options) {
   return info ? shapeInfo(info) : undefined
 }
 
+/**
+ * @template T
+ * @param {T[]} list
+ * @param {number | undefined} limit
+ * @param {number} offset
+ */
 function page(list, limit, offset) {
   if (limit !== undefined && limit > 0) return list.slice(offset, offset + limit)
   if (offset > 0) return list.slice(offset)
   return list
 }
 
+/** @param {string | undefined} dir */
 function resolvedDir(dir) {
   const p = path.resolve(dir ?? '.')
   try {
@@ -321,6 +398,13 @@ function resolvedDir(dir) {
   }
 }
 
+/**
+ * @param {SessionStore} store
+ * @param {ListedRow[]} rows
+ * @param {string | undefined} dir
+ * @param {string} cwd
+ * @returns {Promise<SDKSessionInfo[]>}
+ */
 async function infosFromLoads(store, rows, dir, cwd) {
   const settled = await Promise.allSettled(rows.map(async (row) => {
     const text = await loadText(store, row.sessionId, dir)
@@ -336,9 +420,15 @@ async function infosFromLoads(store, rows, dir, cwd) {
   })
 }
 
+/**
+ * @param {SessionSummaryEntry} summary
+ * @param {string} cwd
+ * @returns {SDKSessionInfo | null}
+ */
 function infoFromSummary(summary, cwd) {
   const d = summary.data
   if (d.isSidechain === true) return null
+  /** @param {unknown} v */
   const str = (v) => (typeof v === 'string' ? v : undefined)
   const firstPrompt = str(d.firstPromptLocked === true ? d.firstPrompt : d.commandFallback) || undefined
   const customTitle = str(d.customTitle) || str(d.aiTitle) || undefined
@@ -358,6 +448,7 @@ function infoFromSummary(summary, cwd) {
   }
 }
 
+/** @param {SessionStore} store @param {import('../types/sessions').ListSessionsOptions} o */
 async function storeListSessions(store, o) {
   const cwd = resolvedDir(o.dir)
   const key = dirNameOverride() ?? projectFolderName(cwd)
@@ -366,6 +457,7 @@ async function storeListSessions(store, o) {
   if (store.listSessionSummaries) {
     const summaries = await store.listSessionSummaries(key)
     const listed = store.listSessions ? new Map((await store.listSessions(key)).map((r) => [r.sessionId, r])) : undefined
+    /** @type {ListedRow[]} */
     const rows = []
     for (const s of summaries) {
       const l = listed?.get(s.sessionId)
@@ -391,6 +483,7 @@ async function storeListSessions(store, o) {
   return infosFromLoads(store, page(rows, limit, offset), o.dir, cwd)
 }
 
+/** @param {SessionStore} store @param {string} sessionId @param {import('../types/sessions').GetSessionMessagesOptions} o */
 async function storeSessionMessages(store, sessionId, o) {
   if (!isUuid(sessionId)) return []
   const text = await loadText(store, sessionId, o.dir)
@@ -398,19 +491,22 @@ async function storeSessionMessages(store, sessionId, o) {
   return shapeMessages(await call((n) => n.sessionsMessagesFromText(text, pageOf(o))))
 }
 
+/** @param {SessionStore} store @param {string} sessionId @param {string | undefined} dir */
 async function storeListSubagents(store, sessionId, dir) {
   if (!isUuid(sessionId)) return []
   if (!store.listSubkeys) throw new Error('sessionStore.listSubkeys is not implemented -- cannot list subagents. Provide a store with a listSubkeys() method.')
   const keys = await store.listSubkeys({ projectKey: projectKey(dir), sessionId })
+  /** @type {Set<string>} */
   const ids = new Set()
   for (const k of keys) {
     if (!k.startsWith('subagents/')) continue
-    const last = k.split('/').at(-1)
+    const last = /** @type {string} */ (k.split('/').at(-1)) // split gives at least one part
     if (last.startsWith('agent-')) ids.add(last.slice(6))
   }
   return [...ids]
 }
 
+/** @param {SessionStore} store @param {string} sessionId @param {string} agentId @param {import('../types/sessions').GetSubagentMessagesOptions} o */
 async function storeSubagentMessages(store, sessionId, agentId, o) {
   if (!isUuid(sessionId) || !agentId) return []
   const key = projectKey(o.dir)
@@ -423,14 +519,17 @@ async function storeSubagentMessages(store, sessionId, agentId, o) {
   }
   const entries = await store.load({ projectKey: key, sessionId, subpath })
   if (!entries || entries.length === 0) return []
-  const isMeta = (e) => typeof e === 'object' && e !== null && e.type === 'agent_metadata'
+  /** @param {unknown} e @returns {e is SessionStoreEntry} */
+  const isMeta = (e) => typeof e === 'object' && e !== null && /** @type {{ type?: unknown }} */ (e).type === 'agent_metadata'
   const meta = entries.findLast(isMeta)
   const rest = entries.filter((e) => !isMeta(e))
   if (rest.length === 0) return []
   return shapeMessages(await call((n) => n.sessionsSubagentMessagesFromText(toJsonl(rest), str(meta?.toolUseId), str(meta?.parentAgentId), pageOf({ limit: o.limit, offset: o.offset }))))
 }
 
+/** @param {SessionStore} store @param {SessionKey} key @param {SessionStoreEntry[]} entries @param {number} batchSize */
 async function appendBatched(store, key, entries, batchSize) {
+  /** @type {SessionStoreEntry[]} */
   let batch = []
   let bytes = 0
   for (const e of entries) {
@@ -445,6 +544,7 @@ async function appendBatched(store, key, entries, batchSize) {
   if (batch.length > 0) await store.append(key, batch)
 }
 
+/** @param {string} sessionId @param {SessionStore} store @param {import('../types/sessions').ImportSessionToStoreOptions} [options] */
 async function importSessionToStore(sessionId, store, options) {
   if (!isUuid(sessionId)) throw new TelemetrySafeError(`Invalid sessionId: ${sessionId}`, 'importSessionToStore: invalid sessionId (must be a UUID)')
   const exported = await call((n, cx) => n.sessionsExport(cx, sessionId, dirArg(options?.dir), options?.includeSubagents !== false))
@@ -467,19 +567,28 @@ async function importSessionToStore(sessionId, store, options) {
  * the official repository's conformance suite.
  */
 class InMemorySessionStore {
+  /** @type {Map<string, SessionStoreEntry[]>} */
   store = new Map()
+  /** @type {Map<string, number>} */
   mtimes = new Map()
+  /** @type {Map<string, SessionSummaryEntry>} */
   summaries = new Map()
   lastMtime = 0
+  /** @param {SessionKey} key */
   keyToString(key) {
     const parts = [key.projectKey, key.sessionId]
     if (key.subpath) parts.push(key.subpath)
     return JSON.stringify(parts)
   }
-  /** A key string's parts: [projectKey, sessionId, subpath?]. */
+  /**
+   * A key string's parts: [projectKey, sessionId, subpath?].
+   * @param {string} k
+   * @returns {string[]}
+   */
   keyParts(k) {
     return JSON.parse(k)
   }
+  /** @param {SessionKey} key @param {SessionStoreEntry[]} entries */
   async append(key, entries) {
     if (entries.length === 0) return
     const k = this.keyToString(key)
@@ -494,10 +603,13 @@ class InMemorySessionStore {
       this.summaries.set(s, foldSessionSummary(this.summaries.get(s), key, entries, { mtime }))
     }
   }
+  /** @param {SessionKey} key */
   async load(key) {
     return this.store.get(this.keyToString(key)) ?? null
   }
+  /** @param {string} projectKey */
   async listSessions(projectKey) {
+    /** @type {Array<{ sessionId: string, mtime: number }>} */
     const out = []
     for (const [k] of this.store) {
       const parts = this.keyParts(k)
@@ -505,11 +617,14 @@ class InMemorySessionStore {
     }
     return out
   }
+  /** @param {string} projectKey */
   async listSessionSummaries(projectKey) {
+    /** @type {SessionSummaryEntry[]} */
     const out = []
     for (const [k, v] of this.summaries) if (this.keyParts(k)[0] === projectKey) out.push(v)
     return out
   }
+  /** @param {SessionKey} key */
   async delete(key) {
     const k = this.keyToString(key)
     this.store.delete(k)
@@ -525,7 +640,9 @@ class InMemorySessionStore {
       }
     }
   }
+  /** @param {{ projectKey: string, sessionId: string }} key */
   async listSubkeys(key) {
+    /** @type {string[]} */
     const out = []
     for (const k of this.store.keys()) {
       const parts = this.keyParts(k)
@@ -533,6 +650,7 @@ class InMemorySessionStore {
     }
     return out
   }
+  /** @param {SessionKey} key */
   getEntries(key) {
     return this.store.get(this.keyToString(key)) ?? []
   }

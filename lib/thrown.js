@@ -1,3 +1,4 @@
+// @ts-check
 'use strict'
 // What user code threw or rejected with, read without ever throwing. Such a value may be
 // anything: a Proxy whose every trap throws (even `instanceof` runs its getPrototypeOf trap), a
@@ -5,7 +6,12 @@
 // object. Every place in lib/ that looks at one goes through here, so that no value a callback
 // throws can turn an answer the CLI waits for into an unhandled rejection (issue 31, item 8).
 
-/** Whether `v` is an instance of `C` (an Error by default); false when even asking throws. */
+/**
+ * Whether `v` is an instance of `C` (an Error by default); false when even asking throws.
+ * @param {unknown} v
+ * @param {Function} [C]
+ * @returns {boolean}
+ */
 function isError(v, C = Error) {
   try {
     return v instanceof C
@@ -14,17 +20,26 @@ function isError(v, C = Error) {
   }
 }
 
-/** `v[key]`, or undefined when reading it throws. */
+/**
+ * `v[key]`, or undefined when reading it throws.
+ * @param {unknown} v
+ * @param {PropertyKey} key
+ * @returns {any} whatever the property holds
+ */
 function field(v, key) {
   if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return undefined
   try {
-    return v[key]
+    return /** @type {Record<PropertyKey, unknown>} */ (v)[key]
   } catch {
     return undefined
   }
 }
 
-/** A value's text for a message, whatever it is (String() throws for some objects). */
+/**
+ * A value's text for a message, whatever it is (String() throws for some objects).
+ * @param {unknown} v
+ * @returns {string}
+ */
 function safeString(v) {
   try {
     return String(v)
@@ -38,12 +53,14 @@ function safeString(v) {
 /**
  * The message of what user code threw, always a string: an Error's `message` (when it is one),
  * else the value as text.
+ * @param {unknown} err
+ * @returns {string}
  */
 function errorText(err) {
   if (!isError(err)) return safeString(err)
   let message
   try {
-    message = err.message
+    message = /** @type {Error} */ (err).message
   } catch {
     return 'threw an Error whose message cannot be read'
   }

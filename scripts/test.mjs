@@ -103,7 +103,7 @@ if (!only.length) {
 if (!only.length) {
   // JS gates: the type check of the files jsconfig.json names (each `// @ts-check`, with its
   // JSDoc) and the linter (.oxlintrc.json; its type-aware rules run through oxlint-tsgolint).
-  const JS_LINTED = ['lib', 'index.js', 'index.mjs', 'core.js', 'core.mjs', 'codex.js', 'codex.mjs', 'extract.js', 'extract.mjs']
+  const JS_LINTED = ['lib', 'bridge', 'browser', 'testing', 'stores', 'index.js', 'index.mjs', 'core.js', 'core.mjs', 'codex.js', 'codex.mjs', 'extract.js', 'extract.mjs']
   const gate = (label, args, clean) => run(label, process.execPath, args, {
     count: (out) => {
       const r = { p: clean(out) ? 1 : 0, f: clean(out) ? 0 : 1 }
@@ -112,6 +112,8 @@ if (!only.length) {
     },
   })
   ok = gate('tsc', [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'jsconfig.json'], (out) => !/error TS\d+/.test(out)) && ok
+  // noImplicitAny: the files jsconfig.strict.json lists as clean stay clean (scripts/check-strict.mjs).
+  ok = gate('tsc-strict', [path.join(root, 'scripts/check-strict.mjs')], (out) => /^strict: \d+ clean files, \d+ sites left/m.test(out) && !/^(strict: \d+ clean file\(s\) with errors|jsconfig\.strict\.json lists|tsc failed)/m.test(out)) && ok
   ok = gate('oxlint', [path.join(root, 'node_modules/oxlint/bin/oxlint'), '--type-aware', '--tsconfig', 'jsconfig.json', ...JS_LINTED],
     (out) => /Found 0 warnings and 0 errors/.test(out)) && ok
 }

@@ -15,6 +15,8 @@ export type PostgresSessionStoreOptions = {
 }
 
 /** Every method of the SessionStore interface, none optional. */
+// The interface adds the store's methods to the class below (a declaration has no fields to leave uninitialised).
+// oxlint-disable-next-line typescript/no-unsafe-declaration-merging
 export interface PostgresSessionStore extends Required<SessionStore> {}
 /** A SessionStore on PostgreSQL: one row per entry; an append is all or nothing. */
 export declare class PostgresSessionStore {

@@ -10,6 +10,8 @@ export type RedisSessionStoreOptions = {
 }
 
 /** Every method of the SessionStore interface, none optional. */
+// The interface adds the store's methods to the class below (a declaration has no fields to leave uninitialised).
+// oxlint-disable-next-line typescript/no-unsafe-declaration-merging
 export interface RedisSessionStore extends Required<SessionStore> {}
 /** A SessionStore on Redis: lists per transcript; an append is one atomic script. */
 export declare class RedisSessionStore {

@@ -12,6 +12,8 @@ export type S3SessionStoreOptions = {
 }
 
 /** Every method of the SessionStore interface, none optional. */
+// The interface adds the store's methods to the class below (a declaration has no fields to leave uninitialised).
+// oxlint-disable-next-line typescript/no-unsafe-declaration-merging
 export interface S3SessionStore extends Required<SessionStore> {}
 /** A SessionStore on S3 or any S3-compatible store: one object per append. */
 export declare class S3SessionStore {

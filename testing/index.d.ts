@@ -32,7 +32,7 @@ export interface ResponseSpec {
 /** Parsed JSON body of a `POST /v1/messages` request. */
 export type MessagesRequest = {
   model: string
-  messages: Array<{ role: 'user' | 'assistant' | 'system' | string; content: string | Array<any> }>
+  messages: Array<{ role: 'user' | 'assistant' | 'system' | (string & {}); content: string | Array<any> }>
   system?: string | Array<{ type: 'text'; text: string; [k: string]: unknown }>
   tools?: Array<{ name: string; [k: string]: unknown }>
   stream?: boolean

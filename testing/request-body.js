@@ -4,10 +4,15 @@
 // zstd where this Node has it): shared by the scripted Messages and Responses APIs.
 const zlib = require('node:zlib')
 
+/**
+ * @param {import('node:http').IncomingMessage} req
+ * @returns {Promise<string>}
+ */
 function readBody(req) {
   return new Promise((resolve, reject) => {
+    /** @type {Buffer[]} */
     const parts = []
-    req.on('data', (c) => parts.push(c))
+    req.on('data', /** @param {Buffer} c */ (c) => parts.push(c))
     req.on('error', reject)
     req.on('end', () => {
       let buf = Buffer.concat(parts)

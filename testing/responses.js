@@ -29,6 +29,10 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { readBody } = require('./request-body.js')
+const { field, safeString } = require('../lib/thrown.js')
+
+/** `err.message ?? err` as text, whatever a turn function threw. */
+const thrownText = (err) => safeString(field(err, 'message') ?? err)
 
 /** A model name in Codex's bundled list (others add a warning item to every turn). */
 const DEFAULT_MODEL = 'gpt-5.5'
@@ -174,10 +178,11 @@ async function startScriptedResponses(options = {}) {
   const nextId = (prefix) => `${prefix}_${(++seq).toString(36).padStart(6, '0')}`
   const sockets = new Set()
 
-  const server = http.createServer(async (req, res) => {
+  /** @param {http.IncomingMessage} req @param {http.ServerResponse} res */
+  async function answer(req, res) {
     try {
       const url = new URL(/** @type {string} */ (req.url), 'http://x')
-      if (req.method !== 'POST' || !/\/v1\/responses$/.test(url.pathname)) {
+      if (req.method !== 'POST' || !url.pathname.endsWith('/v1/responses')) {
         res.writeHead(404, { 'content-type': 'application/json' })
         res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: `No route for ${req.method} ${url.pathname}` } }))
         return
@@ -209,10 +214,13 @@ async function startScriptedResponses(options = {}) {
       }
       res.end()
     } catch (err) {
+      // What a turn function threw may be anything: read without ever throwing.
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ error: { type: 'server_error', message: `scripted turn failed: ${err?.message ?? err}` } }))
+      res.end(JSON.stringify({ error: { type: 'server_error', message: `scripted turn failed: ${thrownText(err)}` } }))
     }
-  })
+  }
+  // answer() catches everything it does; nothing it returns is waited for.
+  const server = http.createServer((req, res) => void answer(req, res))
   server.on('connection', (s) => {
     sockets.add(s)
     s.on('close', () => sockets.delete(s))

@@ -19,6 +19,10 @@ class Codex {
   }
 
   /** Resumes a conversation by its id (threads are persisted in CODEX_HOME's sessions). */
+  /**
+   * @param {string} id
+   * @param {object} [options]
+   */
   resumeThread(id, options = {}) {
     if (typeof id !== 'string' || id === '') throw new TypeError('resumeThread: the thread id must be a non-empty string')
     return new Thread(this._options, options, id)

@@ -6,6 +6,7 @@
 const { isError, field, safeString } = require('../thrown')
 
 /** The isError tool result for anything a handler throws (or rejects with). */
+/** @param {unknown} err */
 function errorResultFromThrow(err) {
   let text = isError(err) ? field(err, 'message') : safeString(err) // Object.create(null): the official fails here
   if (typeof text !== 'string') text = `The tool threw an Error whose message is not a string: ${safeString(text)}`
