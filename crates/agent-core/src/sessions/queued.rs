@@ -64,7 +64,7 @@ impl<'a> Command<'a> {
         let raw = e.attachment_raw?.get();
         let mut f = [None; 9];
         Skimmer::default()
-            .object_fields(raw, true, &FIELDS, &mut f)
+            .object_fields(raw, &FIELDS, &mut f)
             .then_some(Command { f })
     }
 
@@ -79,13 +79,12 @@ impl<'a> Command<'a> {
         let fold = e.fold?.get();
         let mut sk = Skimmer::default();
         let mut command = [None; 1];
-        if !sk.object_fields(fold, true, &["command"], &mut command) {
+        if !sk.object_fields(fold, &["command"], &mut command) {
             return None;
         }
         let command = command[0].filter(|c| c.starts_with('{'))?;
         let mut f = [None; 9];
-        sk.object_fields(command, true, &FIELDS, &mut f)
-            .then_some(Command { f })
+        sk.object_fields(command, &FIELDS, &mut f).then_some(Command { f })
     }
 
     /// A non-empty string field, decoded.

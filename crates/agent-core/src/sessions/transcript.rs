@@ -292,9 +292,9 @@ impl<'a> Entry<'a> {
     }
 
     /// One line as an entry; `None` when it is not a JSON object or a field has the wrong kind.
-    pub fn parse(line: &'a str, controls: bool, skimmer: &mut super::skim::Skimmer) -> Option<Entry<'a>> {
+    pub fn parse(line: &'a str, skimmer: &mut super::skim::Skimmer) -> Option<Entry<'a>> {
         let mut f = [None; 28];
-        let esc = skimmer.object_slots(line, controls, slot, &mut f)?;
+        let esc = skimmer.object_slots(line, slot, &mut f)?;
         Entry::from_fields(&f, esc).ok()
     }
 }
@@ -436,8 +436,7 @@ pub(crate) fn tool_blocks<'a>(e: &Entry<'a>, want: &str) -> (bool, Vec<Cow<'a, s
     let id_slot = if want == "tool_use" { 1 } else { 2 };
     let mut sk = super::skim::Skimmer::default();
     let mut content = [None; 1];
-    // The message was checked with its line: the scans below skip strings by quotes alone.
-    if !sk.object_fields(m.get(), false, &["content"], &mut content) {
+    if !sk.object_fields(m.get(), &["content"], &mut content) {
         return out;
     }
     let Some(content) = content[0] else { return out };
@@ -461,7 +460,7 @@ pub(crate) fn tool_blocks<'a>(e: &Entry<'a>, want: &str) -> (bool, Vec<Cow<'a, s
             counts.set(c);
             Some(n)
         };
-        let Some(escaped) = blocks.object_slots(block, false, slot, &mut f) else {
+        let Some(escaped) = blocks.object_slots(block, slot, &mut f) else {
             return;
         };
         if counts.get().iter().any(|&c| c > 1) {
@@ -655,14 +654,13 @@ fn line_count(b: &[u8]) -> usize {
 }
 
 fn parse_part<'a>(text: &'a str, kinds: &[&str], seen: &mut Seen, out: &mut Vec<Entry<'a>>) {
-    let controls = super::skim::has_controls(text.as_bytes());
     let mut skimmer = super::skim::Skimmer::default();
     for line in lines(text) {
         let line = line.trim_start_matches(|c: char| (c as u32) <= 32);
         if line.is_empty() {
             continue;
         }
-        let Some(e) = Entry::parse(line, controls, &mut skimmer) else {
+        let Some(e) = Entry::parse(line, &mut skimmer) else {
             // A line the scanner does not take (such as one with a lone surrogate escape) may still
             // be one of these to `JSON.parse`: the passes that read them then search the text.
             seen.voice |= super::scan::has(line, "voice_call_talk");
@@ -756,7 +754,7 @@ mod tests {
         ];
         for m in messages {
             let line = format!(r#"{{"type":"assistant","uuid":"u","message":{m}}}"#);
-            let e = super::Entry::parse(&line, false, &mut super::super::skim::Skimmer::default()).unwrap();
+            let e = super::Entry::parse(&line, &mut super::super::skim::Skimmer::default()).unwrap();
             for want in ["tool_use", "tool_result"] {
                 let any = super::blocks(&e).iter().any(|b| b.kind.as_deref() == Some(want));
                 let (found, ids) = super::tool_blocks(&e, want);
@@ -769,7 +767,7 @@ mod tests {
         }
         // A repeated `content`: the last counts (as with `JSON.parse`).
         let line = r#"{"type":"user","uuid":"u","message":{"content":[{"type":"tool_result","tool_use_id":"x"}],"content":[{"type":"tool_use","id":"y"},{"type":"tool_result","tool_use_id":"z"}]}}"#;
-        let e = super::Entry::parse(line, false, &mut super::super::skim::Skimmer::default()).unwrap();
+        let e = super::Entry::parse(line, &mut super::super::skim::Skimmer::default()).unwrap();
         assert_eq!(super::tool_blocks(&e, "tool_result"), (true, vec!["z".into()]));
         assert_eq!(super::tool_blocks(&e, "tool_use"), (true, vec!["y".into()]));
     }
