@@ -10,7 +10,7 @@ use super::chain;
 use super::hidden;
 use super::list;
 use super::paths;
-use super::transcript::{parse_entries_seen, Entry, Raw, Seen};
+use super::transcript::{parse_entries_seen, parse_entries_utf8, Entry, Raw, Seen};
 
 #[derive(Default, Clone, Debug)]
 pub struct Page {
@@ -349,30 +349,59 @@ fn conversation_masked(text: &str, include_system: bool, p: &Page, masked: bool)
         drop(entries);
         let text = super::voice::normalized(text).into_owned();
         let (entries, seen) = parse_entries_seen(&text, &MAIN_KINDS);
-        return conversation_of(&text, entries, seen, include_system, p);
+        let rows = host_rows(&text, &seen);
+        return conversation_of(&rows, entries, seen, include_system, p);
     }
-    conversation_of(text, entries, seen, include_system, p)
+    conversation_of(&host_rows(text, &seen), entries, seen, include_system, p)
+}
+
+/// The messages of a transcript's bytes as read from its file: each part of them checked as
+/// UTF-8 just before the line scan reads it ([`parse_entries_utf8`]). Bytes that are not UTF-8,
+/// and the rarer transcripts whose passes read the whole text (lone surrogates, voice-call
+/// records, host rows), go the way of [`conversation_json`].
+fn conversation_bytes(bytes: &[u8], include_system: bool, p: &Page) -> String {
+    match parse_entries_utf8(bytes, &MAIN_KINDS) {
+        Some((entries, seen)) if !(seen.lone || seen.voice || seen.host_row) => {
+            conversation_of(&[], entries, seen, include_system, p)
+        }
+        Some(_) => match std::str::from_utf8(bytes) {
+            Ok(text) => conversation_json(text, include_system, p),
+            Err(_) => conversation_json(&String::from_utf8_lossy(bytes), include_system, p),
+        },
+        None => conversation_json(&String::from_utf8_lossy(bytes), include_system, p),
+    }
+}
+
+/// The host's rows of a text whose scan saw one.
+fn host_rows(text: &str, seen: &Seen<'_>) -> Vec<hidden::HostRow> {
+    if seen.host_row {
+        hidden::host_rows(text)
+    } else {
+        Vec::new()
+    }
 }
 
 #[allow(clippy::nonminimal_bool)] // the official's conditions, one by one
 fn conversation_of<'a>(
-    text: &'a str,
+    rows: &[hidden::HostRow],
     mut entries: Vec<Entry<'a>>,
-    seen: Seen,
+    seen: Seen<'a>,
     include_system: bool,
     p: &Page,
 ) -> String {
     let (list, leaf) = chain::walk_to_leaf(&mut entries);
     let all = entries.len();
-    let rows = if seen.host_row {
-        hidden::host_rows(text)
-    } else {
-        Vec::new()
-    };
-    let list = super::queued::show(text, seen.queued, &mut entries, list, leaf, |entries, chain| {
-        let chain = hidden::put_back_virtual(entries, chain, all);
-        hidden::add_host_rows(entries, chain, &rows, all)
-    });
+    let list = super::queued::show(
+        &seen.delivery,
+        seen.queued,
+        &mut entries,
+        list,
+        leaf,
+        |entries, chain| {
+            let chain = hidden::put_back_virtual(entries, chain, all);
+            hidden::add_host_rows(entries, chain, rows, all)
+        },
+    );
     chain::mark_local_commands(&mut entries, &list);
     let kept: Vec<usize> = list
         .into_iter()
@@ -480,8 +509,18 @@ fn read_whole(mut f: &std::fs::File, size: usize, buf: &mut Vec<u8>) -> std::io:
 }
 
 /// [`with_text`]; with `skip`, a transcript over [`precompact::FROM`] is read as the official
-/// reads it: from its last compaction boundary without a preserved segment (its last 2 MiB read
-/// first: a boundary there spares reading the part before it).
+/// reads it (see [`with_bytes_skipping`]).
+fn with_text_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&str) -> R) -> Option<R> {
+    with_bytes_skipping(path, skip, |bytes| match std::str::from_utf8(bytes) {
+        Ok(text) => f(text),
+        Err(_) => f(&String::from_utf8_lossy(bytes)),
+    })
+}
+
+/// A transcript's bytes (not checked as UTF-8) handed to `f`; with `skip`, a transcript over
+/// [`precompact::FROM`] is read as the official reads it: from its last compaction boundary
+/// without a preserved segment (its last 2 MiB read first: a boundary there spares reading the
+/// part before it).
 ///
 /// The bytes go into a buffer kept for the next call when it is at most [`KEEP_BUFFER`] long:
 /// a fresh multi-megabyte buffer per call would be new pages from the kernel each time (the
@@ -489,7 +528,7 @@ fn read_whole(mut f: &std::fs::File, size: usize, buf: &mut Vec<u8>) -> std::io:
 /// than reading the file. One buffer is kept for the process: at most 8 MiB held between calls.
 /// Its bytes are kept too (not cleared), so the next read overwrites them instead of
 /// zero-filling the buffer first.
-fn with_text_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&str) -> R) -> Option<R> {
+fn with_bytes_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
     /// The largest buffer kept between calls.
     const KEEP_BUFFER: usize = 8 << 20;
     static SPARE: std::sync::Mutex<Vec<u8>> = std::sync::Mutex::new(Vec::new());
@@ -516,13 +555,7 @@ fn with_text_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&str) -> R) -> 
         });
     let out = match read {
         Err(_) => None,
-        Ok(from) => {
-            let bytes = &buf[from..];
-            Some(match std::str::from_utf8(bytes) {
-                Ok(text) => f(text),
-                Err(_) => f(&String::from_utf8_lossy(bytes)),
-            })
-        }
+        Ok(from) => Some(f(&buf[from..])),
     };
     if buf.capacity() <= KEEP_BUFFER {
         if let Ok(mut spare) = SPARE.try_lock() {
@@ -548,8 +581,8 @@ pub fn session_messages(
     let Some(loc) = list::locate(cx, session_id, dir) else {
         return "[]".into();
     };
-    with_text_skipping(&loc.path, precompact_skip, |text| {
-        conversation_json(text, include_system, p)
+    with_bytes_skipping(&loc.path, precompact_skip, |bytes| {
+        conversation_bytes(bytes, include_system, p)
     })
     .unwrap_or_else(|| "[]".into())
 }
@@ -656,7 +689,7 @@ fn subagent_masked(
 fn subagent_of<'a>(
     text: &'a str,
     mut entries: Vec<Entry<'a>>,
-    seen: Seen,
+    seen: Seen<'a>,
     tool_use_id: Option<&str>,
     parent_agent: Option<&str>,
     p: &Page,

@@ -28,6 +28,7 @@ pub(crate) mod fence;
 pub mod fork;
 pub mod hidden;
 pub mod info;
+mod jstring;
 pub mod keychain;
 pub mod list;
 pub mod materialize;

@@ -64,7 +64,7 @@ impl<'a> Command<'a> {
         let raw = e.attachment_raw?.get();
         let mut f = [None; 9];
         Skimmer::default()
-            .object_fields(raw, true, &FIELDS, &mut f)
+            .object_fields(raw, &FIELDS, &mut f)
             .then_some(Command { f })
     }
 
@@ -79,13 +79,12 @@ impl<'a> Command<'a> {
         let fold = e.fold?.get();
         let mut sk = Skimmer::default();
         let mut command = [None; 1];
-        if !sk.object_fields(fold, true, &["command"], &mut command) {
+        if !sk.object_fields(fold, &["command"], &mut command) {
             return None;
         }
         let command = command[0].filter(|c| c.starts_with('{'))?;
         let mut f = [None; 9];
-        sk.object_fields(command, true, &FIELDS, &mut f)
-            .then_some(Command { f })
+        sk.object_fields(command, &FIELDS, &mut f).then_some(Command { f })
     }
 
     /// A non-empty string field, decoded.
@@ -172,36 +171,10 @@ fn forwarded(t: Option<&str>) -> bool {
     o.get("lineage").and_then(Value::as_str).is_some_and(|l| !l.is_empty())
 }
 
-/// The lines of `text` (as `transcript::lines` cuts them) that hold one of `needles`, in order: one search
-/// of the whole text per needle (SIMD) instead of two searches started on every line — the
-/// delivery records are a few lines of transcripts that run to tens of megabytes.
-fn lines_holding<'t>(text: &'t str, needles: &[&str]) -> Vec<&'t str> {
-    let b = text.as_bytes();
-    let mut starts: Vec<usize> = Vec::new();
-    for needle in needles {
-        let mut from = 0;
-        while let Some(at) = memchr::memmem::find(&b[from..], needle.as_bytes()).map(|n| from + n) {
-            let start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |n| n + 1);
-            let end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |n| at + n);
-            starts.push(start);
-            // The rest of this line holds nothing new.
-            from = end;
-        }
-    }
-    starts.sort_unstable();
-    starts.dedup();
-    starts
-        .into_iter()
-        .map(|s| {
-            let e = memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |n| s + n);
-            &text[s..e]
-        })
-        .collect()
-}
-
-/// The `delivered` map of the official's `MB`/`NB`, from every line of the transcript: how many
-/// copies of a queued command were absorbed mid-turn, and which delivery copies count.
-fn delivered(text: &str) -> HashMap<String, usize> {
+/// The `delivered` map of the official's `MB`/`NB`, from every line of the transcript (`lines`:
+/// those the line scan noted as possible delivery records, in file order): how many copies of a
+/// queued command were absorbed mid-turn, and which delivery copies count.
+fn delivered(lines: &[&str]) -> HashMap<String, usize> {
     let mut counts: HashMap<String, usize> = HashMap::new();
     let mut order: Vec<String> = Vec::new();
     let mut copies: HashMap<String, String> = HashMap::new();
@@ -209,8 +182,7 @@ fn delivered(text: &str) -> HashMap<String, usize> {
     let mut delivery_uuids: HashSet<String> = HashSet::new();
     let mut delivery_copies: Vec<(String, Vec<String>)> = Vec::new();
     let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-    for line in lines_holding(text, &["queue-operation", "queued_command"]) {
-        let line = line.trim_start_matches(|c: char| (c as u32) <= 32);
+    for &line in lines {
         let Ok(v) = serde_json::from_str::<Value>(line) else {
             continue;
         };
@@ -497,9 +469,10 @@ fn as_user<'a>(e: &Entry<'a>, keep_meta: bool, uuids: &mut HashSet<String>) -> O
 /// `widen` turns the chain into the list the commands are looked for in (the host's virtual
 /// rows put in); the trailing commands are found from the chain itself, as the official finds
 /// them.
-/// `queued`: whether the transcript has a queued-command attachment at all.
+/// `queued`: whether the transcript has a queued-command attachment at all; `delivery`: the
+/// lines that may be delivery records ([`super::transcript::Seen::delivery`]).
 pub(crate) fn show<'a>(
-    text: &str,
+    delivery: &[&str],
     queued: bool,
     entries: &mut Vec<Entry<'a>>,
     chain: Vec<usize>,
@@ -513,7 +486,7 @@ pub(crate) fn show<'a>(
     let mut list = widen(entries, chain);
     let trail_from = list.len();
     list.extend(&trail);
-    let delivered = delivered(text);
+    let delivered = delivered(delivery);
     convert(entries, list, false, trail_from, &delivered)
 }
 
@@ -564,38 +537,4 @@ pub(crate) fn kinds_keep_origin(origin: Option<&str>) -> bool {
         v.get("kind").and_then(|k| k.as_str()),
         Some("channel" | "observer" | "observer-activity" | "slack-ping" | "voice-call" | "peer")
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lines_holding_are_the_lines_a_per_line_search_finds() {
-        let needles = ["queue-operation", "queued_command"];
-        let parts = [
-            "{\"type\":\"queue-operation\"}",
-            "{\"a\":1}",
-            "",
-            "queued_command queue-operation",
-            "x queued_comman",
-            "d",
-            "queued_command",
-        ];
-        let mut seed = 7u32;
-        for _ in 0..300 {
-            let mut text = String::new();
-            for k in 0..(seed % 9) {
-                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                text.push_str(parts[(seed >> 16) as usize % parts.len()]);
-                if k + 1 < seed % 9 || seed.is_multiple_of(2) {
-                    text.push('\n');
-                }
-            }
-            let naive: Vec<&str> = crate::sessions::transcript::lines(&text)
-                .filter(|l| needles.iter().any(|n| l.contains(n)))
-                .collect();
-            assert_eq!(lines_holding(&text, &needles), naive, "{text:?}");
-        }
-    }
 }

@@ -2,8 +2,8 @@
 //! grammar `JSON.parse` and serde_json accept: no control characters in strings, valid escapes
 //! and numbers, nothing but whitespace after it) and hands back the text of the top-level
 //! values whose keys it was asked for. Nothing is decoded or built: string bodies are skipped
-//! with memchr's SIMD search, which is what makes reading a large transcript cheap (serde_json's
-//! scanner looks at every byte of every string body).
+//! with SIMD compares ([`super::jstring`]), which is what makes reading a large transcript cheap
+//! (serde_json's scanner looks at every byte of every string body).
 
 /// JSON whitespace (the only bytes allowed between tokens).
 #[inline]
@@ -11,53 +11,9 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-/// Whether `text` has a control character other than a line feed. A transcript without one
-/// (the usual case) cannot have one inside a string, so its strings are skipped by searching
-/// for quotes and backslashes only.
-pub(crate) fn has_controls(text: &[u8]) -> bool {
-    // Chunks of 64 bytes with no early exit inside one, so the compiler vectorizes the test.
-    let mut chunks = text.chunks_exact(64);
-    for c in &mut chunks {
-        let mut any = false;
-        for &b in c {
-            any |= b < 0x20 && b != b'\n';
-        }
-        if any {
-            return true;
-        }
-    }
-    chunks.remainder().iter().any(|&b| b < 0x20 && b != b'\n')
-}
-
-/// The first `"` or `\\` in `b`: eight bytes at a time for the first 64 (most strings of a
-/// transcript line are short keys, ids and timestamps, where a call into memchr costs more than
-/// it saves), then memchr's SIMD search.
-#[inline]
-fn quote_or_backslash(b: &[u8]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let mut i = 0;
-    while i + 8 <= b.len() && i < 64 {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&b[i..i + 8]);
-        let x = u64::from_le_bytes(w);
-        let q = x ^ (LO * b'"' as u64);
-        let s = x ^ (LO * b'\\' as u64);
-        // A zero byte in q or s marks a match; the lowest marked byte is exact (borrows run upward).
-        let hit = (q.wrapping_sub(LO) & !q | s.wrapping_sub(LO) & !s) & HI;
-        if hit != 0 {
-            return Some(i + (hit.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    memchr::memchr2(b'"', b'\\', &b[i..]).map(|n| n + i)
-}
-
 struct Scanner<'a> {
     b: &'a [u8],
     i: usize,
-    /// The text may have control characters: strings are checked byte by byte for them.
-    controls: bool,
     /// A `\\u` escape of a lone surrogate was met (one `JSON.parse` takes, but that no Rust
     /// string can hold).
     lone: bool,
@@ -80,57 +36,10 @@ impl<'a> Scanner<'a> {
     /// quote. Returns whether the body has a backslash.
     #[inline(always)]
     fn string(&mut self) -> Option<bool> {
-        self.i += 1;
-        let mut escaped = false;
-        loop {
-            let rest = &self.b[self.i..];
-            let at = if self.controls {
-                rest.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20)?
-            } else {
-                quote_or_backslash(rest)?
-            };
-            self.i += at;
-            match self.b[self.i] {
-                b'"' => {
-                    self.i += 1;
-                    return Some(escaped);
-                }
-                b'\\' => {
-                    escaped = true;
-                    match *self.b.get(self.i + 1)? {
-                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.i += 2,
-                        b'u' => {
-                            let hex = self.b.get(self.i + 2..self.i + 6)?;
-                            if !hex.iter().all(u8::is_ascii_hexdigit) {
-                                return None;
-                            }
-                            self.i += 6;
-                            // A surrogate (`d800`-`dfff`; digits below '8' are not): a high one followed by
-                            // the escape of a low one is a pair, anything else is lone.
-                            if hex[0] | 0x20 == b'd' && hex[1] >= b'8' {
-                                let low = |h: &[u8]| {
-                                    h.len() == 6
-                                        && h[0] == b'\\'
-                                        && h[1] == b'u'
-                                        && h[2..].iter().all(u8::is_ascii_hexdigit)
-                                        && h[2] | 0x20 == b'd'
-                                        && matches!(h[3] | 0x20, b'c'..=b'f')
-                                };
-                                if matches!(hex[1] | 0x20, b'8' | b'9' | b'a' | b'b')
-                                    && self.b.get(self.i..self.i + 6).is_some_and(low)
-                                {
-                                    self.i += 6;
-                                } else {
-                                    self.lone = true;
-                                }
-                            }
-                        }
-                        _ => return None,
-                    }
-                }
-                _ => return None,
-            }
-        }
+        let end = super::jstring::end(self.b, self.i)?;
+        self.i = end.at;
+        self.lone |= end.lone;
+        Some(end.escaped)
     }
 
     fn digits(&mut self) -> usize {
@@ -267,16 +176,9 @@ pub(crate) struct Skimmer {
 impl Skimmer {
     /// Checks that `line` is one JSON object and puts the text of the value of each top-level key
     /// found in `keys` into the same slot of `out` (where a key repeats, the last value counts, as
-    /// with `JSON.parse`). `controls`: whether the line may hold control characters. Returns
-    /// `false` for a line that is not a JSON object.
-    pub(crate) fn object_fields<'a>(
-        &mut self,
-        line: &'a str,
-        controls: bool,
-        keys: &[&str],
-        out: &mut [Option<&'a str>],
-    ) -> bool {
-        self.object_slots(line, controls, |k| keys.iter().position(|x| x.as_bytes() == k), out)
+    /// with `JSON.parse`). Returns `false` for a line that is not a JSON object.
+    pub(crate) fn object_fields<'a>(&mut self, line: &'a str, keys: &[&str], out: &mut [Option<&'a str>]) -> bool {
+        self.object_slots(line, |k| keys.iter().position(|x| x.as_bytes() == k), out)
             .is_some()
     }
 
@@ -286,14 +188,12 @@ impl Skimmer {
     pub(crate) fn object_slots<'a>(
         &mut self,
         line: &'a str,
-        controls: bool,
         slot: impl Fn(&[u8]) -> Option<usize>,
         out: &mut [Option<&'a str>],
     ) -> Option<u64> {
         let mut s = Scanner {
             b: line.as_bytes(),
             i: 0,
-            controls,
             lone: false,
         };
         let r = self.fields(line, &mut s, slot, out);
@@ -308,7 +208,6 @@ impl Skimmer {
         let mut s = Scanner {
             b: text.as_bytes(),
             i: 0,
-            controls: false,
             lone: false,
         };
         s.ws();
@@ -416,28 +315,42 @@ mod tests {
     fn check(line: &str) -> bool {
         let mut sk = Skimmer::default();
         let mut out = [None; 2];
-        let fast = sk.object_fields(line, has_controls(line.as_bytes()), &["a", "b"], &mut out);
-        let slow = sk.object_fields(line, true, &["a", "b"], &mut out);
-        assert_eq!(fast, slow, "{line:?}");
-        fast
+        sk.object_fields(line, &["a", "b"], &mut out)
     }
 
+    /// Lines whose string values run over many blocks of the string scan, with escapes, control
+    /// characters and bad escapes at every offset: taken exactly when serde_json takes them, and
+    /// the value's text is the whole string.
     #[test]
-    fn quote_search() {
-        for n in 0..150 {
-            for c in [b'"', b'\\'] {
-                let mut b = vec![b'a'; n + 1];
-                b[n] = c;
-                assert_eq!(quote_or_backslash(&b), Some(n));
-                b[n] = 0xff;
-                assert_eq!(quote_or_backslash(&b), None);
-                if n > 0 {
-                    b[n - 1] = c;
-                    b[n] = b'"';
-                    assert_eq!(quote_or_backslash(&b), Some(n - 1));
+    fn long_strings_as_serde_reads_them() {
+        let pieces = [
+            r"\n",
+            r#"\""#,
+            r"\\",
+            r"\u00e9",
+            r"\ud83d\ude00",
+            "\u{e9}",
+            "\t",
+            r"\x",
+            r"\u12",
+            "\u{1}",
+        ];
+        let mut taken = 0;
+        for piece in pieces {
+            for pad in 0..80 {
+                let body = format!("{}{piece}{}", r"1\\n2".repeat(pad / 5), "y".repeat(pad));
+                let line = format!(r#"{{"a":"{body}","b":["{body}",{{"c":"{body}"}}]}}"#);
+                let serde = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&line).is_ok();
+                let mut out = [None; 2];
+                let ours = Skimmer::default().object_fields(&line, &["a", "b"], &mut out);
+                assert_eq!(ours, serde, "{line:?}");
+                if ours {
+                    taken += 1;
+                    assert_eq!(out[0], Some(format!("\"{body}\"").as_str()));
                 }
             }
         }
+        assert_eq!(taken, 6 * 80, "the six good pieces are taken at every offset");
     }
 
     #[test]
@@ -490,7 +403,7 @@ mod tests {
         let mut sk = Skimmer::default();
         let mut out = [None; 3];
         let line = r#"{"a":1,"x":{"a":9},"b" : [ 1 , 2 ] ,"\u0061":"s\"t","c":null}"#;
-        assert!(sk.object_fields(line, false, &["a", "b", "c"], &mut out));
+        assert!(sk.object_fields(line, &["a", "b", "c"], &mut out));
         assert_eq!(out, [Some(r#""s\"t""#), Some("[ 1 , 2 ]"), Some("null")]);
     }
 

@@ -292,9 +292,10 @@ impl<'a> Entry<'a> {
     }
 
     /// One line as an entry; `None` when it is not a JSON object or a field has the wrong kind.
-    pub fn parse(line: &'a str, controls: bool, skimmer: &mut super::skim::Skimmer) -> Option<Entry<'a>> {
+    #[cfg(test)]
+    pub fn parse(line: &'a str, skimmer: &mut super::skim::Skimmer) -> Option<Entry<'a>> {
         let mut f = [None; 28];
-        let esc = skimmer.object_slots(line, controls, slot, &mut f)?;
+        let esc = skimmer.object_slots(line, slot, &mut f)?;
         Entry::from_fields(&f, esc).ok()
     }
 }
@@ -436,8 +437,7 @@ pub(crate) fn tool_blocks<'a>(e: &Entry<'a>, want: &str) -> (bool, Vec<Cow<'a, s
     let id_slot = if want == "tool_use" { 1 } else { 2 };
     let mut sk = super::skim::Skimmer::default();
     let mut content = [None; 1];
-    // The message was checked with its line: the scans below skip strings by quotes alone.
-    if !sk.object_fields(m.get(), false, &["content"], &mut content) {
+    if !sk.object_fields(m.get(), &["content"], &mut content) {
         return out;
     }
     let Some(content) = content[0] else { return out };
@@ -461,7 +461,7 @@ pub(crate) fn tool_blocks<'a>(e: &Entry<'a>, want: &str) -> (bool, Vec<Cow<'a, s
             counts.set(c);
             Some(n)
         };
-        let Some(escaped) = blocks.object_slots(block, false, slot, &mut f) else {
+        let Some(escaped) = blocks.object_slots(block, slot, &mut f) else {
             return;
         };
         if counts.get().iter().any(|&c| c > 1) {
@@ -548,8 +548,8 @@ pub(crate) fn parse_entries<'a>(text: &'a str, kinds: &[&str]) -> Vec<Entry<'a>>
 /// What the line scan saw besides the entries it keeps: lines the conversation passes read
 /// whole, which are looked for only when one was seen (instead of a search of the whole text
 /// per kind).
-#[derive(Default, Clone, Copy)]
-pub struct Seen {
+#[derive(Default, Clone)]
+pub struct Seen<'a> {
     /// A `system` line of subtype `voice_call_talk`.
     pub voice: bool,
     /// A `host-row` line.
@@ -558,14 +558,19 @@ pub struct Seen {
     pub queued: bool,
     /// A lone surrogate escape, in any line the scanner read (see [`super::surrogate`]).
     pub lone: bool,
+    /// The lines the queued-command delivery records can be among, in file order: every JSON
+    /// object line whose `type` is `queue-operation`, and the `attachment` lines of type
+    /// `queued_command` (or whose attachment does not read as an entry's).
+    pub delivery: Vec<&'a str>,
 }
 
-impl Seen {
-    fn add(&mut self, o: Seen) {
+impl<'a> Seen<'a> {
+    fn add(&mut self, o: Seen<'a>) {
         self.voice |= o.voice;
         self.host_row |= o.host_row;
         self.queued |= o.queued;
         self.lone |= o.lone;
+        self.delivery.extend(o.delivery);
     }
 }
 
@@ -576,15 +581,26 @@ impl Seen {
 /// ([`super::shared::two_ended`]). This thread's entries go straight into the result; the
 /// helper's (the last parts) are appended after. The vectors are allocated here, not on the
 /// helper (a thread of its own would take fresh pages from its own allocator arena).
-pub(crate) fn parse_entries_seen<'a>(text: &'a str, kinds: &[&str]) -> (Vec<Entry<'a>>, Seen) {
+pub(crate) fn parse_entries_seen<'a>(text: &'a str, kinds: &[&str]) -> (Vec<Entry<'a>>, Seen<'a>) {
     parse_entries_from(text, kinds, PARALLEL_FROM, PART)
+}
+
+/// [`parse_entries_seen`] of bytes read from a file, each part checked as UTF-8 just before it
+/// is scanned (while it is in the processor's cache, and on the helper thread for its parts):
+/// `None` when some part is not UTF-8.
+pub(crate) fn parse_entries_utf8<'a>(bytes: &'a [u8], kinds: &[&str]) -> Option<(Vec<Entry<'a>>, Seen<'a>)> {
+    parse_parts(bytes, kinds, PARALLEL_FROM, PART, |a, z| {
+        std::str::from_utf8(&bytes[a..z]).ok()
+    })
 }
 
 /// Entries scanned by one thread, and where each part it scanned starts among them.
 struct Scanned<'a> {
     entries: Vec<Entry<'a>>,
     starts: Vec<usize>,
-    seen: Seen,
+    seen: Seen<'a>,
+    /// A part was not UTF-8.
+    bad: bool,
 }
 
 fn parse_entries_from<'a>(
@@ -592,53 +608,76 @@ fn parse_entries_from<'a>(
     kinds: &[&str],
     parallel_from: usize,
     part_size: usize,
-) -> (Vec<Entry<'a>>, Seen) {
-    let bytes = text.as_bytes();
+) -> (Vec<Entry<'a>>, Seen<'a>) {
+    // Every cut follows a line feed ('\n' is ASCII: each cut is on a character boundary).
+    parse_parts(text.as_bytes(), kinds, parallel_from, part_size, |a, z| {
+        Some(&text[a..z])
+    })
+    .unwrap_or_default()
+}
+
+/// The entries of `bytes`, cut at line ends into parts; `text(a, z)` is the text of
+/// `bytes[a..z]` (`None`: not UTF-8, and then so is the result).
+fn parse_parts<'a>(
+    bytes: &'a [u8],
+    kinds: &[&str],
+    parallel_from: usize,
+    part_size: usize,
+    text: impl Fn(usize, usize) -> Option<&'a str> + Sync,
+) -> Option<(Vec<Entry<'a>>, Seen<'a>)> {
     let lines = line_count(bytes);
     let front = Scanned {
         entries: Vec::with_capacity(lines),
         starts: Vec::new(),
         seen: Seen::default(),
+        bad: false,
     };
-    if !super::shared::worth_helping(text.len(), parallel_from) {
+    let scan = |a: usize, z: usize, acc: &mut Scanned<'a>| match text(a, z) {
+        Some(t) => parse_part(t, kinds, &mut acc.seen, &mut acc.entries),
+        None => acc.bad = true,
+    };
+    if !super::shared::worth_helping(bytes.len(), parallel_from) {
         let mut front = front;
-        parse_part(text, kinds, &mut front.seen, &mut front.entries);
-        return (front.entries, front.seen);
+        scan(0, bytes.len(), &mut front);
+        return (!front.bad).then_some((front.entries, front.seen));
     }
-    // Part `i` is `text[cuts[i]..cuts[i + 1]]`; every cut but the last follows a line feed ('\n'
-    // is ASCII: each cut is on a character boundary).
+    // Part `i` is `bytes[cuts[i]..cuts[i + 1]]`; every cut but the last follows a line feed.
     let mut cuts = vec![0];
     while let Some(&at) = cuts.last() {
         let next = at + part_size;
-        match (next < text.len())
+        match (next < bytes.len())
             .then(|| memchr::memchr(b'\n', &bytes[next..]))
             .flatten()
         {
-            Some(n) if next + n + 1 < text.len() => cuts.push(next + n + 1),
+            Some(n) if next + n + 1 < bytes.len() => cuts.push(next + n + 1),
             _ => break,
         }
     }
-    cuts.push(text.len());
+    cuts.push(bytes.len());
     let helper = Scanned {
         entries: Vec::with_capacity(lines / 2 + 1),
         starts: Vec::new(),
         seen: Seen::default(),
+        bad: false,
     };
     let (mut front, helped) =
         super::shared::two_ended(cuts.len() - 1, front, Some(helper), |i, acc: &mut Scanned<'a>| {
             acc.starts.push(acc.entries.len());
-            parse_part(&text[cuts[i]..cuts[i + 1]], kinds, &mut acc.seen, &mut acc.entries);
+            scan(cuts[i], cuts[i + 1], acc);
         });
     if let Some(h) = helped {
         let mut back = h.acc;
+        front.bad |= back.bad;
         front.seen.add(back.seen);
         // The helper's lowest part is the end of its vector: taken from the end, its parts come
         // in file order.
         for &at in back.starts.iter().rev() {
             front.entries.extend(back.entries.drain(at..));
         }
+        // Lines of one text: their addresses are their order.
+        front.seen.delivery.sort_unstable_by_key(|l| l.as_ptr() as usize);
     }
-    (front.entries, front.seen)
+    (!front.bad).then_some((front.entries, front.seen))
 }
 
 /// Below this a transcript is scanned on one thread. The 6.3 MB bench transcript's scan took
@@ -649,26 +688,46 @@ const PARALLEL_FROM: usize = 1 << 20;
 /// (a part is about 0.1 ms of scanning), large enough that claiming one costs nothing.
 const PART: usize = 256 << 10;
 
-/// The lines of `b`: the capacity an entry vector needs.
+/// About how many lines `b` has: the capacity an entry vector needs. Counted in the first MiB
+/// and scaled to the whole (a count of every line feed was one more pass over tens of
+/// megabytes that are not in the cache; a vector that turns out short grows).
 fn line_count(b: &[u8]) -> usize {
-    memchr::memchr_iter(b'\n', b).count() + 1
+    const SAMPLE: usize = 1 << 20;
+    let counted = memchr::memchr_iter(b'\n', &b[..b.len().min(SAMPLE)]).count() + 1;
+    if b.len() <= SAMPLE {
+        return counted;
+    }
+    (counted as u64 * b.len() as u64 / SAMPLE as u64) as usize + 64
 }
 
-fn parse_part<'a>(text: &'a str, kinds: &[&str], seen: &mut Seen, out: &mut Vec<Entry<'a>>) {
-    let controls = super::skim::has_controls(text.as_bytes());
+fn parse_part<'a>(text: &'a str, kinds: &[&str], seen: &mut Seen<'a>, out: &mut Vec<Entry<'a>>) {
     let mut skimmer = super::skim::Skimmer::default();
     for line in lines(text) {
         let line = line.trim_start_matches(|c: char| (c as u32) <= 32);
         if line.is_empty() {
             continue;
         }
-        let Some(e) = Entry::parse(line, controls, &mut skimmer) else {
-            // A line the scanner does not take (such as one with a lone surrogate escape) may still
-            // be one of these to `JSON.parse`: the passes that read them then search the text.
+        let mut f = [None; 28];
+        let Some(esc) = skimmer.object_slots(line, slot, &mut f) else {
+            // A line the scanner does not take may still be one of these to a reader that is
+            // not `JSON.parse`: the passes that read them then search the text.
             seen.voice |= super::scan::has(line, "voice_call_talk");
             seen.host_row |= super::scan::has(line, "host-row");
             continue;
         };
+        let e = Entry::from_fields(&f, esc);
+        match str_field(f[0], esc & 1 != 0).ok().flatten().as_deref() {
+            Some("queue-operation") => seen.delivery.push(line),
+            Some("attachment")
+                if e.as_ref().map_or(true, |e| {
+                    e.attachment.as_ref().and_then(|a| a.kind.as_deref()) == Some("queued_command")
+                }) =>
+            {
+                seen.delivery.push(line)
+            }
+            _ => {}
+        }
+        let Ok(e) = e else { continue };
         match e.kind() {
             "system" if e.subtype.as_deref() == Some("voice_call_talk") => seen.voice = true,
             "host-row" => seen.host_row = true,
@@ -741,6 +800,42 @@ mod tests {
         }
     }
 
+    /// The lines noted as possible delivery records are every object line whose `type` is
+    /// `queue-operation` (escaped or not, whatever its other fields) and the `queued_command`
+    /// attachments, in file order however the text is cut into parts; a line that only mentions
+    /// them is not noted.
+    #[test]
+    fn delivery_lines_are_noted_in_order() {
+        let mut text = String::new();
+        let mut expected = Vec::new();
+        for n in 0..600 {
+            let line = match n % 7 {
+                0 => format!(r#"{{"type":"queue-operation","operation":"remove","n":{n}}}"#),
+                1 => format!(r#"{{"type":"queue-operation","uuid":{n}}}"#),
+                2 => format!(
+                    r#"{{"type":"attachment","uuid":"a{n}","attachment":{{"type":"queued_command","prompt":"p"}}}}"#
+                ),
+                3 => format!(r#"{{"type":"attachment","uuid":"b{n}","attachment":{{"type":"file"}}}}"#),
+                4 => format!(
+                    r#"{{"type":"user","uuid":"u{n}","message":{{"content":"queue-operation queued_command"}}}}"#
+                ),
+                5 => format!(r#"{{"type":"queue-operation","bad":}}{n}"#),
+                _ => format!(r#"{{"type":"attachment","uuid":"c{n}","attachment":{{"type":7}}}}"#),
+            };
+            if matches!(n % 7, 0 | 1 | 2 | 6) {
+                expected.push(line.clone());
+            }
+            text.push_str(&line);
+            text.push('\n');
+        }
+        for part in [1, 100, 4096, 1 << 20] {
+            for _ in 0..5 {
+                let (_, seen) = super::parse_entries_from(&text, &["user"], 1, part);
+                assert_eq!(seen.delivery, expected, "part {part}");
+            }
+        }
+    }
+
     #[test]
     fn tool_blocks_reads_what_blocks_reads() {
         let messages = [
@@ -756,7 +851,7 @@ mod tests {
         ];
         for m in messages {
             let line = format!(r#"{{"type":"assistant","uuid":"u","message":{m}}}"#);
-            let e = super::Entry::parse(&line, false, &mut super::super::skim::Skimmer::default()).unwrap();
+            let e = super::Entry::parse(&line, &mut super::super::skim::Skimmer::default()).unwrap();
             for want in ["tool_use", "tool_result"] {
                 let any = super::blocks(&e).iter().any(|b| b.kind.as_deref() == Some(want));
                 let (found, ids) = super::tool_blocks(&e, want);
@@ -769,7 +864,7 @@ mod tests {
         }
         // A repeated `content`: the last counts (as with `JSON.parse`).
         let line = r#"{"type":"user","uuid":"u","message":{"content":[{"type":"tool_result","tool_use_id":"x"}],"content":[{"type":"tool_use","id":"y"},{"type":"tool_result","tool_use_id":"z"}]}}"#;
-        let e = super::Entry::parse(line, false, &mut super::super::skim::Skimmer::default()).unwrap();
+        let e = super::Entry::parse(line, &mut super::super::skim::Skimmer::default()).unwrap();
         assert_eq!(super::tool_blocks(&e, "tool_result"), (true, vec!["z".into()]));
         assert_eq!(super::tool_blocks(&e, "tool_use"), (true, vec!["y".into()]));
     }
