@@ -171,28 +171,30 @@ fn describe(c: &Candidate, include_programmatic: bool, floor: bool) -> Option<Se
     Some(found)
 }
 
-/// Describes candidates on a few threads: each file is two small reads, so the work is I/O
-/// latency more than CPU.
+/// Describes candidates, shared with one helper thread from 16 on ([`super::shared::two_ended`]):
+/// each file is two small reads, and this thread works too instead of waiting for helpers it
+/// started (a thread started per call costs more than a file here).
 fn describe_all(cands: &[Candidate], include_programmatic: bool, floor: bool) -> Vec<Option<SessionInfo>> {
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
-    if cands.len() < 16 || threads == 1 {
+    if !super::shared::worth_helping(cands.len(), DESCRIBE_SHARED_FROM) {
         return cands.iter().map(|c| describe(c, include_programmatic, floor)).collect();
     }
-    let chunk = cands.len().div_ceil(threads);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = cands
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .map(|c| describe(c, include_programmatic, floor))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
-    })
+    type Described = Vec<(usize, Option<SessionInfo>)>;
+    let (front, helped) = super::shared::two_ended(
+        cands.len(),
+        Described::new(),
+        Some(Described::new()),
+        |i, acc: &mut Described| acc.push((i, describe(&cands[i], include_programmatic, floor))),
+    );
+    let mut out: Vec<Option<SessionInfo>> = Vec::with_capacity(cands.len());
+    out.resize_with(cands.len(), || None);
+    for (i, found) in front.into_iter().chain(helped.into_iter().flat_map(|h| h.acc)) {
+        out[i] = found;
+    }
+    out
 }
+
+/// From how many candidates a listing shares its work with a helper thread.
+const DESCRIBE_SHARED_FROM: usize = 16;
 
 /// The sessions a listing holds, newest first (official `listSessions`).
 pub fn list_sessions(cx: &Context, opts: &ListOptions) -> Vec<SessionInfo> {
