@@ -794,6 +794,61 @@ fn subagent_of<'a>(
 mod tests {
     use super::*;
 
+    /// A transcript over 5 MiB read from its last boundary through the file (reads into spare
+    /// capacity, shared with a helper thread): the text the official keeps; a read past the
+    /// file's end is `UnexpectedEof`; a size that was too large is read again at the file's size.
+    #[test]
+    fn backward_reading_of_a_file_into_spare_capacity() {
+        let dir = std::env::temp_dir().join(format!("spare-read-{}", super::super::write::uuid_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.jsonl");
+        let pad = |tag: &str, n: usize| -> String {
+            (0..n)
+                .map(|i| {
+                    format!(
+                        "{{\"type\":\"user\",\"uuid\":\"{tag}{i}\",\"x\":\"{}\"}}\n",
+                        "\u{e9}z".repeat(900)
+                    )
+                })
+                .collect()
+        };
+        let boundary = "{\"type\":\"system\",\"subtype\":\"compact_boundary\",\"uuid\":\"b\"}\n";
+        let snap = "{\"type\":\"attribution-snapshot\",\"n\":1}\n";
+        let (before, after, last) = (pad("a", 2500), pad("b", 1200), pad("c", 3));
+        let text = format!("{before}{boundary}{after}{snap}{last}");
+        assert!(text.len() > super::super::precompact::FROM && after.len() > 2 * PARALLEL_READ);
+        std::fs::write(&path, &text).unwrap();
+        let kept = with_bytes_skipping(&path, true, |b| b.to_vec()).unwrap();
+        assert_eq!(
+            String::from_utf8(kept).unwrap(),
+            format!("{boundary}{after}{last}{snap}")
+        );
+        // Twice (the buffer kept or not), the same.
+        let again = with_bytes_skipping(&path, true, |b| b.to_vec()).unwrap();
+        assert_eq!(again.len(), text.len() - before.len());
+
+        let file = std::fs::File::open(&path).unwrap();
+        let mut buf = vec![std::mem::MaybeUninit::new(b'#'); 3 * PARALLEL_READ];
+        read_uninit_at(&file, 1000, &mut buf).unwrap();
+        assert!(buf.iter().zip(&text.as_bytes()[1000..]).all(|(a, &b)| {
+            // SAFETY: every byte was initialised (with '#') before the read.
+            unsafe { a.assume_init() == b }
+        }));
+        let past = read_uninit_at(&file, text.len() - 10, &mut buf[..20]).unwrap_err();
+        assert_eq!(past.kind(), std::io::ErrorKind::UnexpectedEof);
+
+        let mut out = Vec::new();
+        let read = super::super::precompact::read(
+            text.len() + 4096,
+            &mut out,
+            || Ok(text.len()),
+            |at, o| read_uninit_at(&file, at, o),
+        )
+        .unwrap();
+        assert_eq!(read, format!("{boundary}{after}{last}{snap}").as_bytes());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn direct_json_matches_serde() {
         let text = "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"s\\\"q\",\"timestamp\":\"t\\u0001\",\"isMeta\":true,\"origin\":{\"kind\":\"channel\"},\"message\":{\"role\":\"user\",\"content\":\"h\\u00e9\u{e9}\"}}\n{\"type\":\"assistant\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"isCompactSummary\":true,\"message\":{\"id\":\"m\",\"content\":[]}}\n{\"type\":\"user\",\"uuid\":\"u3\",\"isQueuedCommand\":true,\"toolDenialKind\":\"user-rejected\",\"toolDenialUnanswered\":\"stream-closed\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\"}]}}\n";
