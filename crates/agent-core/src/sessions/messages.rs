@@ -440,23 +440,7 @@ fn read_exact_at(f: &std::fs::File, at: usize, out: &mut [u8]) -> std::io::Resul
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileExt;
-        if super::shared::worth_helping(out.len(), PARALLEL_READ) {
-            let half = out.len() / 2;
-            let (a, b) = out.split_at_mut(half);
-            let both = std::thread::scope(|s| {
-                let helper = std::thread::Builder::new()
-                    .spawn_scoped(s, || f.read_exact_at(b, (at + half) as u64))
-                    .ok()?;
-                let first = f.read_exact_at(a, at as u64);
-                let second = helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                Some(first.and(second))
-            });
-            // `None`: no thread could be started; read it all here.
-            if let Some(r) = both {
-                return r;
-            }
-        }
-        f.read_exact_at(out, at as u64)
+        halves(out, at, |buf, at| f.read_exact_at(buf, at as u64))
     }
     #[cfg(not(unix))]
     {
@@ -465,6 +449,80 @@ fn read_exact_at(f: &std::fs::File, at: usize, out: &mut [u8]) -> std::io::Resul
         f.seek(std::io::SeekFrom::Start(at as u64))?;
         f.read_exact(out)
     }
+}
+
+/// `read(buf, at)` of `out` at file offset `at`; from [`PARALLEL_READ`] bytes on, on two
+/// processors or more, a helper thread reads the second half while this one reads the first.
+#[cfg(unix)]
+fn halves<T: Send>(
+    out: &mut [T],
+    at: usize,
+    read: impl Fn(&mut [T], usize) -> std::io::Result<()> + Sync,
+) -> std::io::Result<()> {
+    if super::shared::worth_helping(out.len(), PARALLEL_READ) {
+        let half = out.len() / 2;
+        let (a, b) = out.split_at_mut(half);
+        let both = std::thread::scope(|s| {
+            let helper = std::thread::Builder::new()
+                .spawn_scoped(s, || read(b, at + half))
+                .ok()?;
+            let first = read(a, at);
+            let second = helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            Some(first.and(second))
+        });
+        // `None`: no thread could be started; read it all here.
+        if let Some(r) = both {
+            return r;
+        }
+    }
+    read(out, at)
+}
+
+/// [`read_exact_at`] into memory that may be uninitialised (a buffer's spare capacity, which is
+/// then not zero-filled first).
+fn read_uninit_at(f: &std::fs::File, at: usize, out: &mut [std::mem::MaybeUninit<u8>]) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        halves(out, at, |buf, at| pread_exact(f, buf, at))
+    }
+    #[cfg(not(unix))]
+    {
+        let mut bytes = vec![0; out.len()];
+        read_exact_at(f, at, &mut bytes)?;
+        out.write_copy_of_slice(&bytes);
+        Ok(())
+    }
+}
+
+/// `pread` until `buf` is full (`UnexpectedEof` when the file ends first). No stable safe API
+/// reads into uninitialised memory (`Read::read_buf` is unstable; `read_to_end` only appends).
+#[cfg(unix)]
+fn pread_exact(f: &std::fs::File, mut buf: &mut [std::mem::MaybeUninit<u8>], mut at: usize) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    while !buf.is_empty() {
+        let Ok(offset) = libc::off_t::try_from(at) else {
+            return Err(std::io::ErrorKind::InvalidInput.into());
+        };
+        // SAFETY: `buf` is an exclusive slice, valid for writes of `buf.len()` bytes
+        // (`MaybeUninit<u8>` has the layout of `u8`); `pread` writes at most that many into it
+        // and reads none of them; the descriptor is `f`'s, open for the whole call.
+        let n = unsafe { libc::pread(f.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len(), offset) };
+        match n {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n if n > 0 => {
+                let n = n as usize;
+                buf = &mut buf[n..];
+                at += n;
+            }
+            _ => {
+                let e = std::io::Error::last_os_error();
+                if e.kind() != std::io::ErrorKind::Interrupted {
+                    return Err(e);
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads from this size on are shared with a helper thread ([`read_exact_at`]).
@@ -536,27 +594,21 @@ fn with_bytes_skipping<R>(path: &Path, skip: bool, f: impl FnOnce(&[u8]) -> R) -
         .try_lock()
         .map(|mut b| std::mem::take(&mut *b))
         .unwrap_or_default();
-    let read = super::fence::open_read(path)
+    let out = super::fence::open_read(path)
         .map_err(std::io::Error::from)
         .and_then(|file| {
             let size = file.metadata()?.len() as usize;
             if skip && size > super::precompact::FROM {
-                match super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, at, out)) {
-                    // Shorter than it was a moment ago (rewritten meanwhile): read as it is now.
-                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-                        let size = file.metadata()?.len() as usize;
-                        super::precompact::read(size, &mut buf, |at, out| read_exact_at(&file, at, out))
-                    }
-                    r => r,
-                }
+                // Shorter than it was a moment ago (rewritten meanwhile): read as it is now.
+                let size_now = || Ok(file.metadata()?.len() as usize);
+                let text = super::precompact::read(size, &mut buf, size_now, |at, out| read_uninit_at(&file, at, out))?;
+                Ok(f(text))
             } else {
-                read_whole(&file, size, &mut buf).map(|()| 0)
+                read_whole(&file, size, &mut buf)?;
+                Ok(f(&buf))
             }
-        });
-    let out = match read {
-        Err(_) => None,
-        Ok(from) => Some(f(&buf[from..])),
-    };
+        })
+        .ok();
     if buf.capacity() <= KEEP_BUFFER {
         if let Ok(mut spare) = SPARE.try_lock() {
             if spare.capacity() < buf.capacity() {
@@ -741,6 +793,61 @@ fn subagent_of<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A transcript over 5 MiB read from its last boundary through the file (reads into spare
+    /// capacity, shared with a helper thread): the text the official keeps; a read past the
+    /// file's end is `UnexpectedEof`; a size that was too large is read again at the file's size.
+    #[test]
+    fn backward_reading_of_a_file_into_spare_capacity() {
+        let dir = std::env::temp_dir().join(format!("spare-read-{}", super::super::write::uuid_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.jsonl");
+        let pad = |tag: &str, n: usize| -> String {
+            (0..n)
+                .map(|i| {
+                    format!(
+                        "{{\"type\":\"user\",\"uuid\":\"{tag}{i}\",\"x\":\"{}\"}}\n",
+                        "\u{e9}z".repeat(900)
+                    )
+                })
+                .collect()
+        };
+        let boundary = "{\"type\":\"system\",\"subtype\":\"compact_boundary\",\"uuid\":\"b\"}\n";
+        let snap = "{\"type\":\"attribution-snapshot\",\"n\":1}\n";
+        let (before, after, last) = (pad("a", 2500), pad("b", 1200), pad("c", 3));
+        let text = format!("{before}{boundary}{after}{snap}{last}");
+        assert!(text.len() > super::super::precompact::FROM && after.len() > 2 * PARALLEL_READ);
+        std::fs::write(&path, &text).unwrap();
+        let kept = with_bytes_skipping(&path, true, |b| b.to_vec()).unwrap();
+        assert_eq!(
+            String::from_utf8(kept).unwrap(),
+            format!("{boundary}{after}{last}{snap}")
+        );
+        // Twice (the buffer kept or not), the same.
+        let again = with_bytes_skipping(&path, true, |b| b.to_vec()).unwrap();
+        assert_eq!(again.len(), text.len() - before.len());
+
+        let file = std::fs::File::open(&path).unwrap();
+        let mut buf = vec![std::mem::MaybeUninit::new(b'#'); 3 * PARALLEL_READ];
+        read_uninit_at(&file, 1000, &mut buf).unwrap();
+        assert!(buf.iter().zip(&text.as_bytes()[1000..]).all(|(a, &b)| {
+            // SAFETY: every byte was initialised (with '#') before the read.
+            unsafe { a.assume_init() == b }
+        }));
+        let past = read_uninit_at(&file, text.len() - 10, &mut buf[..20]).unwrap_err();
+        assert_eq!(past.kind(), std::io::ErrorKind::UnexpectedEof);
+
+        let mut out = Vec::new();
+        let read = super::super::precompact::read(
+            text.len() + 4096,
+            &mut out,
+            || Ok(text.len()),
+            |at, o| read_uninit_at(&file, at, o),
+        )
+        .unwrap();
+        assert_eq!(read, format!("{boundary}{after}{last}{snap}").as_bytes());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn direct_json_matches_serde() {

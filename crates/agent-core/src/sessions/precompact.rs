@@ -10,6 +10,9 @@
 //! first ([`read`]): when the last boundary is there, the part before it is not read at all. [`skip`], the forward reading as the official does it, is kept as the reference the
 //! backward reading is tested against.
 
+use std::mem::MaybeUninit;
+use std::ops::Range;
+
 use serde_json::Value;
 
 /// Transcripts larger than this are read from their last boundary (official `bF`).
@@ -209,26 +212,55 @@ fn resets_at(line: &[u8], s: usize, l: usize, chunk: usize) -> bool {
 /// from its end backward: `read_at(offset, buf)` fills `buf` with the bytes at `offset` (an
 /// `UnexpectedEof` error when the file has fewer). The last 2 MiB are read first; while the last
 /// plain boundary is not among the whole lines read, as much again before them (each byte is
-/// read once, into its place: 2, 4, 8, 16 MiB from the end…). Returns where in `out` the text
-/// read begins (`out` ends with it).
+/// read once, into its place: 2, 4, 8, 16 MiB from the end…). Returns the text read, held in
+/// `out`'s capacity; when the file turns out shorter than `size` (rewritten meanwhile), it is
+/// read again at the size `size_now()` gives.
 ///
-/// `out` is resized to `size` without being cleared first: the bytes it already holds (a buffer
-/// kept from an earlier call) are overwritten rather than zero-filled.
+/// The bytes go into `out`'s spare capacity, which is never zero-filled: `read_at` writes into
+/// memory that may be uninitialised (a buffer taken afresh from the allocator's heap would
+/// otherwise be zero-filled whole first — 27 MB on the real CLI's transcript, 5–6 % of a call —
+/// though only the part after the boundary is read). `out`'s length stays 0.
 pub fn read(
     size: usize,
     out: &mut Vec<u8>,
-    read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>,
-) -> std::io::Result<usize> {
-    read_with(size, 2 * CHUNK, out, read_at)
+    size_now: impl FnOnce() -> std::io::Result<usize>,
+    mut read_at: impl FnMut(usize, &mut [MaybeUninit<u8>]) -> std::io::Result<()>,
+) -> std::io::Result<&[u8]> {
+    let kept = match kept(size, 2 * CHUNK, CHUNK, out, &mut read_at) {
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => kept(size_now()?, 2 * CHUNK, CHUNK, out, read_at)?,
+        r => r?,
+    };
+    // SAFETY: `kept` returns a range of `out`'s spare capacity whose every byte it wrote.
+    Ok(unsafe { written(out, kept) })
 }
 
-fn read_with(
-    size: usize,
-    first: usize,
-    out: &mut Vec<u8>,
-    read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>,
-) -> std::io::Result<usize> {
-    read_with_chunk(size, first, CHUNK, out, read_at)
+/// `out`'s spare capacity in `r`, as bytes.
+///
+/// # Safety
+/// Every byte of `r` was written since `out` last changed.
+unsafe fn written(out: &mut Vec<u8>, r: Range<usize>) -> &[u8] {
+    // SAFETY: the caller's promise: these bytes are initialised.
+    unsafe { out.spare_capacity_mut()[r].assume_init_ref() }
+}
+
+/// File bytes `[base, base + bytes.len())`, indexed by their file offsets.
+struct At<'a> {
+    bytes: &'a [u8],
+    base: usize,
+}
+
+impl std::ops::Index<Range<usize>> for At<'_> {
+    type Output = [u8];
+    fn index(&self, r: Range<usize>) -> &[u8] {
+        &self.bytes[r.start - self.base..r.end - self.base]
+    }
+}
+
+impl std::ops::Index<std::ops::RangeFrom<usize>> for At<'_> {
+    type Output = [u8];
+    fn index(&self, r: std::ops::RangeFrom<usize>) -> &[u8] {
+        &self.bytes[r.start - self.base..]
+    }
 }
 
 /// A searcher for `needle`, built once.
@@ -239,22 +271,37 @@ fn finder(
     cell.get_or_init(|| memchr::memmem::Finder::new(needle))
 }
 
-fn read_with_chunk(
+/// [`read`] in chunks of `chunk` bytes, its first read `first` bytes: the range of `out`'s spare
+/// capacity it wrote the text into (every byte of it).
+fn kept(
     size: usize,
     first: usize,
     chunk: usize,
     out: &mut Vec<u8>,
-    mut read_at: impl FnMut(usize, &mut [u8]) -> std::io::Result<()>,
-) -> std::io::Result<usize> {
+    mut read_at: impl FnMut(usize, &mut [MaybeUninit<u8>]) -> std::io::Result<()>,
+) -> std::io::Result<Range<usize>> {
     static MARKERS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
     let markers = finder(&MARKERS, MARKER);
-    size_buffer(out, size);
-    // `out[start..]` holds the file's bytes from `start` to the end (indexes are file offsets).
+    // One byte beyond the file: a line feed may be added before the snapshot line moved last.
+    out.clear();
+    if out.capacity() < size + 1 {
+        *out = Vec::with_capacity(size + 1);
+    }
+    let spare = &mut out.spare_capacity_mut()[..size + 1];
+    // `spare[start..size]` holds the file's bytes from `start` to the end (indexes are file
+    // offsets), viewed as `out` below.
     let mut start = size.saturating_sub(first);
-    read_at(start, &mut out[start..])?;
+    read_at(start, &mut spare[start..size])?;
     // Lines starting at or after this were looked at (none yet).
     let mut checked = size;
+    // The starts of the lines looked at, each window's in order (the windows from the end back).
+    let mut starts: Vec<usize> = Vec::new();
     let found = loop {
+        let out = At {
+            // SAFETY: `read_at` wrote `spare[start..size]` (every read from `start` on returned Ok).
+            bytes: unsafe { spare[start..size].assume_init_ref() },
+            base: start,
+        };
         // The first whole line read.
         let first_line = if start == 0 {
             Some(0)
@@ -275,13 +322,24 @@ fn read_with_chunk(
                     }
                 }
             };
-            // (`checked` is a line start: the lines starting before it end before it.)
-            for m in markers.find_iter(&out[from..checked]) {
-                let at = from + m;
-                let (s, l) = line_at(at);
-                if at - s < MARKER_WITHIN {
-                    consider(s, l, &mut last);
+            // Each line's first bytes, where the marker counts: a line feed search, then a short
+            // one per line (a search of the whole text for the marker stopped at every candidate
+            // its rare-byte heuristic picked in the JSON: 10 % of a call on the real CLI's
+            // transcript). The starts are kept for the snapshot lines below. (`checked` is a line
+            // start: the lines starting before it end before it.)
+            let mut s = from;
+            while s < checked {
+                starts.push(s);
+                let Some(l) = memchr::memchr(b'\n', &out[s..checked]).map(|n| s + n) else {
+                    break;
+                };
+                if markers
+                    .find(&out[s..l.min(s + MARKER_WITHIN + MARKER.len() - 1)])
+                    .is_some()
+                {
+                    consider(s, Some(l), &mut last);
                 }
+                s = l + 1;
             }
             let mut edge = (from / chunk + 1) * chunk;
             while edge < checked {
@@ -303,42 +361,49 @@ fn read_with_chunk(
         // from `checked` on were looked at already), so a boundary in the second half of a long
         // transcript spares reading most of the first.
         let next = start.saturating_sub(size - start);
-        read_at(next, &mut out[next..start])?;
+        read_at(next, &mut spare[next..start])?;
         start = next;
     };
     // Keep from the boundary (or the start), without snapshot lines but the last, which goes last.
     let keep_from = found.unwrap_or(start);
+    // SAFETY: `read_at` wrote `spare[start..size]`, and `keep_from >= start`.
+    let out = unsafe { spare[keep_from..size].assume_init_mut() };
+    // Indexes below are file offsets less `keep_from`.
+    let at = |s: usize| s - keep_from;
     let mut snapshot: Option<(usize, usize)> = None;
     let mut len = keep_from;
     let mut run = keep_from;
     // The snapshot lines: only a line's start is compared (a search for the text itself stops at
-    // every `{"type":"` of the transcript's content blocks).
-    let line_starts = std::iter::once(keep_from)
-        .filter(|&s| s == 0 || out[s - 1] == b'\n')
-        .chain(memchr::memchr_iter(b'\n', &out[keep_from..]).map(|n| keep_from + n + 1));
-    let found_at: Vec<usize> = line_starts.filter(|&s| out[s..].starts_with(SNAPSHOT)).collect();
+    // every `{"type":"` of the transcript's content blocks), among the starts noted above (every
+    // line from `keep_from` on: it is a line start in the last window looked at).
+    starts.sort_unstable();
+    let found_at: Vec<usize> = starts
+        .into_iter()
+        .filter(|&s| s >= keep_from && out[at(s)..].starts_with(SNAPSHOT))
+        .collect();
     for s in found_at {
         if s < run {
             continue;
         }
-        let end = memchr::memchr(b'\n', &out[s..]).map_or(out.len(), |n| s + n + 1);
-        out.copy_within(run..s, len);
+        let end = memchr::memchr(b'\n', &out[at(s)..]).map_or(size, |n| s + n + 1);
+        out.copy_within(at(run)..at(s), at(len));
         len += s - run;
         run = end;
         snapshot = Some((s, end));
     }
-    let snap = snapshot.map(|(a, z)| out[a..z].to_vec());
-    let total = out.len();
-    out.copy_within(run..total, len);
-    len += total - run;
-    out.truncate(len);
+    let snap = snapshot.map(|(a, z)| out[at(a)..at(z)].to_vec());
+    out.copy_within(at(run)..at(size), at(len));
+    len += size - run;
     if let Some(snap) = snap {
-        if out.len() > keep_from && out.last().is_some_and(|&c| c != b'\n') {
-            out.push(b'\n');
+        if len > keep_from && out[at(len) - 1] != b'\n' {
+            spare[len].write(b'\n');
+            len += 1;
         }
-        out.extend_from_slice(&snap);
+        spare[len..len + snap.len()].write_copy_of_slice(&snap);
+        len += snap.len();
     }
-    Ok(keep_from)
+    // Written: `spare[keep_from..size]` by the reads, and any byte past them just now.
+    Ok(keep_from..len)
 }
 
 /// Makes `buf` `size` bytes long for a read to overwrite. A buffer that must grow is allocated
@@ -358,16 +423,22 @@ pub(crate) fn size_buffer(buf: &mut Vec<u8>, size: usize) {
 mod tests {
     use super::*;
 
+    /// [`kept`] of `text`, as the bytes it kept.
+    fn read_text<'b>(text: &str, first: usize, chunk: usize, out: &'b mut Vec<u8>) -> &'b [u8] {
+        let r = kept(text.len(), first, chunk, out, |at, out| {
+            out.write_copy_of_slice(&text.as_bytes()[at..at + out.len()]);
+            Ok(())
+        })
+        .unwrap();
+        // SAFETY: `kept` wrote every byte of the range it returned.
+        unsafe { written(out, r) }
+    }
+
     fn run(text: &str) -> String {
         let mut b = text.as_bytes().to_vec();
         skip(&mut b, CHUNK);
         let mut r = Vec::new();
-        let at = read_with(text.len(), 16, &mut r, |at, out| {
-            let _: () = out.copy_from_slice(&text.as_bytes()[at..at + out.len()]);
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(r[at..], b[..]);
+        assert_eq!(read_text(text, 16, CHUNK, &mut r), &b[..]);
         String::from_utf8(b).unwrap()
     }
 
@@ -420,13 +491,9 @@ mod tests {
             for first in [1, 7, 13, 29, 64, 200] {
                 // A buffer holding stale bytes (as a kept one does).
                 let mut backward = vec![b'#'; rand(2 * text.len() + 1)];
-                let at = read_with_chunk(text.len(), first, chunk, &mut backward, |at, out| {
-                    let _: () = out.copy_from_slice(&text.as_bytes()[at..at + out.len()]);
-                    Ok(())
-                })
-                .unwrap();
+                let read = read_text(&text, first, chunk, &mut backward);
                 assert_eq!(
-                    String::from_utf8_lossy(&backward[at..]),
+                    String::from_utf8_lossy(read),
                     String::from_utf8_lossy(&forward),
                     "round {round}, chunk {chunk}, first {first}:\n{text}"
                 );
