@@ -8,8 +8,6 @@ import os from 'node:os'
 import path from 'node:path'
 import * as O from '@anthropic-ai/claude-agent-sdk'
 import * as N from 'claude-agent-sdk-native'
-import * as OB from '@anthropic-ai/claude-agent-sdk/browser'
-import * as NB from 'claude-agent-sdk-native/browser'
 import { startFakeServer } from './helpers/direct-connect-server.mjs'
 
 const CONSTANTS = [
@@ -70,7 +68,12 @@ const PATHS = ['src/index.ts', 'src/lib/query.js', 'src/lib/Query.test.js', 'REA
   'test/fixtures/fileIndex.json', 'win\\style\\path.cs', '', 'src/index.ts']
 
 // The main entries' classes, and the same classes as the browser entries export them.
-for (const [entry, entries] of /** @type {const} */ ([['', { O, N }], [' (./browser)', { O: OB, N: NB }]])) {
+// The official ./browser entry needs the Web Crypto global when it loads (Node 19+, Bun): on Node 18
+// only the main entries are compared.
+const browserEntries = globalThis.crypto?.randomUUID
+  ? [[' (./browser)', { O: await import('@anthropic-ai/claude-agent-sdk/browser'), N: await import('claude-agent-sdk-native/browser') }]]
+  : []
+for (const [entry, entries] of /** @type {const} */ ([['', { O, N }], ...browserEntries])) {
   const { O, N } = entries
   test(`CommandMatcher${entry}: same candidates in the same order`, () => {
     const o = new O.CommandMatcher(COMMANDS)
