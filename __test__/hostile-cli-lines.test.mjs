@@ -77,6 +77,23 @@ test('every control request with a readable id is answered, under the id as the 
   )
 })
 
+test('canUseTool is shown the request id as the CLI wrote it: a number stays a number, a lone surrogate survives, as the official', async () => {
+  const runs = {}
+  for (const [label, sdk] of SDKS) {
+    const { options } = mockOptions(HOSTILE_CLI)
+    const seen = []
+    const canUseTool = async (tool, input, opts) => {
+      seen.push([opts.toolUseID, opts.requestId])
+      return { behavior: 'deny', message: 'no' }
+    }
+    const { error } = await collect(sdk.query({ prompt: 'hi', options: { ...options, canUseTool } }))
+    assert.equal(error, null, `${label}: ${error?.message}`)
+    runs[label] = seen.sort((a, b) => String(a[0]).localeCompare(String(b[0])))
+  }
+  assert.deepEqual(runs.ours, [['t1', 7], ['t2', 'x\ud800'], ['t3', 'last']])
+  assert.deepEqual(runs.ours, runs.official)
+})
+
 const DUPLICATE_INIT_CLI = `
   export default async function (cli) {
     await cli.initialize()

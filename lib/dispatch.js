@@ -198,8 +198,8 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
     }
   }
 
-  /** @param {string} requestId @param {PermissionPayload} payload */
-  async function permission(requestId, payload) {
+  /** @param {string} requestId @param {PermissionPayload} payload @param {unknown} shownId */
+  async function permission(requestId, payload, shownId) {
     const controller = track(requestId)
     const r = payload
     try {
@@ -223,7 +223,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
       opts.toolUseID = r.tool_use_id
       opts.agentID = r.agent_id
       if (str(r.plugin)) opts.plugin = r.plugin
-      opts.requestId = requestId
+      opts.requestId = /** @type {string} */ (shownId)
       if (typeof r.requires_user_interaction === 'boolean') opts.requiresUserInteraction = r.requires_user_interaction
       if (str(r.server_prompt)) opts.serverPrompt = r.server_prompt
       const folder = r.computer_folder
@@ -260,25 +260,25 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
 
   // `elicitation` and `request_user_dialog`: the request object the official SDK hands the
   // callback, and its answer as is (null: none).
-  /** @param {string} requestId @param {ElicitationPayload} r */
-  async function elicitation(requestId, r) {
+  /** @param {string} requestId @param {ElicitationPayload} r @param {unknown} shownId */
+  async function elicitation(requestId, r, shownId) {
     const controller = track(requestId)
     try {
       const result = await onElicitation({
         serverName: r.mcp_server_name, message: r.message, mode: r.mode, url: r.url, elicitationId: r.elicitation_id,
         requestedSchema: r.requested_schema, title: r.title, displayName: r.display_name, description: r.description,
-      }, { get signal() { return controller.signal }, requestId })
+      }, { get signal() { return controller.signal }, requestId: /** @type {string} */ (shownId) })
       return toJson('onElicitation', result ?? null)
     } finally {
       running.delete(requestId)
     }
   }
 
-  /** @param {string} requestId @param {UserDialogPayload} r */
-  async function userDialog(requestId, r) {
+  /** @param {string} requestId @param {UserDialogPayload} r @param {unknown} shownId */
+  async function userDialog(requestId, r, shownId) {
     const controller = track(requestId)
     try {
-      const result = await onUserDialog({ dialogKind: r.dialog_kind, payload: r.payload, toolUseID: r.tool_use_id }, { get signal() { return controller.signal }, requestId })
+      const result = await onUserDialog({ dialogKind: r.dialog_kind, payload: r.payload, toolUseID: r.tool_use_id }, { get signal() { return controller.signal }, requestId: /** @type {string} */ (shownId) })
       return toJson('onUserDialog', result ?? null)
     } finally {
       running.delete(requestId)
@@ -321,8 +321,9 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
 
   /**
    * The user code each kind of call runs (the engine's `CallKind` names), with its payload as
-   * parsed from the engine's JSON.
-   * @type {Record<string, ((requestId: string, payload: any) => Promise<string>) | undefined>}
+   * parsed from the engine's JSON, and the id as the CLI wrote it (user code shown the id gets
+   * that value: a number stays a number, as in the official SDK).
+   * @type {Record<string, ((requestId: string, payload: any, shownId: unknown) => Promise<string>) | undefined>}
    */
   const callbacks = { tool: callTool, can_use_tool: permission, hook_callback: hook, elicitation, request_user_dialog: userDialog, store_append: storeAppend, host_request: hostRequestCall }
   if (codexRequest) callbacks.codex_request = codexCall
@@ -335,11 +336,13 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
   function dispatch(kind, requestId, payload) {
     try {
       switch (kind) {
-        // A burst of calls: [kind, requestId, payload] entries, payloads parsed together.
+        // A burst of calls: [kind, requestId, payload] entries, payloads parsed together; an id
+        // the CLI did not write as a plain string comes as written in a fourth element.
         case 'calls': {
-          for (const [k, id, body] of JSON.parse(payload)) {
+          for (const entry of JSON.parse(payload)) {
+            const [k, id, body] = entry
             const run = callbacks[k]
-            settle(id, run ? run(id, body) : Promise.reject(new Error(`Unknown callback kind: ${k}`)))
+            settle(id, run ? run(id, body, entry.length > 3 ? entry[3] : id) : Promise.reject(new Error(`Unknown callback kind: ${k}`)))
           }
           return
         }

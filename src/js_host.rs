@@ -221,7 +221,8 @@ fn take_batch(batch: &Mutex<Batch>) -> String {
 }
 
 /// The calls as `[kind, id, payload]` entries, `,`-separated: payloads are JSON already and are
-/// spliced in as they are.
+/// spliced in as they are. An id the CLI did not write as a plain string (a number, escapes)
+/// adds its JSON as written: `[kind, id, payload, idAsWritten]`.
 fn entries<'a>(calls: impl Iterator<Item = &'a Call>) -> String {
     let mut out = String::new();
     for call in calls {
@@ -234,6 +235,10 @@ fn entries<'a>(calls: impl Iterator<Item = &'a Call>) -> String {
         out.push_str(&serde_json::to_string(&call.request_id).expect("a string serializes"));
         out.push(',');
         out.push_str(&call.payload);
+        if let Some(json) = &call.request_id_json {
+            out.push(',');
+            out.push_str(json);
+        }
         out.push(']');
     }
     out

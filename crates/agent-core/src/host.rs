@@ -66,10 +66,14 @@ impl CallKind {
 }
 
 /// One call into user code. `request_id` is the CLI's id for the control request: it names the
-/// call in [`Host::cancel`].
+/// call in [`Host::cancel`]. `request_id_json` is that id as the CLI wrote it, when it is not a
+/// plain string (a number, or a string with escapes such as a lone surrogate): user code that is
+/// shown the id (`canUseTool`'s `requestId`, elicitation and dialog callbacks) gets that value,
+/// as the official SDK passes it through.
 #[derive(Debug, Clone)]
 pub struct HostCall {
     pub request_id: String,
+    pub request_id_json: Option<Box<str>>,
     pub kind: CallKind,
     pub payload: String,
 }

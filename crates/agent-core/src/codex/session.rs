@@ -535,6 +535,7 @@ impl Loop {
         batch.push((
             HostCall {
                 request_id: host_id,
+                request_id_json: None,
                 kind,
                 payload,
             },

@@ -365,6 +365,7 @@ async fn send_with_retry(spec: &MirrorSpec, host: &dyn Host, file: &str, entries
         host.invoke(vec![(
             HostCall {
                 request_id: id,
+                request_id_json: None,
                 kind: CallKind::StoreAppend,
                 payload: payload.clone(),
             },

@@ -228,6 +228,7 @@ impl Loop {
                 self.outbox.push((
                     HostCall {
                         request_id,
+                        request_id_json: json,
                         kind,
                         payload,
                     },
