@@ -369,9 +369,23 @@ fn maybe_in_repository(dir: &Path) -> bool {
         .any(|d| std::fs::symlink_metadata(d.join(".git")).is_ok() || bare(d))
 }
 
-/// `git worktree list --porcelain` run in `dir`: the paths of the repository's worktrees
-/// (empty when git is missing or `dir` is not in a repository).
+/// The paths `git worktree list --porcelain` prints in `dir` (a real path): the repository's
+/// worktrees, empty when git is missing or `dir` is not in a repository. Read from git's files
+/// where that gives git's answer for sure ([`super::gitmeta`]), else from git.
 pub(crate) fn git_worktrees(dir: &str) -> Vec<String> {
+    #[cfg(unix)]
+    let read = super::gitmeta::worktrees(dir);
+    #[cfg(not(unix))]
+    let read: Option<Vec<String>> = None;
+    match read {
+        Some(list) => list.iter().map(|p| normalize(p)).collect(),
+        None => git_worktrees_by_git(dir),
+    }
+}
+
+/// `git worktree list --porcelain` run in `dir` as the official SDK runs it (its arguments and
+/// `GIT_REFERENCE_BACKEND=files`), its `worktree ` lines (split at LF only, as it splits them).
+pub(crate) fn git_worktrees_by_git(dir: &str) -> Vec<String> {
     if !maybe_in_repository(Path::new(dir)) {
         return Vec::new();
     }
@@ -386,12 +400,13 @@ pub(crate) fn git_worktrees(dir: &str) -> Vec<String> {
             "--porcelain",
         ])
         .current_dir(dir)
+        .env("GIT_REFERENCE_BACKEND", "files")
         .stdin(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .output();
     match out {
         Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout)
-            .lines()
+            .split('\n')
             .filter_map(|l| l.strip_prefix("worktree "))
             .map(normalize)
             .collect(),
