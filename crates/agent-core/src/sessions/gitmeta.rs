@@ -75,20 +75,22 @@ pub(crate) enum Git {
     Unknown,
 }
 
-/// The first `git` an `execvp` of "git" would run, and what it is: its version is asked once
-/// per binary (path, device, inode, size, change time), then remembered.
-pub(crate) fn installed_git() -> Git {
+/// The first `git` an `execvp` of "git" would run, what it is, and the system config files it
+/// may read: its version (and, from 2.42 on, its system config's path) is asked once per
+/// binary (path, device, inode, size, change time), then remembered.
+pub(crate) fn installed_git() -> (Git, Vec<PathBuf>) {
     use std::os::unix::fs::MetadataExt;
     type Key = (PathBuf, u64, u64, u64, i64, i64);
-    static SEEN: std::sync::Mutex<Option<(Key, Git)>> = std::sync::Mutex::new(None);
+    type Seen = Option<(Key, Git, Vec<PathBuf>)>;
+    static SEEN: std::sync::Mutex<Seen> = std::sync::Mutex::new(None);
     let Some(path_var) = std::env::var_os("PATH") else {
-        return Git::Unknown;
+        return (Git::Unknown, Vec::new());
     };
     let mut found = None;
     for entry in path_var.as_bytes().split(|b| *b == b':') {
         if !entry.starts_with(b"/") {
             // Empty or relative: looked up from the child's cwd.
-            return Git::Unknown;
+            return (Git::Unknown, Vec::new());
         }
         let candidate = Path::new(OsStr::from_bytes(entry)).join("git");
         match std::fs::metadata(&candidate) {
@@ -100,18 +102,51 @@ pub(crate) fn installed_git() -> Git {
         }
     }
     let Some((path, m)) = found else {
-        return Git::Missing;
+        return (Git::Missing, Vec::new());
     };
     let key: Key = (path.clone(), m.dev(), m.ino(), m.size(), m.ctime(), m.ctime_nsec());
     let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((k, git)) = seen.as_ref() {
+    if let Some((k, git, system)) = seen.as_ref() {
         if *k == key {
-            return *git;
+            return (*git, system.clone());
         }
     }
     let git = ask_version(&path);
-    *seen = Some((key, git));
-    git
+    let system = system_configs(&path, git);
+    *seen = Some((key, git, system.clone()));
+    (git, system)
+}
+
+/// Where a git binary's system config may be: `/etc/gitconfig` (distributions), `etc/gitconfig`
+/// beside the `bin` folder it is in or its real file is in (builds with another prefix), and
+/// what `git var GIT_CONFIG_SYSTEM` says (2.42 on). All are read; any may be missing.
+fn system_configs(binary: &Path, git: Git) -> Vec<PathBuf> {
+    let mut v = vec![PathBuf::from("/etc/gitconfig")];
+    let beside = |bin: &Path| bin.parent().and_then(Path::parent).map(|p| p.join("etc/gitconfig"));
+    v.extend(beside(binary));
+    if let Ok(real) = std::fs::canonicalize(binary) {
+        v.extend(beside(&real));
+    }
+    if matches!(git, Git::Version(a, b) if (a, b) >= (2, 42)) {
+        let out = std::process::Command::new(binary)
+            .args(["var", "GIT_CONFIG_SYSTEM"])
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output();
+        if let Ok(o) = out {
+            let text = o.stdout.strip_suffix(b"\n").unwrap_or(&o.stdout);
+            if o.status.success() && text.starts_with(b"/") && !text.contains(&b'\n') {
+                v.push(PathBuf::from(OsStr::from_bytes(text)));
+            }
+        }
+    }
+    let mut out: Vec<PathBuf> = Vec::new();
+    for p in v {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
 }
 
 fn executable(p: &Path) -> bool {
@@ -162,23 +197,23 @@ pub(crate) fn worktrees(dir: &str) -> Option<Vec<String>> {
         return None;
     }
     match installed_git() {
-        Git::Missing => Some(Vec::new()),
-        Git::Version(major, minor) if (major, minor) >= (2, 29) => {
+        (Git::Missing, _) => Some(Vec::new()),
+        (Git::Version(major, minor), system) if (major, minor) >= (2, 29) => {
             let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
             let xdg = std::env::var_os("XDG_CONFIG_HOME")
                 .filter(|h| !h.is_empty())
                 .map(PathBuf::from);
-            let global = global_configs(home.as_deref(), xdg.as_deref());
+            let mut global = system;
+            global.extend(user_configs(home.as_deref(), xdg.as_deref()));
             list(Path::new(dir), (major, minor), &global, nix::unistd::geteuid().as_raw())
         }
         _ => None,
     }
 }
 
-/// The config files git reads besides the repository's: the system file (distribution builds)
-/// and the user's two.
-pub(crate) fn global_configs(home: Option<&Path>, xdg: Option<&Path>) -> Vec<PathBuf> {
-    let mut v = vec![PathBuf::from("/etc/gitconfig")];
+/// The user's config files git reads.
+pub(crate) fn user_configs(home: Option<&Path>, xdg: Option<&Path>) -> Vec<PathBuf> {
+    let mut v = Vec::new();
     if let Some(x) = xdg {
         v.push(x.join("git/config"));
     } else if let Some(h) = home {
@@ -314,7 +349,7 @@ pub(crate) fn list(dir: &Path, version: (u32, u32), global: &[PathBuf], euid: u3
                 "core.bare" => {
                     boolean(e.value.as_deref())?;
                 }
-                "core.ignorecase" => ignore_case = boolean(e.value.as_deref())?,
+                "core.ignorecase" => ignore_case |= boolean(e.value.as_deref())?,
                 _ => {}
             }
             if e.key.starts_with("include.") || e.key.starts_with("includeif.") {
@@ -882,7 +917,7 @@ mod tests {
             let _ = std::fs::remove_dir_all(&base);
             std::fs::create_dir_all(&base).unwrap();
             let base = std::fs::canonicalize(base).unwrap();
-            let Git::Version(a, b) = installed_git() else {
+            let (Git::Version(a, b), _) = installed_git() else {
                 panic!("these tests need git on PATH");
             };
             Sandbox { base, version: (a, b) }
@@ -964,7 +999,7 @@ mod tests {
         }
 
         fn read_as(&self, dir: &Path, version: (u32, u32), euid: u32) -> Option<Vec<String>> {
-            list(dir, version, &global_configs(Some(&self.base), None), euid)
+            list(dir, version, &user_configs(Some(&self.base), None), euid)
         }
 
         /// The list read from the files, which must be taken and be git's.
@@ -1321,6 +1356,26 @@ mod tests {
         );
         assert_eq!(parse_version("git version 2.47.1.windows.1"), Some(Git::Version(2, 47)));
         assert_eq!(parse_version("hub version 2.14.2"), None);
+    }
+
+    #[test]
+    fn system_config_of_the_installed_git_is_read() {
+        let (Git::Version(a, b), system) = installed_git() else {
+            panic!("these tests need git on PATH");
+        };
+        assert!(system.contains(&PathBuf::from("/etc/gitconfig")));
+        if (a, b) >= (2, 42) {
+            let out = Command::new("git")
+                .args(["var", "GIT_CONFIG_SYSTEM"])
+                .env_remove("GIT_CONFIG_SYSTEM")
+                .output()
+                .unwrap();
+            let named = String::from_utf8(out.stdout).unwrap();
+            assert!(
+                system.contains(&PathBuf::from(named.trim_end())),
+                "{named} in {system:?}"
+            );
+        }
     }
 
     #[test]
