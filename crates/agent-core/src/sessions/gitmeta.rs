@@ -973,25 +973,13 @@ mod tests {
             let out = self
                 .cmd(dir)
                 .env("GIT_REFERENCE_BACKEND", "files")
-                .args([
-                    "-c",
-                    "core.hooksPath=/dev/null",
-                    "-c",
-                    "core.fsmonitor=",
-                    "worktree",
-                    "list",
-                    "--porcelain",
-                ])
+                .args(crate::sessions::paths::WORKTREE_LIST)
                 .output()
                 .unwrap();
             if !out.status.success() {
                 return Vec::new();
             }
-            String::from_utf8_lossy(&out.stdout)
-                .split('\n')
-                .filter_map(|l| l.strip_prefix("worktree "))
-                .map(str::to_string)
-                .collect()
+            crate::sessions::paths::worktree_lines(&out.stdout)
         }
 
         fn read(&self, dir: &Path) -> Option<Vec<String>> {

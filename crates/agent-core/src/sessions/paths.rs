@@ -383,33 +383,42 @@ pub(crate) fn git_worktrees(dir: &str) -> Vec<String> {
     }
 }
 
-/// `git worktree list --porcelain` run in `dir` as the official SDK runs it (its arguments and
-/// `GIT_REFERENCE_BACKEND=files`), its `worktree ` lines (split at LF only, as it splits them).
+/// The arguments the official SDK starts git with to list worktrees (with
+/// `GIT_REFERENCE_BACKEND=files` in its environment).
+pub(crate) const WORKTREE_LIST: [&str; 7] = [
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.fsmonitor=",
+    "worktree",
+    "list",
+    "--porcelain",
+];
+
+/// The paths of `worktree ` lines in git's output, read as the official reads them (split at
+/// LF only).
+pub(crate) fn worktree_lines(stdout: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(stdout)
+        .split('\n')
+        .filter_map(|l| l.strip_prefix("worktree "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `git worktree list --porcelain` run in `dir` as the official SDK runs it.
 pub(crate) fn git_worktrees_by_git(dir: &str) -> Vec<String> {
     if !maybe_in_repository(Path::new(dir)) {
         return Vec::new();
     }
     let out = std::process::Command::new("git")
-        .args([
-            "-c",
-            "core.hooksPath=/dev/null",
-            "-c",
-            "core.fsmonitor=",
-            "worktree",
-            "list",
-            "--porcelain",
-        ])
+        .args(WORKTREE_LIST)
         .current_dir(dir)
         .env("GIT_REFERENCE_BACKEND", "files")
         .stdin(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .output();
     match out {
-        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout)
-            .split('\n')
-            .filter_map(|l| l.strip_prefix("worktree "))
-            .map(normalize)
-            .collect(),
+        Ok(o) if o.status.success() => worktree_lines(&o.stdout).iter().map(|p| normalize(p)).collect(),
         _ => Vec::new(),
     }
 }
