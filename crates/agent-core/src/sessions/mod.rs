@@ -3,7 +3,8 @@
 //! `getSubagentMessages`, `renameSession`, `tagSession`, `archiveSession`, `deleteSession`,
 //! `forkSession` and the local half of `importSessionToStore`.
 //!
-//! - [`paths`]: config dir, projects folder, project folder names, UUID checks, git worktrees.
+//! - [`paths`]: config dir, projects folder, project folder names, UUID checks, git worktrees
+//!   ([`gitmeta`]: the worktree list read from git's files where that is git's answer for sure).
 //! - [`scan`]: field search in head/tail text (no JSON tree per line).
 //! - [`info`]: one session's metadata from its first and last 64 KiB.
 //! - [`list`]: which transcripts a listing holds, in which order; finding one session.
@@ -26,6 +27,8 @@ pub mod dataflow;
 mod deep;
 pub(crate) mod fence;
 pub mod fork;
+#[cfg(unix)]
+pub(crate) mod gitmeta;
 pub mod hidden;
 pub mod info;
 mod jstring;

@@ -369,32 +369,56 @@ fn maybe_in_repository(dir: &Path) -> bool {
         .any(|d| std::fs::symlink_metadata(d.join(".git")).is_ok() || bare(d))
 }
 
-/// `git worktree list --porcelain` run in `dir`: the paths of the repository's worktrees
-/// (empty when git is missing or `dir` is not in a repository).
+/// The paths `git worktree list --porcelain` prints in `dir` (a real path): the repository's
+/// worktrees, empty when git is missing or `dir` is not in a repository. Read from git's files
+/// where that gives git's answer for sure ([`super::gitmeta`]), else from git.
 pub(crate) fn git_worktrees(dir: &str) -> Vec<String> {
+    #[cfg(unix)]
+    let read = super::gitmeta::worktrees(dir);
+    #[cfg(not(unix))]
+    let read: Option<Vec<String>> = None;
+    match read {
+        Some(list) => list.iter().map(|p| normalize(p)).collect(),
+        None => git_worktrees_by_git(dir),
+    }
+}
+
+/// The arguments the official SDK starts git with to list worktrees (with
+/// `GIT_REFERENCE_BACKEND=files` in its environment).
+pub(crate) const WORKTREE_LIST: [&str; 7] = [
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.fsmonitor=",
+    "worktree",
+    "list",
+    "--porcelain",
+];
+
+/// The paths of `worktree ` lines in git's output, read as the official reads them (split at
+/// LF only).
+pub(crate) fn worktree_lines(stdout: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(stdout)
+        .split('\n')
+        .filter_map(|l| l.strip_prefix("worktree "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `git worktree list --porcelain` run in `dir` as the official SDK runs it.
+pub(crate) fn git_worktrees_by_git(dir: &str) -> Vec<String> {
     if !maybe_in_repository(Path::new(dir)) {
         return Vec::new();
     }
     let out = std::process::Command::new("git")
-        .args([
-            "-c",
-            "core.hooksPath=/dev/null",
-            "-c",
-            "core.fsmonitor=",
-            "worktree",
-            "list",
-            "--porcelain",
-        ])
+        .args(WORKTREE_LIST)
         .current_dir(dir)
+        .env("GIT_REFERENCE_BACKEND", "files")
         .stdin(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .output();
     match out {
-        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout)
-            .lines()
-            .filter_map(|l| l.strip_prefix("worktree "))
-            .map(normalize)
-            .collect(),
+        Ok(o) if o.status.success() => worktree_lines(&o.stdout).iter().map(|p| normalize(p)).collect(),
         _ => Vec::new(),
     }
 }
