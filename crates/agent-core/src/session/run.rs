@@ -1103,6 +1103,41 @@ mod tests {
         }
     }
 
+    /// `reinitialize()` sends the `initialize` body the session started with (kept as its text),
+    /// key order and values as first written, and resolves with the CLI's answer.
+    #[tokio::test]
+    async fn reinitialize_sends_the_first_body_again() {
+        let (tx, mut written) = mpsc::unbounded_channel();
+        let (process, feed) = host_process(Arc::new(move |e| {
+            if let HostProcessEvent::Write(bytes) = e {
+                let _ = tx.send(String::from_utf8(bytes).unwrap());
+            }
+        }));
+        let body =
+            serde_json::json!({"subtype":"initialize","zeta":1,"alpha":{"b":[1.5,"x\u{2028}é"],"a":null},"hooks":{}});
+        let started = start(
+            SessionSpec {
+                initialize: body.clone(),
+                ..SessionSpec::for_host(process)
+            },
+            Arc::new(Refuse),
+        )
+        .unwrap();
+        let text = body.to_string();
+        let first = written.recv().await.unwrap();
+        assert!(first.contains(&format!("\"request\":{text}}}")), "{first}");
+        let again = started.handle.reinitialize();
+        let second = written.recv().await.unwrap();
+        assert!(second.contains(&format!("\"request\":{text}}}")), "{second}");
+        let id = serde_json::from_str::<Value>(second.trim()).unwrap()["request_id"].clone();
+        feed.stdout(
+            format!(r#"{{"type":"control_response","response":{{"subtype":"success","request_id":{id},"response":{{"ok":1}}}}}}"#)
+                .into_bytes(),
+        );
+        feed.stdout(b"\n".to_vec());
+        assert_eq!(again.await.unwrap(), r#"{"ok":1}"#);
+    }
+
     /// Every request with a readable id is answered under that id, byte for byte.
     #[tokio::test]
     async fn requests_under_any_json_id_are_answered_under_it() {
