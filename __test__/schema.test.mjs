@@ -503,6 +503,28 @@ function capturingErrorSync(fn) {
 
 // --- import cost ----------------------------------------------------------------------------------
 
+test('a zod tool compiled again (a server per query) shares its compilation, until its shape changes', async () => {
+  const shape = { text: z.string() }
+  const first = compileInputSchema('echo', shape)
+  assert.equal(compileInputSchema('echo', shape), first)
+  assert.notEqual(compileInputSchema('other', shape), first, 'per tool name (its messages name the tool)')
+  const object = z.object({ n: z.number() })
+  assert.equal(compileInputSchema('obj', object), compileInputSchema('obj', object))
+  assert.deepEqual(await first.validate({ text: 'a' }), { ok: true, value: { text: 'a' } })
+  shape.count = z.number()
+  const changed = compileInputSchema('echo', shape)
+  assert.notEqual(changed, first)
+  assert.deepEqual(changed.jsonSchema.required, ['text', 'count'])
+  assert.equal((await changed.validate({ text: 'a' })).ok, false)
+  assert.equal(compileInputSchema('echo', shape), changed)
+  // Servers made from one tool list it alike and call it alike.
+  const { createSdkMcpServer: ours, tool: ourTool } = require('..')
+  const t = ourTool('echo', 'Echo', { text: z.string() }, async (a) => ({ content: [{ type: 'text', text: a.text }] }))
+  const [a, b] = [ours({ name: 's', tools: [t] }), ours({ name: 's', tools: [t] })]
+  assert.deepEqual(a.instance.listTools(), b.instance.listTools())
+  assert.equal(a.instance.native().manifest(), b.instance.native().manifest())
+})
+
 test('requiring lib/schema loads no zod; neither do JSON Schema tools, results and throws', () => {
   const script = `
     const loaded = () => Object.keys(require.cache).filter((k) => /node_modules[\\\\/](zod|zod-to-json-schema)[\\\\/]/.test(k)).length

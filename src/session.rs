@@ -96,7 +96,9 @@ pub struct ProcessExitInfo {
 pub struct NativeSession {
     handle: Session,
     host: Arc<JsHost>,
-    launch: raw::LaunchSpec,
+    /// The command line for the app's own spawn (`spawnClaudeCodeProcess`); not kept for a CLI
+    /// spawned here (its environment alone is kilobytes per session).
+    launch: Option<raw::LaunchSpec>,
     feed: Option<ProcessFeed>,
     messages: Arc<tokio::sync::Mutex<MessageQueue>>,
     end: Arc<Mutex<Option<claude_agent_sdk::Error>>>,
@@ -152,17 +154,18 @@ pub fn start_session(env: Env, params: StartParams, dispatch: DispatchJs<'_>) ->
     let search: Vec<std::path::PathBuf> = params.search_from.iter().map(Into::into).collect();
     let launch = config.launch_spec(&search, &params.runtime).map_err(invalid)?;
     let host = Arc::new(JsHost::new(dispatch, params.forward_stderr)?);
-    let process = if params.host_process == Some(true) {
+    let (process, launch) = if params.host_process == Some(true) {
         let h = host.clone();
-        Process::HostStarted(Arc::new(move |event| {
+        let process = Process::HostStarted(Arc::new(move |event| {
             match event {
                 ProcessEvent::Write(bytes) => h.notify("stdin", "", String::from_utf8_lossy(&bytes).into_owned()),
                 ProcessEvent::End => h.notify("stdin_end", "", String::new()),
                 ProcessEvent::Signal(name) => h.notify("kill", "", name),
             };
-        }))
+        }));
+        (process, Some(launch))
     } else {
-        Process::Spawn(launch.clone())
+        (Process::Spawn(launch), None)
     };
     let spec = SessionSpec {
         config,
@@ -199,15 +202,21 @@ impl NativeSession {
     }
 
     /// The command line and environment the CLI should be started with (for
-    /// `spawnClaudeCodeProcess`).
+    /// `spawnClaudeCodeProcess`): a session started with `hostProcess` only.
     #[napi]
-    pub fn launch_spec(&self) -> LaunchSpec {
-        LaunchSpec {
-            command: self.launch.program.clone(),
-            args: self.launch.args.clone(),
-            cwd: self.launch.cwd.clone(),
-            env: self.launch.env.iter().cloned().collect(),
-        }
+    pub fn launch_spec(&self) -> Result<LaunchSpec> {
+        let launch = self.launch.as_ref().ok_or_else(|| {
+            Error::new(
+                Status::GenericFailure,
+                "launchSpec() is for a session whose process the app starts (hostProcess)",
+            )
+        })?;
+        Ok(LaunchSpec {
+            command: launch.program.clone(),
+            args: launch.args.clone(),
+            cwd: launch.cwd.clone(),
+            env: launch.env.iter().cloned().collect(),
+        })
     }
 
     /// JS's answer to a call dispatched as `dispatch('calls', ...)`: `ok` with the answer's JSON,

@@ -156,8 +156,39 @@ function compileInputSchema(toolName, inputSchema) {
   // Any other form is an object (./detect.js).
   const schema = /** @type {object} */ (inputSchema)
   if (form === 'json') return require('./json-schema').compileJsonSchema(toolName, inputSchema)
-  if (zod === 4) return compileZod(toolName, schema, 'zod4', require('./zod4').zod4Backend(schema, form))
-  return compileZod(toolName, schema, 'zod3', require('./zod3').zod3Backend(schema, form))
+  return shared(toolName, schema, form, () => zod === 4
+    ? compileZod(toolName, schema, 'zod4', require('./zod4').zod4Backend(schema, form))
+    : compileZod(toolName, schema, 'zod3', require('./zod3').zod3Backend(schema, form)))
+}
+
+/**
+ * Compiled zod schemas, by schema object and then tool name: an app that makes a server per query
+ * (the official SDK's server instance serves one query at a time) compiles the same tool again
+ * and again, and its servers share one compilation — its JSON Schema, argument twin and zod object
+ * — instead of converting and holding a copy each. A raw shape is a plain object the app may
+ * change in between: its fields are compared too.
+ * @type {WeakMap<object, Map<string, { fields: unknown[] | undefined, compiled: CompiledInputSchema }>>}
+ */
+const compiledZod = new WeakMap()
+
+/**
+ * @param {string} toolName
+ * @param {object} schema
+ * @param {string} form
+ * @param {() => CompiledInputSchema} compile
+ * @returns {CompiledInputSchema}
+ */
+function shared(toolName, schema, form, compile) {
+  let byName = compiledZod.get(schema)
+  if (!byName) compiledZod.set(schema, (byName = new Map()))
+  const fields = form === 'shape' ? Object.entries(schema).flat() : undefined
+  const hit = byName.get(toolName)
+  if (hit && (fields === undefined || (hit.fields !== undefined && hit.fields.length === fields.length && hit.fields.every((f, i) => f === fields[i])))) {
+    return hit.compiled
+  }
+  const compiled = compile()
+  byName.set(toolName, { fields, compiled })
+  return compiled
 }
 
 /**

@@ -1,6 +1,7 @@
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead};
 
 use super::line_framer::{LineFramer, ReadLine, DEFAULT_MAX_LINE_BYTES};
+use super::read_buffer::ReadBuffer;
 
 /// Splits a byte stream into lines, reading it with `fill_buf` (see [`LineFramer`]).
 pub struct LineReader<R> {
@@ -36,7 +37,7 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
     }
 }
 
-impl<R: AsyncRead + Unpin> LineReader<BufReader<R>> {
+impl<R: AsyncRead + Unpin> LineReader<ReadBuffer<R>> {
     /// The next line if it is already buffered, without reading: `None` means the next line needs
     /// a read. Lets a reader act once on everything one read brought (a burst of requests).
     pub(crate) fn buffered_line(&mut self) -> Option<ReadLine> {
@@ -59,7 +60,7 @@ mod tests {
     use super::*;
     use std::pin::Pin;
     use std::task::{Context, Poll};
-    use tokio::io::{AsyncRead, BufReader, ReadBuf};
+    use tokio::io::{AsyncRead, ReadBuf};
 
     /// Yields the given chunks one read at a time, as a pipe would.
     struct Chunked(Vec<Vec<u8>>);
@@ -84,7 +85,7 @@ mod tests {
     }
 
     async fn lines_of(chunks: Vec<Vec<u8>>, max: usize) -> Vec<ReadLine> {
-        let mut r = LineReader::with_max_line(BufReader::with_capacity(7, Chunked(chunks)), max);
+        let mut r = LineReader::with_max_line(ReadBuffer::with_bounds(Chunked(chunks), 7, 7), max);
         let mut out = vec![];
         loop {
             let l = r.next_line().await.unwrap();
@@ -102,7 +103,7 @@ mod tests {
     #[tokio::test]
     async fn buffered_lines_come_without_a_read() {
         let chunks = vec![b"{\"a\":1}\n{\"b\":2}\n{\"c\"".to_vec(), b":3}\n".to_vec()];
-        let mut r = LineReader::new(BufReader::new(Chunked(chunks)));
+        let mut r = LineReader::new(ReadBuffer::new(Chunked(chunks)));
         assert_eq!(r.buffered_line(), None, "nothing read yet");
         assert_eq!(r.next_line().await.unwrap(), line("{\"a\":1}"));
         assert_eq!(r.buffered_line(), Some(line("{\"b\":2}")));
@@ -159,6 +160,47 @@ mod tests {
             lines_of(chunks, DEFAULT_MAX_LINE_BYTES).await,
             vec![ReadLine::Line(big)]
         );
+    }
+
+    /// Through a pipe-like channel with the engine's default buffer: thousands of small lines,
+    /// then lines of several MB (one of two-byte characters), then small ones again, all whole
+    /// and in order, and the buffer never past its bound.
+    #[tokio::test]
+    async fn big_and_small_lines_through_the_growing_buffer() {
+        use tokio::io::AsyncWriteExt;
+        let big = |n: usize, c: &str| format!("{{\"s\":\"{}\"}}", c.repeat(n));
+        let mut expected: Vec<String> = (0..2000).map(|i| format!("{{\"i\":{i}}}")).collect();
+        expected.push(big(6 * 1024 * 1024, "x"));
+        expected.extend((0..100).map(|i| format!("{{\"j\":{i}}}")));
+        expected.push(big(1_500_000 + 17, "é"));
+        expected.extend((0..2000).map(|i| format!("{{\"k\":{i}}}")));
+        let (mut w, r) = tokio::io::duplex(64 * 1024);
+        let lines = expected.clone();
+        let writer = tokio::spawn(async move {
+            for l in lines {
+                w.write_all(l.as_bytes()).await.unwrap();
+                w.write_all(b"\n").await.unwrap();
+            }
+        });
+        let mut reader = LineReader::new(ReadBuffer::new(r));
+        let mut got = vec![];
+        loop {
+            // Every other line taken from what is buffered when it can be, as the session does.
+            let buffered = (got.len() % 2 == 0).then(|| reader.buffered_line()).flatten();
+            let line = match buffered {
+                Some(line) => line,
+                None => reader.next_line().await.unwrap(),
+            };
+            match line {
+                ReadLine::Line(l) => got.push(l),
+                ReadLine::Eof => break,
+                other => panic!("{other:?}"),
+            }
+            assert!(reader.inner.capacity() <= crate::codec::read_buffer::MAX);
+        }
+        writer.await.unwrap();
+        assert_eq!(got.len(), expected.len());
+        assert!(got == expected, "a line differs");
     }
 
     #[tokio::test]

@@ -6,7 +6,9 @@
 mod latin1;
 mod line_framer;
 mod line_reader;
+pub(crate) mod read_buffer;
 
 pub use latin1::{latin1_json, latin1_json_len, push_latin1_json};
 pub use line_framer::{LineFramer, ReadLine, DEFAULT_MAX_LINE_BYTES};
 pub use line_reader::LineReader;
+pub use read_buffer::ReadBuffer;

@@ -6,13 +6,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, value::RawValue, Value};
-use tokio::io::BufReader;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use crate::cli::child::{ChildProcess, ExitInfo};
 use crate::cli::process;
-use crate::codec::{LineReader, ReadLine};
+use crate::codec::{LineReader, ReadBuffer, ReadLine};
 use crate::codex::error::CodexError;
 use crate::codex::tools::{self, ToolRoute};
 use crate::codex::{CodexCallbacks, CodexSpec};
@@ -320,7 +319,7 @@ impl Loop {
         stderr_task: tokio::task::JoinHandle<()>,
         stderr_tail: StderrTail,
     ) {
-        let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, stdout));
+        let mut reader = LineReader::new(ReadBuffer::new(stdout));
         let mut init_deadline = Some(deadline);
         let stop = loop {
             tokio::select! {
@@ -554,7 +553,7 @@ impl Loop {
     async fn finish(
         mut self,
         stop: Stop,
-        reader: LineReader<BufReader<Box<dyn tokio::io::AsyncRead + Send + Unpin>>>,
+        reader: LineReader<ReadBuffer<Box<dyn tokio::io::AsyncRead + Send + Unpin>>>,
         child: &mut dyn ChildProcess,
         init_timeout: Duration,
         stderr_task: tokio::task::JoinHandle<()>,

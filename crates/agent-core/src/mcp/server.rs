@@ -1,7 +1,7 @@
 use serde::Deserialize;
 use serde_json::{json, value::RawValue, Map, Value};
 use std::collections::{HashMap, HashSet};
-use std::sync::RwLock;
+use std::sync::{Arc, LazyLock, Mutex, RwLock, Weak};
 
 use crate::mcp::validate::ArgsCheck;
 use crate::protocol::outgoing::{jsonrpc_error, jsonrpc_result};
@@ -22,7 +22,9 @@ const SUPPORTED_PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025
 pub struct McpServerDef {
     pub name: String,
     forward: bool,
-    state: RwLock<State>,
+    /// Built once per spec text and shared by the servers made from the same spec ([`built`]);
+    /// never changed in place: an update replaces it.
+    state: RwLock<Arc<State>>,
     /// Its spec (now or once) held a lone surrogate, read masked: what it answers goes out
     /// through [`crate::sessions::surrogate::unmask`].
     lone_surrogates: std::sync::atomic::AtomicBool,
@@ -30,6 +32,10 @@ pub struct McpServerDef {
 
 #[derive(Debug, Default)]
 struct State {
+    /// The server's name, and whether its spec held a lone surrogate (for a server made from a
+    /// spec already built, see [`built`]).
+    name: String,
+    lone: bool,
     initialize_result: Value,
     /// `{"tools":[...]}` as JSON text, ready to splice into answers.
     tools_list_result: String,
@@ -177,7 +183,7 @@ fn quoted(s: &str) -> String {
 }
 
 impl State {
-    fn from_spec(spec: Spec) -> Result<(String, Self), String> {
+    fn from_spec(spec: Spec, lone: bool) -> Result<Self, String> {
         if spec.name.is_empty() {
             return Err("createSdkMcpServer: `name` must be a non-empty string".into());
         }
@@ -207,6 +213,7 @@ impl State {
             .filter_map(|(name, schema)| Some((name.clone(), ArgsCheck::compile(schema)?)))
             .collect();
         let state = State {
+            lone,
             initialize_result,
             tools_list_result: json!({ "tools": spec.tools }).to_string(),
             tools,
@@ -218,18 +225,50 @@ impl State {
             prompts,
             has_resources,
             has_prompts,
+            name: spec.name,
         };
-        Ok((spec.name, state))
+        Ok(state)
     }
+}
+
+/// The states built from the specs of live servers, by spec text: an app that makes a server per
+/// query (the official SDK's server instance serves one query at a time) makes the same spec
+/// again and again, and its servers share one state (its lists, manifest and argument checks)
+/// instead of holding a copy each.
+static BUILT: LazyLock<Mutex<Built>> = LazyLock::new(Default::default);
+
+#[derive(Default)]
+struct Built {
+    states: HashMap<Box<str>, Weak<State>>,
+    /// The size at which the entries of dropped states are next swept out.
+    sweep_at: usize,
+}
+
+/// The state of `spec` (JSON text, as from the host), built or shared: its server's name, the
+/// state, and whether the spec held a lone surrogate.
+fn built(spec: &str) -> Result<(String, Arc<State>, bool), String> {
+    let mut cache = BUILT.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(state) = cache.states.get(spec).and_then(Weak::upgrade) {
+        let lone = state.lone;
+        return Ok((state.name.clone(), state, lone));
+    }
+    let (text, lone) = crate::sessions::surrogate::from_js(spec);
+    let parsed: Spec = serde_json::from_str(&text).map_err(|e| format!("invalid MCP server definition: {e}"))?;
+    let state = Arc::new(State::from_spec(parsed, lone)?);
+    let name = state.name.clone();
+    if cache.states.len() >= cache.sweep_at {
+        cache.states.retain(|_, s| s.strong_count() > 0);
+        cache.sweep_at = (cache.states.len() * 2).max(64);
+    }
+    cache.states.insert(spec.into(), Arc::downgrade(&state));
+    Ok((name, state, lone))
 }
 
 impl McpServerDef {
     /// Builds a server from its spec (JSON text): `{name, version?, instructions?, tools:[...],
     /// argsChecks?, resources?, resourceTemplates?, resourcesListInHost?, prompts?, capabilities?}`.
     pub fn from_spec_json(spec: &str) -> Result<Self, String> {
-        let (spec, lone) = crate::sessions::surrogate::from_js(spec);
-        let spec: Spec = serde_json::from_str(&spec).map_err(|e| format!("invalid MCP server definition: {e}"))?;
-        let (name, state) = State::from_spec(spec)?;
+        let (name, state, lone) = built(spec)?;
         Ok(Self {
             name,
             forward: false,
@@ -251,7 +290,7 @@ impl McpServerDef {
         Ok(Self {
             name: name.to_string(),
             forward: true,
-            state: RwLock::new(State::default()),
+            state: RwLock::new(Arc::default()),
             lone_surrogates: false.into(),
         })
     }
@@ -265,9 +304,7 @@ impl McpServerDef {
                 self.name
             ));
         }
-        let (spec, lone) = crate::sessions::surrogate::from_js(spec);
-        let spec: Spec = serde_json::from_str(&spec).map_err(|e| format!("invalid MCP server definition: {e}"))?;
-        let (name, state) = State::from_spec(spec)?;
+        let (name, state, lone) = built(spec)?;
         if lone {
             self.lone_surrogates.store(true, std::sync::atomic::Ordering::Relaxed);
         }
@@ -278,8 +315,8 @@ impl McpServerDef {
         Ok(())
     }
 
-    fn state(&self) -> std::sync::RwLockReadGuard<'_, State> {
-        self.state.read().unwrap_or_else(|p| p.into_inner())
+    fn state(&self) -> Arc<State> {
+        self.state.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     pub fn is_forwarding(&self) -> bool {
@@ -703,6 +740,36 @@ mod tests {
             json!({"prompts":[]})
         );
         assert!(s.update(r#"{"name":"other"}"#).unwrap_err().contains("renamed"));
+    }
+
+    #[test]
+    fn servers_made_from_one_spec_share_its_state_until_one_is_updated() {
+        let spec = r#"{"name":"shared","tools":[{"name":"a","inputSchema":{"type":"object"}}],"argsChecks":{"a":{"type":"object"}}}"#;
+        let a = McpServerDef::from_spec_json(spec).unwrap();
+        let b = McpServerDef::from_spec_json(spec).unwrap();
+        assert!(Arc::ptr_eq(&a.state(), &b.state()));
+        b.update(r#"{"name":"shared","tools":[{"name":"b"}]}"#).unwrap();
+        assert!(
+            a.has_tool("a") && !a.has_tool("b"),
+            "an update changes its own server only"
+        );
+        assert!(b.has_tool("b") && !b.has_tool("a"));
+        // Once its servers are gone, so is the state; the spec builds afresh.
+        let state = Arc::downgrade(&a.state());
+        drop(a);
+        assert!(state.upgrade().is_none());
+        let c = McpServerDef::from_spec_json(spec).unwrap();
+        assert!(c.has_tool("a") && c.state().checks.contains_key("a"));
+        // A lone surrogate is remembered by every server of the spec; a bad spec fails each time.
+        let lone = r#"{"name":"lone","instructions":"x\ud800","tools":[]}"#;
+        let (d, e) = (
+            McpServerDef::from_spec_json(lone).unwrap(),
+            McpServerDef::from_spec_json(lone).unwrap(),
+        );
+        assert!(d.lone_surrogates() && e.lone_surrogates());
+        for _ in 0..2 {
+            assert!(McpServerDef::from_spec_json(r#"{"name":""}"#).is_err());
+        }
     }
 
     #[test]

@@ -68,6 +68,14 @@ pub fn control_request(request_id: &str, body: &Value) -> String {
     )
 }
 
+/// [`control_request`] with its body already JSON text.
+pub fn control_request_text(request_id: &str, body: &str) -> String {
+    format!(
+        "{{\"request_id\":{},\"type\":\"control_request\",\"request\":{body}}}\n",
+        quoted(request_id),
+    )
+}
+
 /// `{"type":"control_cancel_request","request_id":..}`: we withdraw a request of ours.
 pub fn control_cancel_request(request_id: &str) -> String {
     format!(

@@ -8,26 +8,28 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::error::Error;
 
+/// Commands wait in an unbounded channel whose first block (32 slots) every session allocates
+/// up front, so the rare large ones are boxed: the enum stays at 32 bytes.
 pub(crate) enum Command {
-    /// A control request; `id` is its request id when the caller chose one (to cancel it later).
-    Control {
-        body: Value,
-        reply: oneshot::Sender<Result<Option<String>, Error>>,
-        id: Option<String>,
-    },
+    /// A control request of ours.
+    Control(Box<ControlCommand>),
     /// Withdraws a control request of ours still unanswered (see [`SessionHandle::cancel_control`]).
     CancelControl(String),
     UserMessage(String),
     SetServers(Vec<(String, Arc<McpServerDef>)>),
     /// A message from an in-process MCP server to the CLI (see [`SessionHandle::send_mcp_message`]).
-    McpMessage {
-        server: String,
-        message: Value,
-    },
+    McpMessage(Box<(String, Value)>),
     EndInput,
     Close {
         abort: bool,
     },
+}
+
+/// A control request; `id` is its request id when the caller chose one (to cancel it later).
+pub(crate) struct ControlCommand {
+    pub body: Value,
+    pub reply: oneshot::Sender<Result<Option<String>, Error>>,
+    pub id: Option<String>,
 }
 
 /// The outcome of `initialize`: `None` while waiting, then the CLI's answer (JSON text) or error.
@@ -41,8 +43,9 @@ pub struct SessionHandle {
     pub(crate) init: watch::Receiver<InitState>,
     pub(crate) pid: Option<u32>,
     pub(crate) trace_id: u64,
-    /// The `initialize` body, for `reinitialize()`.
-    pub(crate) initialize: Arc<Value>,
+    /// The `initialize` body as JSON text, for `reinitialize()` (text: a `Value` of the servers'
+    /// manifests costs every session kilobytes of maps for the rare second send).
+    pub(crate) initialize: Arc<str>,
     pub(crate) abort_now: AbortNow,
     /// How the process ended, once it has (see [`SessionHandle::exit`]).
     pub(crate) exit: Arc<std::sync::OnceLock<crate::cli::child::ExitInfo>>,
@@ -103,7 +106,9 @@ impl SessionHandle {
         body: Value,
     ) -> impl std::future::Future<Output = Result<Option<String>, Error>> + Send + 'static {
         let (reply, rx) = oneshot::channel();
-        let sent = self.cmd.send(Command::Control { body, reply, id });
+        let sent = self
+            .cmd
+            .send(Command::Control(Box::new(ControlCommand { body, reply, id })));
         async move {
             sent.map_err(|_| closed())?;
             rx.await.map_err(|_| closed())?
@@ -121,7 +126,9 @@ impl SessionHandle {
     /// Sends the `initialize` request again; the future resolves with the CLI's fresh answer
     /// (queued at once, as [`control`](Self::control)).
     pub fn reinitialize(&self) -> impl std::future::Future<Output = Result<String, Error>> + Send + 'static {
-        self.control((*self.initialize).clone())
+        // Text this session wrote from a `Value`: it reads back as that value.
+        let body = serde_json::from_str(&self.initialize).unwrap_or(Value::Null);
+        self.control(body)
     }
 
     /// What this session sends from now on holds strings read masked (JSON from JS with a lone
@@ -148,7 +155,7 @@ impl SessionHandle {
     /// official SDK does: a `mcp_message` control request whose own answer carries nothing.
     pub fn send_mcp_message(&self, server: String, message: Value) -> Result<(), Error> {
         self.cmd
-            .send(Command::McpMessage { server, message })
+            .send(Command::McpMessage(Box::new((server, message))))
             .map_err(|_| closed())
     }
 

@@ -167,13 +167,15 @@ pub fn start(spec: SessionSpec, host: Arc<dyn Host>) -> Result<Started, Error> {
     }
 
     let init_id = outgoing::next_request_id();
-    writer.write_line(&outgoing::control_request(&init_id, &spec.initialize));
-    let initialize = Arc::new(spec.initialize);
-    let prompt_sent = spec.prompt.is_some();
-    let has_hooks = initialize
+    let has_hooks = spec
+        .initialize
         .get("hooks")
         .and_then(|h| h.as_object())
         .is_some_and(|h| !h.is_empty());
+    let initialize: Arc<str> = spec.initialize.to_string().into();
+    drop(spec.initialize);
+    writer.write_line(&outgoing::control_request_text(&init_id, &initialize));
+    let prompt_sent = spec.prompt.is_some();
     if let Some(prompt) = &spec.prompt {
         writer.write_line(&outgoing::user_text_message(prompt));
     }

@@ -63,9 +63,11 @@ struct Line {
     utf8: bool,
 }
 
+/// Every session's channel allocates its first block of 32 items up front: the end's error is
+/// boxed, so an item is no larger than a line.
 enum Item {
     Line(Line, #[allow(dead_code)] OwnedSemaphorePermit),
-    End(Result<(), Error>),
+    End(Result<(), Box<Error>>),
 }
 
 /// The session loop's side.
@@ -215,7 +217,7 @@ impl QueueSender {
 
     /// The last item: the stream ends, cleanly or with the session's error.
     pub fn end(&self, result: Result<(), Error>) {
-        let _ = self.tx.send(Item::End(result));
+        let _ = self.tx.send(Item::End(result.map_err(Box::new)));
     }
 }
 
@@ -252,7 +254,7 @@ impl Messages {
         }
         match self.rx.recv().await {
             Some(Item::Line(line, _permit)) => Some(Ok(self.collect(line, max, max_bytes))),
-            Some(Item::End(result)) => self.finish(result),
+            Some(Item::End(result)) => self.finish(result.map_err(|e| *e)),
             None => self.finish(Ok(())),
         }
     }
@@ -291,7 +293,7 @@ impl Messages {
             Ok(Item::Line(line, _permit)) => Some(self.collect(line, max, max_bytes)),
             Ok(Item::End(result)) => {
                 // Kept for next_chunk, which ends the stream.
-                self.end = Some(result);
+                self.end = Some(result.map_err(|e| *e));
                 None
             }
             Err(_) => None,
@@ -325,7 +327,7 @@ impl Messages {
                     batch.push(line.bytes);
                 }
                 Ok(Item::End(result)) => {
-                    self.end = Some(result);
+                    self.end = Some(result.map_err(|e| *e));
                     break;
                 }
                 Err(_) => break,

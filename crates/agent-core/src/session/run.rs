@@ -10,21 +10,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::value::RawValue;
-use tokio::io::{AsyncRead, BufReader};
+use tokio::io::AsyncRead;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::cli::child::{ChildProcess, ExitInfo};
 use crate::cli::process;
-use crate::codec::{LineReader, ReadLine};
+use crate::codec::{LineReader, ReadBuffer, ReadLine};
 use crate::error::Error;
 use crate::host::{Host, HostCall, Reply};
 use crate::protocol::incoming::{classify, result_problem, Incoming, RequestId};
 use crate::protocol::outgoing::{self, next_request_id};
 use crate::session::ceiling;
 use crate::session::finished::Finished;
-use crate::session::handle::{Command, InitState};
+use crate::session::handle::{Command, ControlCommand, InitState};
 use crate::session::mirror::{Event as MirrorEvent, Mirror};
 use crate::session::queue::QueueSender;
 use crate::session::router::{Answer, Route, Router, ToolKey};
@@ -142,7 +142,7 @@ impl Loop {
     }
 
     pub(crate) async fn run(mut self, stdout: Stdout) {
-        let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, stdout));
+        let mut reader = LineReader::new(ReadBuffer::new(stdout));
         let stop = loop {
             let init_deadline = self.init_deadline;
             // Reading never waits for the consumer (a control request may be behind any amount of
@@ -198,7 +198,9 @@ impl Loop {
               _ = Spin::turn(), if spinning => {}
             }
         };
-        self.finish(stop, reader).await;
+        // Boxed when the session ends: its state (the abort's drain, the graceful stop's timers)
+        // would otherwise be part of every session's task all along (4.1 KB against 2.3 KB).
+        Box::pin(self.finish(stop, reader)).await;
     }
 
     /// A control request from the CLI. Skipped when one with the same id is still running (the
@@ -299,7 +301,8 @@ impl Loop {
 
     fn command(&mut self, cmd: Command) {
         match cmd {
-            Command::Control { body, reply, id } => {
+            Command::Control(control) => {
+                let ControlCommand { body, reply, id } = *control;
                 if self.stdin_closed {
                     let _ = reply.send(Err(Error::SessionClosed(
                         "Cannot send a control request: the input to Claude Code is already closed".into(),
@@ -342,8 +345,9 @@ impl Loop {
                 }
                 self.p.router.servers = servers.into_iter().collect()
             }
-            Command::McpMessage { server, message } => {
+            Command::McpMessage(m) => {
                 if !self.stdin_closed {
+                    let (server, message) = *m;
                     let body =
                         serde_json::json!({ "subtype": "mcp_message", "server_name": server, "message": message });
                     // Its answer carries nothing: the `mcp_` prefix lets it be dropped without a warning.
@@ -591,7 +595,7 @@ impl Loop {
         self.calls.values().any(|c| !c.cancelled)
     }
 
-    async fn finish(mut self, stop: Stop, mut reader: LineReader<BufReader<Stdout>>) {
+    async fn finish(mut self, stop: Stop, mut reader: LineReader<ReadBuffer<Stdout>>) {
         let outcome: Result<(), Error> = match stop {
             Stop::Closed { abort: true } => {
                 // As the official SDK: the CLI's input ends and its callbacks are aborted. The messages
@@ -787,7 +791,7 @@ pub(crate) const ABORT_DRAIN: Duration = Duration::from_millis(500);
 /// on (what it writes after those is a new step of its turn, not the abort's). Its requests
 /// go unanswered: its input is closed.
 async fn drain_after_abort(
-    reader: &mut LineReader<BufReader<Stdout>>,
+    reader: &mut LineReader<ReadBuffer<Stdout>>,
     queue: &mut QueueSender,
     mut mirror: Option<&mut Mirror>,
     deadline: Option<Instant>,
@@ -921,7 +925,7 @@ async fn sleep_until(deadline: Option<Instant>) {
     }
 }
 
-async fn next_line(reader: &mut LineReader<BufReader<Stdout>>) -> Input {
+async fn next_line(reader: &mut LineReader<ReadBuffer<Stdout>>) -> Input {
     loop {
         match reader.next_line().await {
             Ok(line) => {
@@ -938,7 +942,7 @@ async fn next_line(reader: &mut LineReader<BufReader<Stdout>>) -> Input {
 }
 
 /// The next line if the last read already brought it.
-fn buffered_line(reader: &mut LineReader<BufReader<Stdout>>) -> Option<Input> {
+fn buffered_line(reader: &mut LineReader<ReadBuffer<Stdout>>) -> Option<Input> {
     while let Some(line) = reader.buffered_line() {
         if let Some(input) = input(line) {
             return Some(input);
@@ -1098,6 +1102,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `reinitialize()` sends the `initialize` body the session started with (kept as its text),
+    /// key order and values as first written, and resolves with the CLI's answer.
+    #[tokio::test]
+    async fn reinitialize_sends_the_first_body_again() {
+        let (tx, mut written) = mpsc::unbounded_channel();
+        let (process, feed) = host_process(Arc::new(move |e| {
+            if let HostProcessEvent::Write(bytes) = e {
+                let _ = tx.send(String::from_utf8(bytes).unwrap());
+            }
+        }));
+        let body =
+            serde_json::json!({"subtype":"initialize","zeta":1,"alpha":{"b":[1.5,"x\u{2028}é"],"a":null},"hooks":{}});
+        let started = start(
+            SessionSpec {
+                initialize: body.clone(),
+                ..SessionSpec::for_host(process)
+            },
+            Arc::new(Refuse),
+        )
+        .unwrap();
+        let text = body.to_string();
+        let first = written.recv().await.unwrap();
+        assert!(first.contains(&format!("\"request\":{text}}}")), "{first}");
+        let again = started.handle.reinitialize();
+        let second = written.recv().await.unwrap();
+        assert!(second.contains(&format!("\"request\":{text}}}")), "{second}");
+        let id = serde_json::from_str::<Value>(second.trim()).unwrap()["request_id"].clone();
+        feed.stdout(
+            format!(r#"{{"type":"control_response","response":{{"subtype":"success","request_id":{id},"response":{{"ok":1}}}}}}"#)
+                .into_bytes(),
+        );
+        feed.stdout(b"\n".to_vec());
+        assert_eq!(again.await.unwrap(), r#"{"ok":1}"#);
     }
 
     /// Every request with a readable id is answered under that id, byte for byte.

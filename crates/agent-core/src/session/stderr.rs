@@ -11,6 +11,10 @@ use crate::host::{Host, StderrGate};
 /// How much of the end of stderr error messages quote (the official SDK keeps 2048 chars).
 pub(crate) const TAIL_CHARS: usize = 2048;
 
+/// The first read's room; each read that fills it doubles it, up to [`MAX_READ`].
+const FIRST_READ: usize = 1024;
+const MAX_READ: usize = 8192;
+
 #[derive(Clone, Default)]
 pub(crate) struct StderrTail(Arc<Mutex<String>>);
 
@@ -69,14 +73,19 @@ pub fn spawn_stderr(
     let t = tail.clone();
     let gate = host.as_ref().and_then(|h| h.stderr_gate());
     let task = tokio::spawn(async move {
-        let mut buf = vec![0u8; 8192];
+        // Read straight into `carry`, never zeroed, and only as large as the CLI's writes ask:
+        // most CLIs write little or nothing here, and a host runs hundreds of sessions.
         let mut carry: Vec<u8> = Vec::new();
+        let mut chunk = FIRST_READ;
         loop {
-            let n = match stderr.read(&mut buf).await {
+            carry.reserve(chunk);
+            let n = match stderr.read_buf(&mut carry).await {
                 Ok(0) | Err(_) => break,
                 Ok(n) => n,
             };
-            carry.extend_from_slice(&buf[..n]);
+            if n >= chunk {
+                chunk = (chunk * 2).min(MAX_READ);
+            }
             // Hold back an incomplete UTF-8 sequence at the end for the next read.
             let valid = match std::str::from_utf8(&carry) {
                 Ok(_) => carry.len(),
@@ -129,6 +138,42 @@ mod tests {
         let s = t.get();
         assert!(s.ends_with("line 1999"));
         assert!(s.chars().count() <= TAIL_CHARS);
+    }
+
+    /// A host that keeps every chunk.
+    #[derive(Default)]
+    struct Keep(Mutex<Vec<String>>);
+
+    impl Host for Keep {
+        fn invoke(&self, _: Vec<(crate::host::HostCall, crate::host::Reply)>) {}
+        fn cancel(&self, _: &str) {}
+        fn stderr(&self, chunk: &str) {
+            self.0.lock().unwrap().push(chunk.to_string());
+        }
+    }
+
+    /// The read room starts small and grows: a long stream in odd-sized writes (multi-byte
+    /// characters cut between them) reaches the host whole and in order, and so do small writes.
+    #[tokio::test]
+    async fn long_and_short_output_reaches_the_host_whole() {
+        use tokio::io::AsyncWriteExt;
+        let text: String = (0..4000).map(|i| format!("línea {i} 🌍\n")).collect();
+        let host = Arc::new(Keep::default());
+        let (mut cli, stderr) = tokio::io::duplex(64 * 1024);
+        let (task, tail) = spawn_stderr(stderr, Some(host.clone() as Arc<dyn Host>));
+        for chunk in text.as_bytes().chunks(7919) {
+            cli.write_all(chunk).await.unwrap();
+        }
+        for i in 0..50 {
+            cli.write_all(format!("short {i}\n").as_bytes()).await.unwrap();
+            tokio::task::yield_now().await;
+        }
+        drop(cli);
+        task.await.unwrap();
+        let got = host.0.lock().unwrap().concat();
+        let shorts: String = (0..50).map(|i| format!("short {i}\n")).collect();
+        assert_eq!(got, text + &shorts);
+        assert!(tail.get().ends_with("short 49"));
     }
 
     /// A host that holds every chunk until the test delivers it.
