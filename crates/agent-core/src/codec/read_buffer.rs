@@ -70,11 +70,19 @@ impl<R: AsyncRead + Unpin> AsyncBufRead for ReadBuffer<R> {
             this.buf.clear();
             this.pos = 0;
             let mut read = ReadBuf::uninit(this.buf.spare_capacity_mut());
+            let start = read.filled().as_ptr();
             ready!(Pin::new(&mut this.inner).poll_read(cx, &mut read))?;
+            // A reader could put another `ReadBuf` in place of this one; its bytes would not be
+            // ours (tokio's `read_buf` makes the same check).
+            assert_eq!(
+                start,
+                read.filled().as_ptr(),
+                "the reader replaced the ReadBuf it was given"
+            );
             let n = read.filled().len();
             // SAFETY: `poll_read` initialized the first `n` bytes of the spare capacity (`ReadBuf`
-            // tracks what was filled, and a reader cannot un-initialize bytes), and `n` is at most
-            // that capacity.
+            // tracks what was filled, a reader cannot un-initialize bytes, and the check above
+            // makes sure the filled bytes are this buffer's), and `n` is at most that capacity.
             unsafe { this.buf.set_len(n) };
         }
         Poll::Ready(Ok(&this.buf[this.pos..]))
