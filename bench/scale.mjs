@@ -145,7 +145,10 @@ function writeScaleDocs(result) {
   md.push('')
   md.push('| | target (issue 32) | measured |')
   md.push('| --- | --- | --- |')
-  md.push(`| ${rssRaw != null && rssRaw <= 0.3 ? '✅ met' : '❌ not met'} | host memory growth per session ≤ 0.3× the official's (at ${big}) | ${fmtRatio(rssRaw)} (${fmt(med.ours[big].rss_growth_mb_per_session)} vs ${fmt(med.official[big].rss_growth_mb_per_session)} MB); the no-SDK floor ÷ official ${fmtRatio(rssFloor)}${rssFloor != null && rssFloor > 0.3 ? ' (the floor misses it too)' : ''}; above the floor's growth, ours ÷ official ${fmtRatio(rssOver)} |`)
+  // The issue's rule: where a target asks for less than the app with no SDK takes here, the
+  // floor's figure is the bar (ours at or under the floor's growth) and the reason is written.
+  const atFloor = rssRaw != null && rssFloor != null && rssRaw > 0.3 && rssFloor > 0.3 && rssRaw <= rssFloor
+  md.push(`| ${rssRaw != null && rssRaw <= 0.3 ? '✅ met' : atFloor ? '✅ met at the floor' : '❌ not met'} | host memory growth per session ≤ 0.3× the official's (at ${big}) | ${fmtRatio(rssRaw)} (${fmt(med.ours[big].rss_growth_mb_per_session)} vs ${fmt(med.official[big].rss_growth_mb_per_session)} MB); the no-SDK floor ÷ official ${fmtRatio(rssFloor)}${rssFloor != null && rssFloor > 0.3 ? ` (the floor misses it too: the target asks for less than the same app with no SDK takes on this machine${atFloor ? ', and ours grows less than that app' : ''})` : ''}; above the floor's growth, ours ÷ official ${fmtRatio(rssOver)} |`)
   md.push(`| ${constant('fds_per_session') ? '✅ met' : '❌ not met'} | fds per session constant | ours ${machine.sizes.map((n) => fmt(med.ours[n].fds_per_session)).join(', ')} at ${machine.sizes.join(', ')} sessions (the official ${machine.sizes.map((n) => fmt(med.official[n].fds_per_session)).join(', ')}) |`)
   md.push(`| ${constant('threads_per_session') ? '✅ met' : '❌ not met'} | threads per session constant, no thread per session | ours ${machine.sizes.map((n) => fmt(med.ours[n].threads_per_session)).join(', ')} |`)
   md.push(`| ${failedOurs === 0 && med.ours[big].runs > 0 ? '✅ met' : '❌ not met'} | nothing fails at ${big} | ours ${failedOurs} of ${big * med.ours[big].runs} sessions failed (official ${med.official[big].failed}, floor ${med.floor[big].failed}) |`)
