@@ -212,17 +212,29 @@ fn utf8_len(b: &[u8], p: usize) -> Option<usize> {
 /// string (see the module's text) or has no closing quote in `b`.
 #[inline(never)]
 pub(crate) fn end(b: &[u8], open: usize) -> Option<End> {
-    end_of::<false>(b, open)
+    end_of::<CHECK>(b, open)
 }
 
 /// [`end`], and `None` too when the body is not UTF-8 (its bytes 0x80 and above are checked).
 #[inline(never)]
 pub(crate) fn end_utf8(b: &[u8], open: usize) -> Option<End> {
-    end_of::<true>(b, open)
+    end_of::<UTF8>(b, open)
 }
 
+/// The end of a string [`end`] has already taken (in text read again): the first quote no
+/// backslash escapes, with nothing else checked (`lone` is not told).
+#[inline(never)]
+pub(crate) fn end_taken(b: &[u8], open: usize) -> Option<End> {
+    end_of::<TAKEN>(b, open)
+}
+
+/// [`end_of`]'s modes: [`end`], [`end_utf8`], [`end_taken`].
+const CHECK: u8 = 0;
+const UTF8: u8 = 1;
+const TAKEN: u8 = 2;
+
 #[inline(always)]
-fn end_of<const UTF8: bool>(b: &[u8], open: usize) -> Option<End> {
+fn end_of<const MODE: u8>(b: &[u8], open: usize) -> Option<End> {
     let mut out = End {
         at: 0,
         escaped: false,
@@ -233,7 +245,11 @@ fn end_of<const UTF8: bool>(b: &[u8], open: usize) -> Option<End> {
     // backslash or control character.
     let (q, s, c, h) = masks(b, pos);
     let fq = q.trailing_zeros();
-    let stops = if UTF8 { s | c | h } else { s | c };
+    let stops = match MODE {
+        UTF8 => s | c | h,
+        TAKEN => s,
+        _ => s | c,
+    };
     if fq < 16 && stops & ((1 << fq) - 1) == 0 {
         out.at = pos + fq as usize + 1;
         return Some(out);
@@ -257,10 +273,10 @@ fn end_of<const UTF8: bool>(b: &[u8], open: usize) -> Option<End> {
             64 => !0u64,
             n => (1u64 << n) - 1,
         };
-        if c & body != 0 {
+        if MODE != TAKEN && c & body != 0 {
             return None;
         }
-        if UTF8 {
+        if MODE == UTF8 {
             // Each character outside ASCII from its first byte; the bytes a checked one covers
             // are passed over, and a byte 0x80 or above anywhere else does not start one.
             let mut h = h & body;
@@ -283,7 +299,7 @@ fn end_of<const UTF8: bool>(b: &[u8], open: usize) -> Option<End> {
             n if n >= 64 => !0u64,
             n => (1u64 << n) - 1,
         };
-        let mut e = escaped & body & there;
+        let mut e = if MODE == TAKEN { 0 } else { escaped & body & there };
         while e != 0 {
             let at = pos + e.trailing_zeros() as usize;
             e &= e - 1;
@@ -375,7 +391,13 @@ mod tests {
     }
 
     fn agree(b: &[u8]) {
-        assert_eq!(end(b, 0), reference(b), "{:?}", String::from_utf8_lossy(b));
+        let checked = end(b, 0);
+        assert_eq!(checked, reference(b), "{:?}", String::from_utf8_lossy(b));
+        // A string taken before: the same end and escape flag without the checks.
+        if let Some(e) = checked {
+            let taken = end_taken(b, 0).map(|t| (t.at, t.escaped));
+            assert_eq!(taken, Some((e.at, e.escaped)), "{:?}", String::from_utf8_lossy(b));
+        }
     }
 
     #[test]

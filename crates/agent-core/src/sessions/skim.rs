@@ -11,9 +11,10 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-/// `UTF8`: string bodies are checked as UTF-8 too (bytes outside strings are ASCII by the
-/// grammar), so a line this scanner takes is UTF-8 whole.
-struct Scanner<'a, const UTF8: bool> {
+/// How string bodies are read: checked ([`CHECK`]); checked, and as UTF-8 too ([`UTF8`]: bytes
+/// outside strings are ASCII by the grammar, so a line this scanner takes is UTF-8 whole); or
+/// only their ends found, in text the scanner has taken before ([`TAKEN`]).
+struct Scanner<'a, const MODE: u8> {
     b: &'a [u8],
     i: usize,
     /// A `\\u` escape of a lone surrogate was met (one `JSON.parse` takes, but that no Rust
@@ -21,7 +22,11 @@ struct Scanner<'a, const UTF8: bool> {
     lone: bool,
 }
 
-impl<'a, const UTF8: bool> Scanner<'a, UTF8> {
+const CHECK: u8 = 0;
+const UTF8: u8 = 1;
+const TAKEN: u8 = 2;
+
+impl<'a, const MODE: u8> Scanner<'a, MODE> {
     #[inline]
     fn ws(&mut self) {
         while self.i < self.b.len() && is_ws(self.b[self.i]) {
@@ -38,10 +43,10 @@ impl<'a, const UTF8: bool> Scanner<'a, UTF8> {
     /// quote. Returns whether the body has a backslash.
     #[inline(always)]
     fn string(&mut self) -> Option<bool> {
-        let end = if UTF8 {
-            super::jstring::end_utf8(self.b, self.i)?
-        } else {
-            super::jstring::end(self.b, self.i)?
+        let end = match MODE {
+            UTF8 => super::jstring::end_utf8(self.b, self.i)?,
+            TAKEN => super::jstring::end_taken(self.b, self.i)?,
+            _ => super::jstring::end(self.b, self.i)?,
         };
         self.i = end.at;
         self.lone |= end.lone;
@@ -197,7 +202,39 @@ impl Skimmer {
         slot: impl Fn(&[u8]) -> Option<usize>,
         out: &mut [Option<&'a str>],
     ) -> Option<u64> {
-        let mut s = Scanner::<false> {
+        self.slots_of::<CHECK, _>(line, slot, out)
+    }
+
+    /// [`Skimmer::object_slots`] of text the scanner has taken before (a value of a line it
+    /// took): string bodies are not checked again, only their ends found.
+    pub(crate) fn object_slots_taken<'a>(
+        &mut self,
+        text: &'a str,
+        slot: impl Fn(&[u8]) -> Option<usize>,
+        out: &mut [Option<&'a str>],
+    ) -> Option<u64> {
+        self.slots_of::<TAKEN, _>(text, slot, out)
+    }
+
+    /// [`Skimmer::object_fields`] of text the scanner has taken before (see
+    /// [`Skimmer::object_slots_taken`]).
+    pub(crate) fn object_fields_taken<'a>(
+        &mut self,
+        text: &'a str,
+        keys: &[&str],
+        out: &mut [Option<&'a str>],
+    ) -> bool {
+        self.object_slots_taken(text, |k| keys.iter().position(|x| x.as_bytes() == k), out)
+            .is_some()
+    }
+
+    fn slots_of<'a, const MODE: u8, F: Fn(&[u8]) -> Option<usize>>(
+        &mut self,
+        line: &'a str,
+        slot: F,
+        out: &mut [Option<&'a str>],
+    ) -> Option<u64> {
+        let mut s = Scanner::<MODE> {
             b: line.as_bytes(),
             i: 0,
             lone: false,
@@ -218,7 +255,7 @@ impl Skimmer {
         slot: impl Fn(&[u8]) -> Option<usize>,
         out: &mut [Option<&'a str>],
     ) -> Option<(&'a str, u64)> {
-        let mut s = Scanner::<true> {
+        let mut s = Scanner::<UTF8> {
             b: line,
             i: 0,
             lone: false,
@@ -238,10 +275,10 @@ impl Skimmer {
     }
 
     /// Calls `f` with the text of each element of the JSON array `text`, which is a value of a
-    /// line this scanner accepted (its grammar is not checked again). Returns `false` when `text`
-    /// is not an array.
+    /// line this scanner accepted (its grammar is not checked again, nor its strings' bodies).
+    /// Returns `false` when `text` is not an array.
     pub(crate) fn array_items<'a>(&mut self, text: &'a str, mut f: impl FnMut(&'a str)) -> bool {
-        let mut s = Scanner::<false> {
+        let mut s = Scanner::<TAKEN> {
             b: text.as_bytes(),
             i: 0,
             lone: false,
@@ -279,9 +316,9 @@ impl Skimmer {
 
     /// Scans the object; `put(slot, start, end)` for each key found by `slot`, its value being
     /// `s.b[start..end]`.
-    fn fields<const UTF8: bool>(
+    fn fields<const MODE: u8>(
         &mut self,
-        s: &mut Scanner<'_, UTF8>,
+        s: &mut Scanner<'_, MODE>,
         slot: impl Fn(&[u8]) -> Option<usize>,
         mut put: impl FnMut(usize, usize, usize),
     ) -> Option<u64> {
@@ -383,6 +420,10 @@ mod tests {
                 if ours {
                     taken += 1;
                     assert_eq!(out[0], Some(format!("\"{body}\"").as_str()));
+                    // Read again as text taken before: the same values.
+                    let mut again = [None; 2];
+                    assert!(Skimmer::default().object_fields_taken(&line, &["a", "b"], &mut again));
+                    assert_eq!(again, out, "{line:?}");
                 }
             }
         }

@@ -437,7 +437,8 @@ pub(crate) fn tool_blocks<'a>(e: &Entry<'a>, want: &str) -> (bool, Vec<Cow<'a, s
     let id_slot = if want == "tool_use" { 1 } else { 2 };
     let mut sk = super::skim::Skimmer::default();
     let mut content = [None; 1];
-    if !sk.object_fields(m.get(), &["content"], &mut content) {
+    // The message is a value of a line the scanner took: its strings are not checked again.
+    if !sk.object_fields_taken(m.get(), &["content"], &mut content) {
         return out;
     }
     let Some(content) = content[0] else { return out };
@@ -461,7 +462,7 @@ pub(crate) fn tool_blocks<'a>(e: &Entry<'a>, want: &str) -> (bool, Vec<Cow<'a, s
             counts.set(c);
             Some(n)
         };
-        let Some(escaped) = blocks.object_slots(block, slot, &mut f) else {
+        let Some(escaped) = blocks.object_slots_taken(block, slot, &mut f) else {
             return;
         };
         if counts.get().iter().any(|&c| c > 1) {
