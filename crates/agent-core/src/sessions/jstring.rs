@@ -511,6 +511,22 @@ mod tests {
         assert!(end(b"\"\x7f\"", 0).is_some());
     }
 
+    /// An opening quote and up to `max_len` pieces, each `piece(k)` for a random `k` below
+    /// `choices` (xorshift from `seed`).
+    fn random_string<'p>(seed: &mut u64, max_len: u64, choices: u64, piece: impl Fn(usize) -> &'p [u8]) -> Vec<u8> {
+        let mut next = || {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed
+        };
+        let mut s = vec![b'"'];
+        for _ in 0..next() % max_len {
+            s.extend_from_slice(piece((next() % choices) as usize));
+        }
+        s
+    }
+
     /// [`end_utf8`] as [`end`] and then `std::str::from_utf8` of the body say it.
     fn utf8_reference(b: &[u8]) -> Option<End> {
         end(b, 0).filter(|e| std::str::from_utf8(&b[1..e.at - 1]).is_ok())
@@ -619,23 +635,12 @@ mod tests {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut taken = 0;
         for _ in 0..200_000 {
-            let mut s = vec![b'"'];
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let len = (seed % 100) as usize;
-            for _ in 0..len {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let k = (seed % 48) as usize;
-                s.extend_from_slice(match k {
-                    _ if k < alphabet.len() => alphabet[k],
-                    12..=23 => "\u{2014}".as_bytes(),
-                    24..=29 => "\u{e9}x".as_bytes(),
-                    _ => b"aaaa",
-                });
-            }
+            let s = random_string(&mut seed, 100, 48, |k| match k {
+                _ if k < alphabet.len() => alphabet[k],
+                12..=23 => "\u{2014}".as_bytes(),
+                24..=29 => "\u{e9}x".as_bytes(),
+                _ => b"aaaa",
+            });
             let ours = end_utf8(&s, 0);
             assert_eq!(ours, utf8_reference(&s), "{s:x?}");
             taken += usize::from(ours.is_some());
@@ -664,19 +669,14 @@ mod tests {
         ];
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..100_000 {
-            let mut s = vec![b'"'];
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let len = (seed % 120) as usize;
-            for _ in 0..len {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                // Mostly plain letters, so that some strings run past a block.
-                let k = (seed % 40) as usize;
-                s.extend_from_slice(if k >= alphabet.len() { b"aaaa" } else { alphabet[k] });
-            }
+            // Mostly plain letters, so that some strings run past a block.
+            let s = random_string(&mut seed, 120, 40, |k| {
+                if k >= alphabet.len() {
+                    b"aaaa"
+                } else {
+                    alphabet[k]
+                }
+            });
             agree(&s);
         }
     }
