@@ -219,27 +219,41 @@ fn push_str_json(out: &mut String, s: &str) {
 /// of a call's samples on the real CLI's transcripts, whose tool outputs hold typographic quotes
 /// and symbols).
 fn push_ascii(out: &mut String, text: &str) {
-    if text.is_ascii() {
-        out.push_str(text);
-        return;
-    }
     const HEX: &[u8; 16] = b"0123456789abcdef";
+    let b = text.as_bytes();
+    // `last` is where the text not yet written starts (a character boundary): the ASCII up to
+    // the next byte 0x80 or above, which starts a character, is copied whole.
     let mut last = 0;
-    let mut units = [0u16; 2];
-    for (i, c) in text.char_indices() {
-        if c.is_ascii() {
-            continue;
-        }
-        out.push_str(&text[last..i]);
+    while let Some(at) = non_ascii(b, last) {
+        out.push_str(&text[last..at]);
+        let Some(c) = text[at..].chars().next() else { break };
+        let mut units = [0u16; 2];
         for &u in c.encode_utf16(&mut units).iter() {
-            out.push_str("\\u");
-            for shift in [12, 8, 4, 0] {
-                out.push(HEX[usize::from((u >> shift) & 0xf)] as char);
+            let mut esc = *b"\\u0000";
+            for (k, shift) in [12, 8, 4, 0].into_iter().enumerate() {
+                esc[2 + k] = HEX[usize::from((u >> shift) & 0xf)];
             }
+            // Six ASCII bytes.
+            out.push_str(std::str::from_utf8(&esc).unwrap_or_default());
         }
-        last = i + c.len_utf8();
+        last = at + c.len_utf8();
     }
     out.push_str(&text[last..]);
+}
+
+/// The index of the first byte 0x80 or above in `b[from..]`, eight bytes at a time.
+#[inline]
+fn non_ascii(b: &[u8], from: usize) -> Option<usize> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while let Some(w) = b.get(i..i + 8) {
+        let m = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]) & HIGH;
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b[i..].iter().position(|&c| c >= 0x80).map(|k| i + k)
 }
 
 fn push_opt_str(out: &mut String, key: &str, v: Option<&str>) {
@@ -355,8 +369,9 @@ fn conversation_masked(text: &str, include_system: bool, p: &Page, masked: bool)
     conversation_of(&host_rows(text, &seen), entries, seen, include_system, p)
 }
 
-/// The messages of a transcript's bytes as read from its file: each part of them checked as
-/// UTF-8 just before the line scan reads it ([`parse_entries_utf8`]). Bytes that are not UTF-8,
+/// The messages of a transcript's bytes as read from its file: checked as UTF-8 by the line
+/// scan as it reads them ([`parse_entries_utf8`]). Bytes that are not UTF-8 (read then with
+/// replacement characters, as before),
 /// and the rarer transcripts whose passes read the whole text (lone surrogates, voice-call
 /// records, host rows), go the way of [`conversation_json`].
 fn conversation_bytes(bytes: &[u8], include_system: bool, p: &Page) -> String {
@@ -860,6 +875,60 @@ mod tests {
         push_ascii(&mut expected, &serde_json::to_string(&list).unwrap());
         assert_eq!(to_json(&list, false), expected);
         assert!(expected.is_ascii() && expected.contains("h\\u00e9\\u00e9"));
+    }
+
+    /// [`push_ascii`] as it was written first (character by character): the reference.
+    fn push_ascii_reference(out: &mut String, text: &str) {
+        let mut units = [0u16; 2];
+        for c in text.chars() {
+            if c.is_ascii() {
+                out.push(c);
+                continue;
+            }
+            for &u in c.encode_utf16(&mut units).iter() {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        }
+    }
+
+    /// Characters of one to four bytes at every offset against the eight-byte steps, after and
+    /// before ASCII runs of every length up to 20: the same text as the character-by-character
+    /// writing.
+    #[test]
+    fn ascii_writing_is_the_reference() {
+        let mut n = 0;
+        for c in [
+            "\u{7f}",
+            "\u{80}",
+            "\u{e9}",
+            "\u{7ff}",
+            "\u{800}",
+            "\u{2014}",
+            "\u{ffff}",
+            "\u{10000}",
+            "\u{1f600}",
+            "\u{10ffff}",
+        ] {
+            for pad in 0..20 {
+                for after in 0..20 {
+                    for twice in [false, true] {
+                        let text = format!(
+                            "{}{c}{}{}",
+                            "a".repeat(pad),
+                            if twice { c } else { "" },
+                            "z".repeat(after)
+                        );
+                        let (mut ours, mut reference) = (String::from("["), String::from("["));
+                        push_ascii(&mut ours, &text);
+                        push_ascii_reference(&mut reference, &text);
+                        assert_eq!(ours, reference, "{text:?}");
+                        assert!(ours.is_ascii());
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(n, 10 * 20 * 20 * 2);
     }
 
     #[test]

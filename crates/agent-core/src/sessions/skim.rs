@@ -11,7 +11,10 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-struct Scanner<'a> {
+/// How string bodies are read: checked ([`CHECK`]); checked, and as UTF-8 too ([`UTF8`]: bytes
+/// outside strings are ASCII by the grammar, so a line this scanner takes is UTF-8 whole); or
+/// only their ends found, in text the scanner has taken before ([`TAKEN`]).
+struct Scanner<'a, const MODE: u8> {
     b: &'a [u8],
     i: usize,
     /// A `\\u` escape of a lone surrogate was met (one `JSON.parse` takes, but that no Rust
@@ -19,7 +22,11 @@ struct Scanner<'a> {
     lone: bool,
 }
 
-impl<'a> Scanner<'a> {
+const CHECK: u8 = 0;
+const UTF8: u8 = 1;
+const TAKEN: u8 = 2;
+
+impl<'a, const MODE: u8> Scanner<'a, MODE> {
     #[inline]
     fn ws(&mut self) {
         while self.i < self.b.len() && is_ws(self.b[self.i]) {
@@ -36,7 +43,11 @@ impl<'a> Scanner<'a> {
     /// quote. Returns whether the body has a backslash.
     #[inline(always)]
     fn string(&mut self) -> Option<bool> {
-        let end = super::jstring::end(self.b, self.i)?;
+        let end = match MODE {
+            UTF8 => super::jstring::end_utf8(self.b, self.i)?,
+            TAKEN => super::jstring::end_taken(self.b, self.i)?,
+            _ => super::jstring::end(self.b, self.i)?,
+        };
         self.i = end.at;
         self.lone |= end.lone;
         Some(end.escaped)
@@ -191,21 +202,83 @@ impl Skimmer {
         slot: impl Fn(&[u8]) -> Option<usize>,
         out: &mut [Option<&'a str>],
     ) -> Option<u64> {
-        let mut s = Scanner {
+        self.slots_of::<CHECK, _>(line, slot, out)
+    }
+
+    /// [`Skimmer::object_slots`] of text the scanner has taken before (a value of a line it
+    /// took): string bodies are not checked again, only their ends found.
+    pub(crate) fn object_slots_taken<'a>(
+        &mut self,
+        text: &'a str,
+        slot: impl Fn(&[u8]) -> Option<usize>,
+        out: &mut [Option<&'a str>],
+    ) -> Option<u64> {
+        self.slots_of::<TAKEN, _>(text, slot, out)
+    }
+
+    /// [`Skimmer::object_fields`] of text the scanner has taken before (see
+    /// [`Skimmer::object_slots_taken`]).
+    pub(crate) fn object_fields_taken<'a>(
+        &mut self,
+        text: &'a str,
+        keys: &[&str],
+        out: &mut [Option<&'a str>],
+    ) -> bool {
+        self.object_slots_taken(text, |k| keys.iter().position(|x| x.as_bytes() == k), out)
+            .is_some()
+    }
+
+    fn slots_of<'a, const MODE: u8, F: Fn(&[u8]) -> Option<usize>>(
+        &mut self,
+        line: &'a str,
+        slot: F,
+        out: &mut [Option<&'a str>],
+    ) -> Option<u64> {
+        let mut s = Scanner::<MODE> {
             b: line.as_bytes(),
             i: 0,
             lone: false,
         };
-        let r = self.fields(line, &mut s, slot, out);
+        // Every cut is at an ASCII byte: on a character boundary.
+        let r = self.fields(&mut s, slot, |n, a, z| out[n] = Some(&line[a..z]));
         self.lone |= s.lone;
         r
     }
 
+    /// [`Skimmer::object_slots`] of bytes not yet known to be UTF-8: the line as text when it is
+    /// one JSON object and UTF-8 (its string bodies checked as they are scanned), with the
+    /// escape mask; `None` when it is not a JSON object, or not UTF-8 (which the caller tells
+    /// apart by checking the line, rarely needed).
+    pub(crate) fn object_slots_utf8<'a>(
+        &mut self,
+        line: &'a [u8],
+        slot: impl Fn(&[u8]) -> Option<usize>,
+        out: &mut [Option<&'a str>],
+    ) -> Option<(&'a str, u64)> {
+        let mut s = Scanner::<UTF8> {
+            b: line,
+            i: 0,
+            lone: false,
+        };
+        // SAFETY (both): bytes the scanner took are UTF-8. Outside string bodies it takes only
+        // ASCII bytes (whitespace, punctuation, digits, `true`/`false`/`null`), and each string
+        // body it took was checked by `jstring::end_utf8` (its tests compare it with
+        // `std::str::from_utf8`). `put` is called with a value the scanner has just taken
+        // whole (a string, or a container with everything in it); the line is made text only
+        // once the scanner took all of it (`fields` ends with `s.i == line.len()`).
+        let r = self.fields(&mut s, slot, |n, a, z| {
+            out[n] = Some(unsafe { std::str::from_utf8_unchecked(&line[a..z]) })
+        });
+        self.lone |= s.lone;
+        let escapes = r?;
+        Some((unsafe { std::str::from_utf8_unchecked(line) }, escapes))
+    }
+
     /// Calls `f` with the text of each element of the JSON array `text`, which is a value of a
-    /// line this scanner accepted (its grammar is not checked again). Returns `false` when `text`
-    /// is not an array.
+    /// line this scanner accepted (its grammar is not checked again, nor its strings' bodies).
+    /// Returns `false` when `text` is not an array.
     pub(crate) fn array_items<'a>(&mut self, text: &'a str, mut f: impl FnMut(&'a str)) -> bool {
-        let mut s = Scanner {
+        let mut s = Scanner::<TAKEN> {
             b: text.as_bytes(),
             i: 0,
             lone: false,
@@ -241,12 +314,13 @@ impl Skimmer {
         }
     }
 
-    fn fields<'a>(
+    /// Scans the object; `put(slot, start, end)` for each key found by `slot`, its value being
+    /// `s.b[start..end]`.
+    fn fields<const MODE: u8>(
         &mut self,
-        text: &'a str,
-        s: &mut Scanner<'a>,
+        s: &mut Scanner<'_, MODE>,
         slot: impl Fn(&[u8]) -> Option<usize>,
-        out: &mut [Option<&'a str>],
+        mut put: impl FnMut(usize, usize, usize),
     ) -> Option<u64> {
         let mut escapes = 0u64;
         s.ws();
@@ -265,13 +339,13 @@ impl Skimmer {
                 }
                 let start = s.i;
                 let escaped = s.string()?;
-                let raw_key = &text[start + 1..s.i - 1];
+                let raw_key = &s.b[start + 1..s.i - 1];
                 let decoded;
                 let key: &[u8] = if escaped {
-                    decoded = serde_json::from_str::<String>(&text[start..s.i]).ok();
+                    decoded = serde_json::from_slice::<String>(&s.b[start..s.i]).ok();
                     decoded.as_deref().unwrap_or("\u{0}").as_bytes()
                 } else {
-                    raw_key.as_bytes()
+                    raw_key
                 };
                 s.ws();
                 if s.peek()? != b':' {
@@ -286,8 +360,7 @@ impl Skimmer {
                     s.value(&mut self.stack).map(|_| false)?
                 };
                 if let Some(n) = slot(key) {
-                    // Every cut is at an ASCII byte: on a character boundary.
-                    out[n] = Some(&text[vstart..s.i]);
+                    put(n, vstart, s.i);
                     if n < 64 {
                         escapes = if escaped { escapes | 1 << n } else { escapes & !(1 << n) };
                     }
@@ -347,6 +420,10 @@ mod tests {
                 if ours {
                     taken += 1;
                     assert_eq!(out[0], Some(format!("\"{body}\"").as_str()));
+                    // Read again as text taken before: the same values.
+                    let mut again = [None; 2];
+                    assert!(Skimmer::default().object_fields_taken(&line, &["a", "b"], &mut again));
+                    assert_eq!(again, out, "{line:?}");
                 }
             }
         }
@@ -405,6 +482,56 @@ mod tests {
         let line = r#"{"a":1,"x":{"a":9},"b" : [ 1 , 2 ] ,"\u0061":"s\"t","c":null}"#;
         assert!(sk.object_fields(line, &["a", "b", "c"], &mut out));
         assert_eq!(out, [Some(r#""s\"t""#), Some("[ 1 , 2 ]"), Some("null")]);
+    }
+
+    /// Bytes outside ASCII, good and bad, put in at every place of a line (keys, values, nested
+    /// strings, between tokens, after the object): [`Skimmer::object_slots_utf8`] takes the line
+    /// exactly when it is UTF-8 and [`Skimmer::object_slots`] takes its text, with the same
+    /// values and escape mask.
+    #[test]
+    fn utf8_lines_as_text_lines_read() {
+        let template = r#" {"a":"x\ny","k\u0041":[1,"z",{"b":"w"}],"b":"long body 0123456789 0123456789 0123456789 0123456789 0123456789 end" } "#;
+        let pieces: [&[u8]; 7] = [
+            "\u{e9}".as_bytes(),
+            "\u{2014}".as_bytes(),
+            "\u{1f916}".as_bytes(),
+            b"\xff",
+            b"\xe2\x80",
+            b"\xa9",
+            b"\xed\xa0\x80",
+        ];
+        let slot = |k: &[u8]| match k {
+            b"a" => Some(0),
+            b"b" => Some(1),
+            b"kA" => Some(2),
+            _ => None,
+        };
+        let (mut taken, mut utf8) = (0, 0);
+        for piece in pieces {
+            for at in 0..=template.len() {
+                let mut line = template.as_bytes()[..at].to_vec();
+                line.extend_from_slice(piece);
+                line.extend_from_slice(&template.as_bytes()[at..]);
+                let mut ours = [None; 3];
+                let got = Skimmer::default().object_slots_utf8(&line, slot, &mut ours);
+                let mut want = [None; 3];
+                let text = std::str::from_utf8(&line).ok();
+                let expected = text.and_then(|t| Skimmer::default().object_slots(t, slot, &mut want));
+                assert_eq!(
+                    got.map(|(t, e)| (t.as_bytes(), e)),
+                    text.zip(expected).map(|(t, e)| (t.as_bytes(), e)),
+                    "{line:x?}"
+                );
+                // (A line not taken may have filled some slots; they are not used.)
+                if got.is_some() {
+                    assert_eq!(ours, want, "{line:x?}");
+                }
+                taken += usize::from(got.is_some());
+                utf8 += usize::from(text.is_some());
+            }
+        }
+        // The good pieces are taken inside the strings' bodies only.
+        assert!(taken > 100 && taken < utf8, "{taken} of {utf8}");
     }
 
     #[test]

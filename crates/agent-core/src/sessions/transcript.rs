@@ -437,7 +437,8 @@ pub(crate) fn tool_blocks<'a>(e: &Entry<'a>, want: &str) -> (bool, Vec<Cow<'a, s
     let id_slot = if want == "tool_use" { 1 } else { 2 };
     let mut sk = super::skim::Skimmer::default();
     let mut content = [None; 1];
-    if !sk.object_fields(m.get(), &["content"], &mut content) {
+    // The message is a value of a line the scanner took: its strings are not checked again.
+    if !sk.object_fields_taken(m.get(), &["content"], &mut content) {
         return out;
     }
     let Some(content) = content[0] else { return out };
@@ -461,7 +462,7 @@ pub(crate) fn tool_blocks<'a>(e: &Entry<'a>, want: &str) -> (bool, Vec<Cow<'a, s
             counts.set(c);
             Some(n)
         };
-        let Some(escaped) = blocks.object_slots(block, slot, &mut f) else {
+        let Some(escaped) = blocks.object_slots_taken(block, slot, &mut f) else {
             return;
         };
         if counts.get().iter().any(|&c| c > 1) {
@@ -585,13 +586,12 @@ pub(crate) fn parse_entries_seen<'a>(text: &'a str, kinds: &[&str]) -> (Vec<Entr
     parse_entries_from(text, kinds, PARALLEL_FROM, PART)
 }
 
-/// [`parse_entries_seen`] of bytes read from a file, each part checked as UTF-8 just before it
-/// is scanned (while it is in the processor's cache, and on the helper thread for its parts):
-/// `None` when some part is not UTF-8.
+/// [`parse_entries_seen`] of bytes read from a file, checked as UTF-8 as they are scanned (the
+/// line scanner checks the string bodies, the only place a line it takes can have bytes
+/// outside ASCII; a line it does not take is checked whole): `None` when some line is not
+/// UTF-8.
 pub(crate) fn parse_entries_utf8<'a>(bytes: &'a [u8], kinds: &[&str]) -> Option<(Vec<Entry<'a>>, Seen<'a>)> {
-    parse_parts(bytes, kinds, PARALLEL_FROM, PART, |a, z| {
-        std::str::from_utf8(&bytes[a..z]).ok()
-    })
+    parse_parts(bytes, kinds, PARALLEL_FROM, PART)
 }
 
 /// Entries scanned by one thread, and where each part it scanned starts among them.
@@ -599,7 +599,7 @@ struct Scanned<'a> {
     entries: Vec<Entry<'a>>,
     starts: Vec<usize>,
     seen: Seen<'a>,
-    /// A part was not UTF-8.
+    /// A line was not UTF-8.
     bad: bool,
 }
 
@@ -609,21 +609,16 @@ fn parse_entries_from<'a>(
     parallel_from: usize,
     part_size: usize,
 ) -> (Vec<Entry<'a>>, Seen<'a>) {
-    // Every cut follows a line feed ('\n' is ASCII: each cut is on a character boundary).
-    parse_parts(text.as_bytes(), kinds, parallel_from, part_size, |a, z| {
-        Some(&text[a..z])
-    })
-    .unwrap_or_default()
+    // Text is UTF-8: never `None`.
+    parse_parts(text.as_bytes(), kinds, parallel_from, part_size).unwrap_or_default()
 }
 
-/// The entries of `bytes`, cut at line ends into parts; `text(a, z)` is the text of
-/// `bytes[a..z]` (`None`: not UTF-8, and then so is the result).
+/// The entries of `bytes`, cut at line ends into parts (`None`: a line is not UTF-8).
 fn parse_parts<'a>(
     bytes: &'a [u8],
     kinds: &[&str],
     parallel_from: usize,
     part_size: usize,
-    text: impl Fn(usize, usize) -> Option<&'a str> + Sync,
 ) -> Option<(Vec<Entry<'a>>, Seen<'a>)> {
     let lines = line_count(bytes);
     let front = Scanned {
@@ -632,9 +627,11 @@ fn parse_parts<'a>(
         seen: Seen::default(),
         bad: false,
     };
-    let scan = |a: usize, z: usize, acc: &mut Scanned<'a>| match text(a, z) {
-        Some(t) => parse_part(t, kinds, &mut acc.seen, &mut acc.entries),
-        None => acc.bad = true,
+    let scan = |a: usize, z: usize, acc: &mut Scanned<'a>| {
+        // Once a line is not UTF-8 the result is not used.
+        if !acc.bad {
+            acc.bad = !parse_part(&bytes[a..z], kinds, &mut acc.seen, &mut acc.entries);
+        }
     };
     if !super::shared::worth_helping(bytes.len(), parallel_from) {
         let mut front = front;
@@ -700,15 +697,21 @@ fn line_count(b: &[u8]) -> usize {
     (counted as u64 * b.len() as u64 / SAMPLE as u64) as usize + 64
 }
 
-fn parse_part<'a>(text: &'a str, kinds: &[&str], seen: &mut Seen<'a>, out: &mut Vec<Entry<'a>>) {
+/// Scans the lines of `bytes` into `out` and `seen`; `false` when a line is not UTF-8 (then
+/// what was scanned is not to be used).
+fn parse_part<'a>(bytes: &'a [u8], kinds: &[&str], seen: &mut Seen<'a>, out: &mut Vec<Entry<'a>>) -> bool {
     let mut skimmer = super::skim::Skimmer::default();
-    for line in lines(text) {
-        let line = line.trim_start_matches(|c: char| (c as u32) <= 32);
+    for line in byte_lines(bytes) {
+        // Leading bytes up to 32 (the characters up to U+0020) are passed over.
+        let line = &line[line.iter().position(|&c| c > 32).unwrap_or(line.len())..];
         if line.is_empty() {
             continue;
         }
         let mut f = [None; 28];
-        let Some(esc) = skimmer.object_slots(line, slot, &mut f) else {
+        let Some((line, esc)) = skimmer.object_slots_utf8(line, slot, &mut f) else {
+            let Ok(line) = std::str::from_utf8(line) else {
+                return false;
+            };
             // A line the scanner does not take may still be one of these to a reader that is
             // not `JSON.parse`: the passes that read them then search the text.
             seen.voice |= super::scan::has(line, "voice_call_talk");
@@ -741,27 +744,36 @@ fn parse_part<'a>(text: &'a str, kinds: &[&str], seen: &mut Seen<'a>, out: &mut 
         }
     }
     seen.lone |= skimmer.lone;
+    true
 }
 
 /// The lines of `text` (split at '\n' with memchr's SIMD search).
 pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+    // '\n' is ASCII: every cut is on a character boundary.
+    byte_lines(text.as_bytes()).map(move |l| {
+        let at = l.as_ptr() as usize - text.as_ptr() as usize;
+        &text[at..at + l.len()]
+    })
+}
+
+/// The lines of `b` (split at b'\n' with memchr's SIMD search).
+fn byte_lines(b: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut start = 0;
-    let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
+    let mut ends = memchr::memchr_iter(b'\n', b);
     let mut done = false;
     std::iter::from_fn(move || {
         if done {
             return None;
         }
-        // '\n' is ASCII: every cut is on a character boundary.
         match ends.next() {
             Some(end) => {
-                let line = &text[start..end];
+                let line = &b[start..end];
                 start = end + 1;
                 Some(line)
             }
             None => {
                 done = true;
-                Some(&text[start..])
+                Some(&b[start..])
             }
         }
     })
@@ -798,6 +810,69 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Bytes read from a file: a byte sequence that is not UTF-8 anywhere (in a string body, a
+    /// key, between tokens, in a line that is not JSON, in leading whitespace) refuses the whole
+    /// (`None`, which the caller reads with replacement characters); a character outside ASCII
+    /// anywhere reads as the text's scan reads it, however the bytes are cut into parts.
+    #[test]
+    fn bytes_read_as_text_or_refused() {
+        let mut text = String::new();
+        for n in 0..12 {
+            text.push_str(&format!(
+                "{{\"type\":\"user\",\"uuid\":\"u{n}\",\"message\":{{\"content\":\"\u{2014} {}\\n\u{e9}\"}}}}\n",
+                "x".repeat(n * 9)
+            ));
+            match n {
+                3 => text.push_str("not json \u{201c}\n  \n"),
+                5 => text.push_str("  {\"type\":\"host-row\",\"uuid\":\"h\"}\n"),
+                7 => text.push_str("{\"type\":\"queue-operation\",\"k\":[1,2,\"\u{e9}\"]}\r\n"),
+                _ => {}
+            }
+        }
+        let read = |b: &[u8]| {
+            super::parse_parts(b, &["user"], 1, 97).map(|(entries, seen)| {
+                let e: Vec<_> = entries
+                    .iter()
+                    .map(|e| (e.uuid().to_string(), e.message_text().map(str::to_string)))
+                    .collect();
+                (
+                    e,
+                    seen.host_row,
+                    seen.delivery.iter().map(|l| l.to_string()).collect::<Vec<_>>(),
+                )
+            })
+        };
+        let mut refused = 0;
+        for at in 0..=text.len() {
+            if !text.is_char_boundary(at) {
+                continue;
+            }
+            for bad in [&b"\xff"[..], b"\xe2\x80", b"\x80", b"\xc0\xaf"] {
+                let mut b = text.as_bytes()[..at].to_vec();
+                b.extend_from_slice(bad);
+                b.extend_from_slice(&text.as_bytes()[at..]);
+                assert_eq!(read(&b), None, "{at} {bad:x?}");
+                refused += 1;
+            }
+            for good in ["\u{e9}", "\u{1f916}"] {
+                let mut t = text.clone();
+                t.insert_str(at, good);
+                let (entries, seen) = super::parse_entries_from(&t, &["user"], usize::MAX, super::PART);
+                let want = (
+                    entries
+                        .iter()
+                        .map(|e| (e.uuid().to_string(), e.message_text().map(str::to_string)))
+                        .collect::<Vec<_>>(),
+                    seen.host_row,
+                    seen.delivery.iter().map(|l| l.to_string()).collect::<Vec<_>>(),
+                );
+                assert_eq!(read(t.as_bytes()), Some(want), "{at} {good}");
+            }
+        }
+        assert!(refused > 4000, "{refused}");
+        assert_eq!(read(text.as_bytes()).map(|r| r.0.len()), Some(12));
     }
 
     /// The lines noted as possible delivery records are every object line whose `type` is
