@@ -187,6 +187,20 @@ impl<'a, const MODE: u8> Scanner<'a, MODE> {
         }
     }
 
+    /// After an element of a container: `true` at a `,` (another element follows), `false` at
+    /// `close` (the container ends), `None` at anything else.
+    #[inline]
+    fn next_in(&mut self, close: u8) -> Option<bool> {
+        self.ws();
+        let c = self.peek()?;
+        self.i += 1;
+        match c {
+            b',' => Some(true),
+            _ if c == close => Some(false),
+            _ => None,
+        }
+    }
+
     /// A key's string at `self.i` as [`Skimmer::object_slots`] matches it (decoded when it has
     /// escapes; one that does not decode, a lone surrogate, reads as `"\0"`), then the `:`.
     fn key_text(&mut self) -> Option<std::borrow::Cow<'a, [u8]>> {
@@ -232,14 +246,8 @@ impl<'a, const MODE: u8> Scanner<'a, MODE> {
             } else {
                 self.any(stack)?;
             }
-            self.ws();
-            match self.peek()? {
-                b',' => self.i += 1,
-                b'}' => {
-                    self.i += 1;
-                    return Some(false);
-                }
-                _ => return None,
+            if !self.next_in(b'}')? {
+                return Some(false);
             }
         }
     }
@@ -262,14 +270,8 @@ impl<'a, const MODE: u8> Scanner<'a, MODE> {
             } else {
                 self.any(stack)?;
             }
-            self.ws();
-            match self.peek()? {
-                b',' => self.i += 1,
-                b']' => {
-                    self.i += 1;
-                    return Some(());
-                }
-                _ => return None,
+            if !self.next_in(b']')? {
+                return Some(());
             }
         }
     }
@@ -305,14 +307,8 @@ impl<'a, const MODE: u8> Scanner<'a, MODE> {
                 seen[n] = seen[n].saturating_add(1);
                 span[n] = (start, self.i, escaped);
             }
-            self.ws();
-            match self.peek()? {
-                b',' => self.i += 1,
-                b'}' => {
-                    self.i += 1;
-                    break;
-                }
-                _ => return None,
+            if !self.next_in(b'}')? {
+                break;
             }
         }
         let text = |n: usize| &self.b[span[n].0..span[n].1];
