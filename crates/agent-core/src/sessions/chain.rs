@@ -257,24 +257,38 @@ fn facts_of<'a>(e: &Entry<'a>, tools: &mut Tools<'a>) -> Facts<'a> {
         return Facts::default();
     }
     let want = if assistant { "tool_use" } else { "tool_result" };
-    // Most user entries are prompts: no parse unless the text mentions a tool result.
-    if user && !mentions(e, want) {
-        return Facts::default();
-    }
     let mut f = Facts {
         id: if assistant { message_id(e) } else { None },
         ..Facts::default()
     };
-    if assistant && !mentions(e, want) {
+    let Some((any, ids)) = wanted_blocks(e, want) else {
         return f;
-    }
-    let (any, ids) = tool_blocks(e, want);
+    };
     f.from = tools.len() as u32;
     tools.extend(ids);
     f.to = tools.len() as u32;
     f.has_result = user && any;
     f.user = user;
     f
+}
+
+/// The blocks of kind `want` in the entry's message: whether there is one, and their ids
+/// (see [`tool_blocks`]); `None` when the message's text does not have `want` in it (most user
+/// entries are prompts: their messages are not read). Taken from what the line scan noted when
+/// it did ([`Entry::scanned_tools`]), else by reading the message.
+fn wanted_blocks<'a>(e: &Entry<'a>, want: &str) -> Option<(bool, Vec<Cow<'a, str>>)> {
+    let Some(found) = &e.scanned_tools else {
+        return mentions(e, want).then(|| tool_blocks(e, want));
+    };
+    let result = want == "tool_result";
+    let wanted = || found.iter().filter(|t| t.result == result);
+    // No such block: the facts are those of a message without the word (no ids, no result).
+    wanted().next()?;
+    // A block whose type was not escaped has the word in the text; else the text is searched.
+    if wanted().all(|t| t.type_escaped) && !mentions(e, want) {
+        return None;
+    }
+    Some((true, wanted().filter_map(|t| t.id.clone()).collect()))
 }
 
 /// Each entry's message id and tool ids, parsed once (only for the entries the pass reads).
@@ -648,5 +662,84 @@ mod tests {
             }
         }
         assert_eq!(tools.len(), 2500 + 1250);
+    }
+
+    /// The tool blocks the line scan noted give the facts reading the message gives (repeated
+    /// keys at every level, escaped key and type names, nested content, non-ASCII text, blocks
+    /// that do not count), for user and assistant lines, with the message repeated too.
+    #[test]
+    fn scanned_tools_give_the_facts_of_the_message() {
+        let messages = [
+            r#"{"id":"m","content":[{"type":"tool_use","id":"a"},{"type":"tool_result","tool_use_id":"b"},{"type":"text","text":"x"}]}"#,
+            r#"{"content":[{"type":"tool\u005fuse","id":"e1"},{"type":"tool\u005fresult","tool_use_id":"e2"}]}"#,
+            r#"{"content":[{"type":"tool\u005fuse","id":"e3"},{"type":"text","text":"tool_use tool_result"}]}"#,
+            r#"{"content":[{"type":"tool\u005fuse","id":"e4"},{"type":"tool_use","id":"e5"},{"type":"tool\u005fresult","tool_use_id":"e6"},{"type":"tool_result","tool_use_id":"e7"}]}"#,
+            r#"{"content":[{"type":"tool_result","tool_use_id":"x"}],"content":[{"type":"tool_use","id":"y"},{"type":"tool_result","tool_use_id":"z"}]}"#,
+            r#"{"content":[{"type":"tool_use","id":"y"},{"type":"tool_result","tool_use_id":"y"}],"content":"tool_use tool_result"}"#,
+            r#"{"content":[{"type":"tool_use","id":"y"}],"content":null,"id":"m2"}"#,
+            r#"{"content":[{"type":"tool_use","id":"a","id":"b"},{"type":"tool_use","type":"tool_use","id":"c"},{"type":"tool_use","id":"d","text":5},{"type":"tool_use","id":7},{"type":"tool_use","id":null},{"type":"tool_use"},{"type":"tool_result","tool_use_id":"f","text":null,"id":[1]},{"type":"tool_result","tool_use_id":"g","tool_use_id":"h"},{"type":"tool_result","tool_use_id":{"a":"b"}}]}"#,
+            r#"{"content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"tool_result","tool_use_id":"inner"},{"type":"tool_use","id":"inner2"}]},[{"type":"tool_use","id":"d"}],"tool_use",7,null],"nested":{"content":[{"type":"tool_use","id":"no"}]}}"#,
+            r#"{"cont\u0065nt":[{"t\u0079pe":"tool_use","\u0069d":"k1"},{"type":"tool_result","tool\u005fuse_id":"k2"}]}"#,
+            "{\"id\":\"m\\u00e9\",\"content\":[{\"type\":\"tool_use\",\"id\":\"\u{e9}\u{1f916}\",\"input\":{\"q\":\"\u{2014} \u{fc}\"}},{\"type\":\"tool_result\",\"tool_use_id\":\"\u{fc}\\n\",\"content\":\"\u{e9}\"}]}",
+            r#"{"content":[{"type":"tool_use","id":"a\u0041\"b\\"},{"type":"tool_result","tool_use_id":"\u00e9\/"}]}"#,
+            r#"{"content":[{"type":"tool_use","id":"\ud800"},{"type":"tool_result","tool_use_id":"\ud800x"},{"type":"tool_use","id":"after"}]}"#,
+            r#"{"content":[{"\ud800":1,"type":"tool_use","id":"ls"},{"type":"\ud800","id":"lt"}]}"#,
+            r#"{"content":[{"type":7,"id":"q"},{"type":null,"id":"q2"},{"type":"tool_usex","id":"q3"},{"type":"Tool_use","id":"q4"}]}"#,
+            r#" { "content" : [ { "type" : "tool_use" , "id" : "s p" } , { "type" : "tool_result" , "tool_use_id" : "s q" } ] } "#,
+            r#"{"id":"x","id":"y","content":[{"type":"tool_use","id":"i1"}],"role":"assistant"}"#,
+            r#"{"content":[],"id":"tool_use"}"#,
+            r#"{}"#,
+            r#""tool_use tool_result""#,
+            r#"["tool_use",{"type":"tool_use","id":"arr"}]"#,
+            r#"null"#,
+            r#"7"#,
+        ];
+        let mut lines = Vec::new();
+        for kind in ["user", "assistant"] {
+            for m in messages {
+                lines.push(format!(r#"{{"type":"{kind}","uuid":"u","message":{m}}}"#));
+                // The message repeated: the last counts.
+                lines.push(format!(
+                    r#"{{"type":"{kind}","uuid":"u","message":{},"message":{m}}}"#,
+                    messages[0]
+                ));
+                lines.push(format!(
+                    r#"{{"message":{m},"type":"{kind}","message":{{"content":"none"}},"uuid":"u"}}"#
+                ));
+                // A `content` outside the message is not its content.
+                lines.push(format!(
+                    r#"{{"type":"{kind}","content":[{{"type":"tool_use","id":"top"}}],"uuid":"u","message":{m},"x":{{"message":{}}}}}"#,
+                    messages[0]
+                ));
+            }
+        }
+        fn view(
+            f: &super::Facts<'_>,
+            tools: &[std::borrow::Cow<'_, str>],
+        ) -> (Option<String>, Vec<String>, bool, Vec<String>) {
+            let ids: Vec<String> = tools[f.from as usize..f.to as usize]
+                .iter()
+                .map(|t| t.to_string())
+                .collect();
+            // `user` only says whether the ids are results (an empty list either way otherwise).
+            let results = if f.user { ids.clone() } else { Vec::new() };
+            (f.id.as_deref().map(str::to_string), ids, f.has_result, results)
+        }
+        let (mut with_ids, mut results) = (0, 0);
+        for line in &lines {
+            let entries = crate::sessions::transcript::parse_entries(line, &["user", "assistant"]);
+            assert_eq!(entries.len(), 1, "{line}");
+            let scanned = &entries[0];
+            assert!(scanned.scanned_tools.is_some(), "{line}");
+            let mut read = scanned.clone();
+            read.scanned_tools = None;
+            let (mut t1, mut t2) = (Vec::new(), Vec::new());
+            let new = view(&super::facts_of(scanned, &mut t1), &t1);
+            let old = view(&super::facts_of(&read, &mut t2), &t2);
+            assert_eq!(new, old, "{line}");
+            with_ids += usize::from(!old.1.is_empty());
+            results += usize::from(old.2);
+        }
+        assert!(with_ids > 40 && results > 20, "{with_ids} {results}");
     }
 }

@@ -176,6 +176,188 @@ impl<'a, const MODE: u8> Scanner<'a, MODE> {
     }
 }
 
+impl<'a, const MODE: u8> Scanner<'a, MODE> {
+    /// Any value at `self.i` (after whitespace); whether it is a string with a backslash.
+    #[inline]
+    fn any(&mut self, stack: &mut Vec<bool>) -> Option<bool> {
+        if self.peek()? == b'"' {
+            self.string()
+        } else {
+            self.value(stack).map(|_| false)
+        }
+    }
+
+    /// After an element of a container: `true` at a `,` (another element follows), `false` at
+    /// `close` (the container ends), `None` at anything else.
+    #[inline]
+    fn next_in(&mut self, close: u8) -> Option<bool> {
+        self.ws();
+        let c = self.peek()?;
+        self.i += 1;
+        match c {
+            b',' => Some(true),
+            _ if c == close => Some(false),
+            _ => None,
+        }
+    }
+
+    /// A key's string at `self.i` as [`Skimmer::object_slots`] matches it (decoded when it has
+    /// escapes; one that does not decode, a lone surrogate, reads as `"\0"`), then the `:`.
+    fn key_text(&mut self) -> Option<std::borrow::Cow<'a, [u8]>> {
+        let start = self.i;
+        let escaped = self.string()?;
+        let key = if escaped {
+            let decoded = serde_json::from_slice::<String>(&self.b[start..self.i]).ok();
+            std::borrow::Cow::Owned(decoded.map_or(vec![0], String::into_bytes))
+        } else {
+            std::borrow::Cow::Borrowed(&self.b[start + 1..self.i - 1])
+        };
+        self.ws();
+        if self.peek()? != b':' {
+            return None;
+        }
+        self.i += 1;
+        self.ws();
+        Some(key)
+    }
+
+    /// A message value (after whitespace), scanned as [`Scanner::any`] scans it (the same
+    /// grammar and checks) while noting the `tool_use` and `tool_result` blocks of its
+    /// `content` array in `tools` (the last `content` counts, as with `JSON.parse`).
+    fn message(&mut self, stack: &mut Vec<bool>, tools: &mut Vec<ToolSpan>) -> Option<bool> {
+        tools.clear();
+        if self.peek()? != b'{' {
+            return self.any(stack);
+        }
+        self.i += 1;
+        self.ws();
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Some(false);
+        }
+        loop {
+            self.ws();
+            if self.peek()? != b'"' {
+                return None;
+            }
+            if &*self.key_text()? == b"content" {
+                tools.clear();
+                self.content(stack, tools)?;
+            } else {
+                self.any(stack)?;
+            }
+            if !self.next_in(b'}')? {
+                return Some(false);
+            }
+        }
+    }
+
+    /// A message's `content` value (see [`Scanner::message`]).
+    fn content(&mut self, stack: &mut Vec<bool>, tools: &mut Vec<ToolSpan>) -> Option<()> {
+        if self.peek()? != b'[' {
+            return self.any(stack).map(|_| ());
+        }
+        self.i += 1;
+        self.ws();
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            self.ws();
+            if self.peek()? == b'{' {
+                self.block(tools, stack)?;
+            } else {
+                self.any(stack)?;
+            }
+            if !self.next_in(b']')? {
+                return Some(());
+            }
+        }
+    }
+
+    /// A content block (an object at `self.i`): noted in `tools` when its `type` is `tool_use` or
+    /// `tool_result` and it counts as the split-message pass counts blocks: none of `type`,
+    /// `id`, `tool_use_id` and `text` repeated, each a string or null.
+    fn block(&mut self, tools: &mut Vec<ToolSpan>, stack: &mut Vec<bool>) -> Option<()> {
+        self.i += 1;
+        self.ws();
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Some(());
+        }
+        // Per key (`type`, `id`, `tool_use_id`, `text`): how many times, the last value's text.
+        let mut seen = [0u8; 4];
+        let mut span = [(0usize, 0usize, false); 4];
+        loop {
+            self.ws();
+            if self.peek()? != b'"' {
+                return None;
+            }
+            let n = match &*self.key_text()? {
+                b"type" => Some(0),
+                b"id" => Some(1),
+                b"tool_use_id" => Some(2),
+                b"text" => Some(3),
+                _ => None,
+            };
+            let start = self.i;
+            let escaped = self.any(stack)?;
+            if let Some(n) = n {
+                seen[n] = seen[n].saturating_add(1);
+                span[n] = (start, self.i, escaped);
+            }
+            if !self.next_in(b'}')? {
+                break;
+            }
+        }
+        let text = |n: usize| &self.b[span[n].0..span[n].1];
+        if seen.iter().any(|&c| c > 1) || (0..4).any(|n| seen[n] == 1 && text(n) != b"null" && text(n)[0] != b'"') {
+            return Some(());
+        }
+        if seen[0] == 0 || text(0)[0] != b'"' {
+            return Some(());
+        }
+        let type_escaped = span[0].2;
+        let result = if type_escaped {
+            match serde_json::from_slice::<String>(text(0)).ok().as_deref() {
+                Some("tool_use") => false,
+                Some("tool_result") => true,
+                _ => return Some(()),
+            }
+        } else {
+            match &text(0)[1..text(0).len() - 1] {
+                b"tool_use" => false,
+                b"tool_result" => true,
+                _ => return Some(()),
+            }
+        };
+        let k = if result { 2 } else { 1 };
+        tools.push(ToolSpan {
+            result,
+            type_escaped,
+            id: (seen[k] == 1 && text(k)[0] == b'"').then_some((span[k].0, span[k].1)),
+            id_escaped: span[k].2,
+        });
+        Some(())
+    }
+}
+
+/// A `tool_use` or `tool_result` block of a message's content, as the line scan found it
+/// ([`Skimmer::object_slots_utf8`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ToolSpan {
+    /// A `tool_result` block (else a `tool_use` one).
+    pub result: bool,
+    /// Its `type` string has an escape (the name may not be in the text as it is).
+    pub type_escaped: bool,
+    /// Where its id (`id` of a `tool_use`, `tool_use_id` of a `tool_result`) is in the line, a
+    /// JSON string with its quotes, when it is a string.
+    pub id: Option<(usize, usize)>,
+    /// The id string has an escape.
+    pub id_escaped: bool,
+}
+
 /// Reusable state for [`object_fields`] (its container stack).
 #[derive(Default)]
 pub(crate) struct Skimmer {
@@ -240,7 +422,7 @@ impl Skimmer {
             lone: false,
         };
         // Every cut is at an ASCII byte: on a character boundary.
-        let r = self.fields(&mut s, slot, |n, a, z| out[n] = Some(&line[a..z]));
+        let r = self.fields(&mut s, slot, None, |n, a, z| out[n] = Some(&line[a..z]));
         self.lone |= s.lone;
         r
     }
@@ -249,11 +431,15 @@ impl Skimmer {
     /// one JSON object and UTF-8 (its string bodies checked as they are scanned), with the
     /// escape mask; `None` when it is not a JSON object, or not UTF-8 (which the caller tells
     /// apart by checking the line, rarely needed).
+    ///
+    /// With `tools` (a slot and a list), the value of that slot's key is scanned as a message
+    /// and its tool blocks put in the list ([`ToolSpan`], of the last such key's value).
     pub(crate) fn object_slots_utf8<'a>(
         &mut self,
         line: &'a [u8],
         slot: impl Fn(&[u8]) -> Option<usize>,
         out: &mut [Option<&'a str>],
+        tools: Option<(usize, &mut Vec<ToolSpan>)>,
     ) -> Option<(&'a str, u64)> {
         let mut s = Scanner::<UTF8> {
             b: line,
@@ -266,7 +452,7 @@ impl Skimmer {
         // `std::str::from_utf8`). `put` is called with a value the scanner has just taken
         // whole (a string, or a container with everything in it); the line is made text only
         // once the scanner took all of it (`fields` ends with `s.i == line.len()`).
-        let r = self.fields(&mut s, slot, |n, a, z| {
+        let r = self.fields(&mut s, slot, tools, |n, a, z| {
             out[n] = Some(unsafe { std::str::from_utf8_unchecked(&line[a..z]) })
         });
         self.lone |= s.lone;
@@ -320,6 +506,7 @@ impl Skimmer {
         &mut self,
         s: &mut Scanner<'_, MODE>,
         slot: impl Fn(&[u8]) -> Option<usize>,
+        mut tools: Option<(usize, &mut Vec<ToolSpan>)>,
         mut put: impl FnMut(usize, usize, usize),
     ) -> Option<u64> {
         let mut escapes = 0u64;
@@ -354,12 +541,12 @@ impl Skimmer {
                 s.i += 1;
                 s.ws();
                 let vstart = s.i;
-                let escaped = if s.peek()? == b'"' {
-                    s.string()?
-                } else {
-                    s.value(&mut self.stack).map(|_| false)?
+                let n = slot(key);
+                let escaped = match &mut tools {
+                    Some((m, list)) if n == Some(*m) => s.message(&mut self.stack, list)?,
+                    _ => s.any(&mut self.stack)?,
                 };
-                if let Some(n) = slot(key) {
+                if let Some(n) = n {
                     put(n, vstart, s.i);
                     if n < 64 {
                         escapes = if escaped { escapes | 1 << n } else { escapes & !(1 << n) };
@@ -469,6 +656,17 @@ mod tests {
         ];
         for line in lines {
             let ours = check(line);
+            // The value of `a` scanned as a message takes the same lines.
+            let mut spans = Vec::new();
+            let with_tools = Skimmer::default()
+                .object_slots_utf8(
+                    line.as_bytes(),
+                    |k| (k == b"a").then_some(0),
+                    &mut [None],
+                    Some((0, &mut spans)),
+                )
+                .is_some();
+            assert_eq!(with_tools, ours, "{line:?}");
             let serde = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(line).is_ok()
                 || line == r#"{"a":"\ud800"}"#;
             assert_eq!(ours, serde, "{line:?}");
@@ -513,7 +711,7 @@ mod tests {
                 line.extend_from_slice(piece);
                 line.extend_from_slice(&template.as_bytes()[at..]);
                 let mut ours = [None; 3];
-                let got = Skimmer::default().object_slots_utf8(&line, slot, &mut ours);
+                let got = Skimmer::default().object_slots_utf8(&line, slot, &mut ours, None);
                 let mut want = [None; 3];
                 let text = std::str::from_utf8(&line).ok();
                 let expected = text.and_then(|t| Skimmer::default().object_slots(t, slot, &mut want));
@@ -525,6 +723,16 @@ mod tests {
                 // (A line not taken may have filled some slots; they are not used.)
                 if got.is_some() {
                     assert_eq!(ours, want, "{line:x?}");
+                }
+                // Each slot's value scanned as a message: the same line taken, the same values.
+                for m in 0..3 {
+                    let mut spans = Vec::new();
+                    let mut again = [None; 3];
+                    let with = Skimmer::default().object_slots_utf8(&line, slot, &mut again, Some((m, &mut spans)));
+                    assert_eq!(with, got, "{m} {line:x?}");
+                    if got.is_some() {
+                        assert_eq!(again, ours, "{m} {line:x?}");
+                    }
                 }
                 taken += usize::from(got.is_some());
                 utf8 += usize::from(text.is_some());

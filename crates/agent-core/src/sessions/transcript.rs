@@ -102,6 +102,23 @@ pub(crate) struct Entry<'a> {
     /// The message (and origin) of an entry made by the engine rather than read (a queued
     /// command shown as the user message it was).
     pub made: Option<Box<Made>>,
+    /// A user or assistant line's `tool_result` and `tool_use` blocks, taken by the line scan
+    /// as it passed the message (`None` for an entry read otherwise: then the split-message pass
+    /// reads the message again).
+    pub scanned_tools: Option<Vec<ScannedTool<'a>>>,
+}
+
+/// A `tool_use` or `tool_result` block of an entry's message, as the line scan found it (see
+/// [`super::skim::ToolSpan`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ScannedTool<'a> {
+    /// A `tool_result` block (else a `tool_use` one).
+    pub result: bool,
+    /// Its `type` string has an escape.
+    pub type_escaped: bool,
+    /// Its id (`id` of a `tool_use`, `tool_use_id` of a `tool_result`), when a string (that
+    /// decodes).
+    pub id: Option<Cow<'a, str>>,
 }
 
 /// What a made entry has that a line would hold.
@@ -288,6 +305,7 @@ impl<'a> Entry<'a> {
             completed_local_command: false,
             attachment_raw: raw(f[11]),
             made: None,
+            scanned_tools: None,
         })
     }
 
@@ -701,6 +719,7 @@ fn line_count(b: &[u8]) -> usize {
 /// what was scanned is not to be used).
 fn parse_part<'a>(bytes: &'a [u8], kinds: &[&str], seen: &mut Seen<'a>, out: &mut Vec<Entry<'a>>) -> bool {
     let mut skimmer = super::skim::Skimmer::default();
+    let mut tools = Vec::new();
     for line in byte_lines(bytes) {
         // Leading bytes up to 32 (the characters up to U+0020) are passed over.
         let line = &line[line.iter().position(|&c| c > 32).unwrap_or(line.len())..];
@@ -708,7 +727,8 @@ fn parse_part<'a>(bytes: &'a [u8], kinds: &[&str], seen: &mut Seen<'a>, out: &mu
             continue;
         }
         let mut f = [None; 28];
-        let Some((line, esc)) = skimmer.object_slots_utf8(line, slot, &mut f) else {
+        tools.clear();
+        let Some((line, esc)) = skimmer.object_slots_utf8(line, slot, &mut f, Some((12, &mut tools))) else {
             let Ok(line) = std::str::from_utf8(line) else {
                 return false;
             };
@@ -730,7 +750,10 @@ fn parse_part<'a>(bytes: &'a [u8], kinds: &[&str], seen: &mut Seen<'a>, out: &mu
             }
             _ => {}
         }
-        let Ok(e) = e else { continue };
+        let Ok(mut e) = e else { continue };
+        if matches!(e.kind(), "user" | "assistant") {
+            e.scanned_tools = Some(scanned_tools(line, &tools));
+        }
         match e.kind() {
             "system" if e.subtype.as_deref() == Some("voice_call_talk") => seen.voice = true,
             "host-row" => seen.host_row = true,
@@ -745,6 +768,26 @@ fn parse_part<'a>(bytes: &'a [u8], kinds: &[&str], seen: &mut Seen<'a>, out: &mu
     }
     seen.lone |= skimmer.lone;
     true
+}
+
+/// The tool blocks the line scan noted in `line` (see [`Entry::scanned_tools`]).
+fn scanned_tools<'a>(line: &'a str, spans: &[super::skim::ToolSpan]) -> Vec<ScannedTool<'a>> {
+    spans
+        .iter()
+        .map(|t| ScannedTool {
+            result: t.result,
+            type_escaped: t.type_escaped,
+            id: t.id.and_then(|(a, z)| {
+                // The span is a string value the scanner took: cut at its quotes (ASCII).
+                let text = &line[a..z];
+                if t.id_escaped {
+                    serde_json::from_str::<String>(text).ok().map(Cow::Owned)
+                } else {
+                    Some(Cow::Borrowed(&text[1..text.len() - 1]))
+                }
+            }),
+        })
+        .collect()
 }
 
 /// The lines of `text` (split at '\n' with memchr's SIMD search).
