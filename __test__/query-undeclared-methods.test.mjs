@@ -4,6 +4,7 @@
 // throws must be the same.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
 import * as official from '@anthropic-ai/claude-agent-sdk'
 import { sdk as ours, mockOptions, driveControl } from './helpers/sdk.mjs'
 
@@ -149,6 +150,7 @@ test('the methods are on the prototype, not own enumerable members, as in the of
   for (const sdk of [ours, official]) {
     const q = sdk.query({ prompt: 'x', options })
     for (const name of names) {
+      assert.equal(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(q), name)?.enumerable, false, name)
       assert.equal(typeof q[name], 'function', name)
       assert.ok(!Object.keys(q).includes(name), name)
     }
@@ -201,4 +203,18 @@ test('answers without a body: each method resolves or throws as the official doe
   assert.deepEqual(mine.results, theirs.results)
   assert.deepEqual(mine.results.getSettings, { value: undefined })
   assert.equal(mine.results.generateSessionTitle.error, 'TypeError')
+})
+
+test('Query\'s prototype has every method of lib/query-extra.js, with its name and length, from the start', () => {
+  const require = createRequire(import.meta.url)
+  const { Query } = require('../lib/query.js')
+  const { methods } = require('../lib/query-extra.js')
+  const proto = Query.prototype
+  for (const [name, fn] of Object.entries(methods)) {
+    const stub = Object.getOwnPropertyDescriptor(proto, name)
+    assert.equal(typeof stub?.value, 'function', name)
+    assert.equal(stub.value.name, name)
+    assert.equal(stub.value.length, fn.length, name)
+    assert.equal(stub.enumerable, false, name)
+  }
 })

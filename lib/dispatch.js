@@ -13,7 +13,6 @@
 // such call in the async context the ThreadsafeFunction was made in, so AsyncLocalStorage stores
 // set around query() are visible in tool handlers, canUseTool and hooks
 // (__test__/async-context.test.mjs).
-const { runMcpCall } = require('./mcp-calls')
 const { loadNative } = require('./native')
 const { errorText, safeString, field } = require('./thrown')
 
@@ -192,7 +191,7 @@ function makeDispatch({ sdkServers, hookCallbacks, canUseTool, onElicitation, on
       if (payload.message !== undefined) return mcpLink?.message(payload), '{}'
       // Any message for a foreign server object: its own answer, once it gives it.
       if (payload.forward !== undefined) return await server.forward(payload.forward, controller)
-      return await runMcpCall(server, payload, controller, mcpLink?.channel(payload.server))
+      return await require('./mcp-calls').runMcpCall(server, payload, controller, mcpLink?.channel(payload.server))
     } finally {
       running.delete(requestId)
     }

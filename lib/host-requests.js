@@ -8,7 +8,6 @@
 // Each resolves with an envelope: `{ response }` (a `response` of undefined is a success without
 // a body), or `{ error, error_code }`; what a handler throws becomes an error response with its
 // message.
-const { sameSession } = require('./query-extra')
 
 /** The reasons `onDecline` takes (others are ignored, as the official ignores them). */
 const DECLINE_REASONS = ['signed_out', 'identity_changed', 'transient', 'refresh_failed']
@@ -65,7 +64,7 @@ function makeHostRequests(options, state) {
     if (request.subtype === 'remote_control_work_secret') {
       const answerer = state.workSecretAnswerer
       if (!answerer) throw new Error('refreshWorkSecret callback is not provided.')
-      if (!sameSession(answerer.sessionId, r.session_id)) throw new Error('remote_control_work_secret names a session this host did not attach.')
+      if (!require('./query-extra').sameSession(answerer.sessionId, r.session_id)) throw new Error('remote_control_work_secret names a session this host did not attach.')
       return { response: { work_secret: (await answerer.refresh(answerer.sessionId, { signal })) || null } }
     }
     const ui = state.uiHost

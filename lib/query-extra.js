@@ -6,7 +6,7 @@
 // runtime (its own UIs, the remote-control host, the auth flows) call them untyped.
 
 /**
- * The query's port (lib/query.js QueryPort), given by addUndeclaredMethods(): these methods
+ * The query's port (lib/query.js QueryPort), given by usePort(): these methods
  * reach the query through it only.
  * @type {(q: Query) => import('./query').Port}
  */
@@ -346,15 +346,12 @@ function sessionOfWorkSecret(secret) {
 }
 
 /**
- * Adds the methods to Query's prototype; `port` gives a query's QueryPort.
- * @param {Function} Query
+ * Sets how the methods reach a query: `port` gives its QueryPort. lib/query.js calls it as it
+ * loads this module, on the first call of any of the methods (their stubs on Query's prototype).
  * @param {(q: Query) => import('./query').Port} port
  */
-function addUndeclaredMethods(Query, port) {
+function usePort(port) {
   portOf = port
-  for (const [name, fn] of Object.entries(methods)) {
-    Object.defineProperty(Query.prototype, name, { value: fn, writable: true, configurable: true, enumerable: false })
-  }
 }
 
-module.exports = { addUndeclaredMethods, sameSession }
+module.exports = { methods, usePort, sameSession }

@@ -7,14 +7,12 @@ const { loadNative } = require('./native')
 const { splitOptions, splitServers } = require('./options')
 const { AsyncResource } = require('async_hooks')
 const { makeDispatch } = require('./dispatch')
-const { makeHostRequests } = require('./host-requests')
 const { AbortError, fromEngine } = require('./errors')
 const { isError, safeString } = require('./thrown')
 const { McpLink } = require('./mcp-link')
 const { pendingPreload } = require('./schema/zod-loader')
+const { lazyModule, lazyFunction } = require('./lazy')
 const { holdsPrompt, afterLaunchFieldsApplied, checkDeliveries } = require('./mcp-delivery')
-const { watchProcess } = require('./process-events')
-const { hostSpawner } = require('./host-spawn')
 
 // As the official SDK sets it when loaded: on Windows, executables are not looked up in the current
 // directory (the CLI and what it starts inherit this, as the official's children do).
@@ -159,7 +157,7 @@ class Query {
       canUseTool: options.canUseTool,
       onElicitation: options.onElicitation,
       onUserDialog: options.onUserDialog,
-      hostRequest: makeHostRequests(options, this._hostState),
+      hostRequest: lazyHostRequests(options, this._hostState),
       stderr: typeof options.stderr === 'function' ? options.stderr : undefined,
       sessionStore: options.sessionStore,
     })
@@ -169,7 +167,7 @@ class Query {
     }
     // The app's own spawn (hostSpawn) runs as a process the app starts, as spawnClaudeCodeProcess.
     const spawner = typeof options.spawnClaudeCodeProcess === 'function' ? options.spawnClaudeCodeProcess
-      : typeof options.hostSpawn === 'function' ? hostSpawner(options) : undefined
+      : typeof options.hostSpawn === 'function' ? require('./host-spawn').hostSpawner(options) : undefined
     // Process servers sent in `initialize`: as the official, the prompt waits for the CLI's answer
     // (see lib/mcp-delivery.js).
     const holdPrompt = holdsPrompt(options, data)
@@ -192,7 +190,7 @@ class Query {
     }, inAsyncScope(new AsyncResource('dispatch'), dispatch))
     attach(this._session)
     mcpLink.attach(this._session)
-    if (typeof spawner !== 'function' && (options.onProcessSpawned || options.onProcessExit)) watchProcess(this._session, options, performance.now() - spawnStart)
+    if (typeof spawner !== 'function' && (options.onProcessSpawned || options.onProcessExit)) require('./process-events').watchProcess(this._session, options, performance.now() - spawnStart)
     if (typeof spawner === 'function') this._startHostProcess(spawner, hostProcess)
     if (this._abortSignal) this._abortSignal.addEventListener('abort', this._onAbort, { once: true })
     if (holdPrompt) {
@@ -845,7 +843,27 @@ class QueryPort {
 
 /** @typedef {InstanceType<typeof QueryPort>} Port A QueryPort, as a type for the modules that take one. */
 
-require('./query-extra').addUndeclaredMethods(Query, (q) => new QueryPort(q))
+// The official Query's methods that its sdk.d.ts does not declare (lib/query-extra.js), by name
+// and `length`. Each is on the prototype from the start, as the official's (not enumerable); the
+// module loads on the first call of any of them, so importing the package does not compile it.
+// __test__/query-undeclared-methods.test.mjs checks this list against the module's methods.
+const UNDECLARED_METHODS = {
+  getSettings: 0, getHooksListing: 0, getTaskOutput: 1, listPermissionRules: 0, setCwd: 2, setChromeBrowserHints: 1,
+  setPromptSuggestionsPaused: 1, enableChannel: 1, mcpAuthenticate: 3, mcpClearAuth: 1, mcpSubmitOAuthCallbackUrl: 2,
+  claudeAuthenticate: 2, claudeOAuthCallback: 2, claudeOAuthWaitForCompletion: 0, getMemoryDialog: 0, getSkillsDialog: 0,
+  getStatus: 0, exportConversation: 0, getChromeDialog: 0, getChromeBrowsers: 0, selectChromeBrowser: 1, getSandboxDialog: 1,
+  getPlan: 0, readCloudSessions: 2, logHostEvents: 2, dictate: 1, submitFeedback: 2, submitSurveyFeedback: 1, renameSession: 2,
+  generateSessionTitle: 2, askSideQuestion: 2, enableRemoteControl: 3, claimSession: 1, isClosed: 0, setUiHost: 1,
+  launchUltrareview: 2, messageRated: 1,
+}
+const undeclared = lazyModule(() => {
+  const extra = require('./query-extra')
+  extra.usePort((q) => new QueryPort(q))
+  return extra.methods
+})
+for (const [name, length] of Object.entries(UNDECLARED_METHODS)) {
+  Object.defineProperty(Query.prototype, name, { value: lazyFunction(name, length, undeclared), writable: true, configurable: true, enumerable: false })
+}
 
 const WARM = Symbol('warm query: the prompt comes later')
 /** The request ids of control requests that can be withdrawn (see _controlWithSignal). */
@@ -889,6 +907,21 @@ if (ASYNC_DISPOSE) {
  */
 function inAsyncScope(resource, fn) {
   return (kind, requestId, payload) => resource.runInAsyncScope(fn, undefined, kind, requestId, payload)
+}
+
+/**
+ * The query's host-request handler (lib/host-requests.js), loaded with the first host request:
+ * most queries get none, and importing the package stays one module lighter. The callbacks are
+ * read from `options` now, as makeHostRequests reads them.
+ * @param {import('./types').QueryOptions} options
+ * @param {import('./host-requests').HostState} state
+ * @returns {(request: import('./host-requests').HostRequest, context: { signal: AbortSignal }) => Promise<unknown>}
+ */
+function lazyHostRequests(options, state) {
+  const callbacks = { getOAuthToken: options.getOAuthToken, getHostAuthToken: options.getHostAuthToken }
+  /** @type {ReturnType<typeof import('./host-requests').makeHostRequests> | undefined} */
+  let handler
+  return (request, context) => (handler ??= require('./host-requests').makeHostRequests(callbacks, state))(request, context)
 }
 
 /**
