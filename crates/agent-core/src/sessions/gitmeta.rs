@@ -974,13 +974,13 @@ mod tests {
             let out = self
                 .cmd(dir)
                 .env("GIT_REFERENCE_BACKEND", "files")
-                .args(crate::sessions::paths::WORKTREE_LIST)
+                .args(crate::sessions::worktree_list::WORKTREE_LIST)
                 .output()
                 .unwrap();
             if !out.status.success() {
                 return Vec::new();
             }
-            crate::sessions::paths::worktree_lines(&out.stdout)
+            crate::sessions::worktree_list::worktree_lines(&out.stdout)
         }
 
         fn read(&self, dir: &Path) -> Option<Vec<String>> {

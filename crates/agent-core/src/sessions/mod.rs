@@ -4,7 +4,8 @@
 //! `forkSession` and the local half of `importSessionToStore`.
 //!
 //! - [`paths`]: config dir, projects folder, project folder names, UUID checks, git worktrees
-//!   ([`gitmeta`]: the worktree list read from git's files where that is git's answer for sure).
+//!   ([`gitmeta`]: the worktree list read from git's files where that is git's answer for sure;
+//!   [`worktree_list`]: else the `git worktree list` child, as the official starts it).
 //! - [`scan`]: field search in head/tail text (no JSON tree per line).
 //! - [`info`]: one session's metadata from its first and last 64 KiB.
 //! - [`list`]: which transcripts a listing holds, in which order; finding one session.
@@ -46,6 +47,7 @@ pub mod skim;
 pub mod surrogate;
 pub mod transcript;
 pub mod voice;
+pub(crate) mod worktree_list;
 pub mod write;
 
 use std::path::Path;
