@@ -446,17 +446,19 @@ impl Skimmer {
             i: 0,
             lone: false,
         };
-        // SAFETY (both): bytes the scanner took are UTF-8. Outside string bodies it takes only
-        // ASCII bytes (whitespace, punctuation, digits, `true`/`false`/`null`), and each string
-        // body it took was checked by `jstring::end_utf8` (its tests compare it with
-        // `std::str::from_utf8`). `put` is called with a value the scanner has just taken
-        // whole (a string, or a container with everything in it); the line is made text only
-        // once the scanner took all of it (`fields` ends with `s.i == line.len()`).
+        // Bytes the scanner took are UTF-8: outside string bodies it takes only ASCII bytes
+        // (whitespace, punctuation, digits, `true`/`false`/`null`), and each string body it took
+        // was checked by `jstring::end_utf8` (its tests compare it with `std::str::from_utf8`).
         let r = self.fields(&mut s, slot, tools, |n, a, z| {
+            // SAFETY: `line[a..z]` is a value the scanner has just taken whole (a string, or a
+            // container with everything in it), so it is UTF-8 (above) and starts and ends on
+            // ASCII delimiters, never inside a character.
             out[n] = Some(unsafe { std::str::from_utf8_unchecked(&line[a..z]) })
         });
         self.lone |= s.lone;
         let escapes = r?;
+        // SAFETY: `fields` returned `Some`, which it does only once the scanner took the whole
+        // line (`s.i == line.len()`), so every byte of it is UTF-8 (above).
         Some((unsafe { std::str::from_utf8_unchecked(line) }, escapes))
     }
 
